@@ -1,0 +1,92 @@
+// env -> typed, validated config. The one place that knows every variable and its default.
+import { z } from "zod";
+
+const baseUrl = z
+  .url({ protocol: /^https?$/ })
+  .transform((url) => url.replace(/\/+$/, ""));
+const millis = (fallback: number) =>
+  z.coerce.number().int().min(0).max(3_600_000).default(fallback);
+
+const configSchema = z.object({
+  ARXIV_API_BASE_URL: baseUrl.default("https://export.arxiv.org/api"),
+  ARXIV_BASE_URL: baseUrl.default("https://arxiv.org"),
+  AR5IV_BASE_URL: baseUrl.default("https://ar5iv.labs.arxiv.org"),
+  ARXIV_MIRROR_OAI_BASE_URL: baseUrl.default("https://oaipmh.arxiv.org/oai"),
+  NBER_BASE_URL: baseUrl.default("https://www.nber.org"),
+  ARXIV_REQUEST_DELAY_MS: millis(3000),
+  ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: millis(3000),
+  ARXIV_CONTENT_REQUEST_DELAY_MS: millis(1000),
+  NBER_REQUEST_DELAY_MS: millis(1000),
+  ARXIV_API_TIMEOUT_MS: millis(15000),
+  ARXIV_CONTENT_TIMEOUT_MS: millis(30000),
+  ARXIV_READ_TIMEOUT_MS: millis(50000),
+  NBER_TIMEOUT_MS: millis(15000),
+  MCP_ALLOWED_HOSTNAMES: z
+    .string()
+    .default("")
+    .transform((list) =>
+      list
+        .split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host.length > 0),
+    ),
+  UPSTREAM_USER_AGENT: z.string().min(1).default("papers-mcp/0.1"),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/** The upstreams we talk to. Gates are keyed by these names, never by URL host. */
+export const UPSTREAMS = ["arxiv-api", "arxiv-oai", "arxiv-content", "ar5iv", "nber"] as const;
+export type Upstream = (typeof UPSTREAMS)[number];
+
+export interface UpstreamSettings {
+  baseUrl: string;
+  /** Minimum spacing between two requests to this upstream, across all isolates. */
+  delayMs: number;
+  timeoutMs: number;
+  /** Name of the CrawlGate instance; ar5iv shares the arxiv.org content gate. */
+  gate: string;
+}
+
+export function upstreamSettings(config: Config, upstream: Upstream): UpstreamSettings {
+  switch (upstream) {
+    case "arxiv-api":
+      return { baseUrl: config.ARXIV_API_BASE_URL, delayMs: config.ARXIV_REQUEST_DELAY_MS, timeoutMs: config.ARXIV_API_TIMEOUT_MS, gate: "arxiv-api" };
+    case "arxiv-oai":
+      return { baseUrl: config.ARXIV_MIRROR_OAI_BASE_URL, delayMs: config.ARXIV_MIRROR_OAI_REQUEST_DELAY_MS, timeoutMs: config.ARXIV_API_TIMEOUT_MS, gate: "arxiv-oai" };
+    case "arxiv-content":
+      return { baseUrl: config.ARXIV_BASE_URL, delayMs: config.ARXIV_CONTENT_REQUEST_DELAY_MS, timeoutMs: config.ARXIV_CONTENT_TIMEOUT_MS, gate: "arxiv-content" };
+    case "ar5iv":
+      return { baseUrl: config.AR5IV_BASE_URL, delayMs: config.ARXIV_CONTENT_REQUEST_DELAY_MS, timeoutMs: config.ARXIV_CONTENT_TIMEOUT_MS, gate: "arxiv-content" };
+    case "nber":
+      return { baseUrl: config.NBER_BASE_URL, delayMs: config.NBER_REQUEST_DELAY_MS, timeoutMs: config.NBER_TIMEOUT_MS, gate: "nber" };
+  }
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+// The env object is stable for an isolate's lifetime, so parse it once.
+const parsed = new WeakMap<object, Config>();
+
+export function loadConfig(env: object): Config {
+  const cached = parsed.get(env);
+  if (cached) return cached;
+  const vars: Record<string, unknown> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const value = (env as Record<string, unknown>)[key];
+    // An empty string in .dev.vars means "use the default", except for lists.
+    if (typeof value === "string" && value === "" && key !== "MCP_ALLOWED_HOSTNAMES") continue;
+    vars[key] = value;
+  }
+  const result = configSchema.safeParse(vars);
+  if (!result.success) {
+    const problems = result.error.issues
+      .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
+      .join("; ");
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  parsed.set(env, result.data);
+  return result.data;
+}

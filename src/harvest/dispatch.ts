@@ -1,0 +1,80 @@
+// Cron and queue wiring for the mirror harvests. A harvester (arXiv OAI-PMH, NBER) registers
+// itself in HARVESTERS; this file owns message validation, routing and the dead-letter path.
+import { z } from "zod";
+import { drizzle } from "drizzle-orm/d1";
+import { ToolError } from "../errors";
+import { harvestState } from "../store/schema";
+
+/** One queue message = one page of one harvest run. */
+export const harvestMessageSchema = z.object({
+  source: z.enum(["arxiv", "nber"]),
+  run_id: z.string().min(1).max(100),
+  /** Where this page starts: a resumption token, a date, a page number; the harvester decides. */
+  cursor: z.string().max(10_000).nullable(),
+});
+export type HarvestMessage = z.infer<typeof harvestMessageSchema>;
+
+export interface Harvester {
+  /** Called by the cron trigger: start (or continue) a run by enqueueing its first page. */
+  onSchedule(env: Env, cron: string): Promise<void>;
+  /** Fetch and store one page; enqueue the next. Throwing retries the message (up to max_retries). */
+  onPage(env: Env, message: HarvestMessage, attempt: number): Promise<void>;
+}
+
+export const HARVESTERS: Partial<Record<HarvestMessage["source"], Harvester>> = {};
+
+export async function runScheduled(controller: ScheduledController, env: Env): Promise<void> {
+  const harvesters = Object.entries(HARVESTERS);
+  if (harvesters.length === 0) {
+    console.log(`cron ${controller.cron}: no mirror harvester is registered yet; nothing to do`);
+    return;
+  }
+  // One failing source must not stop the others.
+  const results = await Promise.allSettled(harvesters.map(([, harvester]) => harvester!.onSchedule(env, controller.cron)));
+  for (const [index, result] of results.entries()) {
+    if (result.status === "rejected") console.error(`cron: harvester ${harvesters[index]![0]} failed to start`, result.reason);
+  }
+}
+
+export const DEAD_LETTER_QUEUE = "papers-mcp-harvest-dlq";
+
+export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  for (const message of batch.messages) {
+    const parsed = harvestMessageSchema.safeParse(message.body);
+    if (!parsed.success) {
+      // A malformed message can never succeed; retrying it would only burn the retry budget.
+      console.error(`queue ${batch.queue}: dropping malformed message ${message.id}`, parsed.error.issues);
+      message.ack();
+      continue;
+    }
+    if (batch.queue === DEAD_LETTER_QUEUE) {
+      await markRunFailed(env, parsed.data, `page ${parsed.data.cursor ?? "(first)"} kept failing after ${message.attempts} attempts`);
+      message.ack();
+      continue;
+    }
+    const harvester = HARVESTERS[parsed.data.source];
+    if (!harvester) {
+      console.error(`queue: no harvester for source ${parsed.data.source}; dropping message ${message.id}`);
+      message.ack();
+      continue;
+    }
+    try {
+      await harvester.onPage(env, parsed.data, message.attempts);
+      message.ack();
+    } catch (error) {
+      console.error(`queue: ${parsed.data.source} page failed (attempt ${message.attempts})`, error);
+      // An upstream that said "come back in N seconds" (503 + Retry-After) gets exactly that.
+      const retryAfterMs = error instanceof ToolError ? error.retryAfterMs : undefined;
+      message.retry(retryAfterMs === undefined ? undefined : { delaySeconds: Math.min(43_200, Math.ceil(retryAfterMs / 1000)) });
+    }
+  }
+}
+
+/** The run stops with status error and its reason; the papers already stored keep serving. */
+export async function markRunFailed(env: Env, message: HarvestMessage, reason: string): Promise<void> {
+  const now = new Date().toISOString();
+  await drizzle(env.DB)
+    .insert(harvestState)
+    .values({ source: message.source, status: "error", lastError: reason, updatedAt: now, finishedAt: now })
+    .onConflictDoUpdate({ target: harvestState.source, set: { status: "error", lastError: reason, updatedAt: now, finishedAt: now } });
+}

@@ -1,0 +1,11 @@
+// Worker entry: HTTP (Hono), cron and queue handlers; Durable Object classes re-exported.
+import { app } from "./app";
+import { handleQueueBatch, runScheduled } from "./harvest/dispatch";
+
+export { CrawlGate } from "./upstream/gate";
+
+export default {
+  fetch: app.fetch,
+  scheduled: (controller, env, ctx) => ctx.waitUntil(runScheduled(controller, env)),
+  queue: (batch, env) => handleQueueBatch(batch, env),
+} satisfies ExportedHandler<Env, unknown>;

@@ -1,0 +1,80 @@
+// The tool pattern: one file per tool exports defineTool({...}); registerTool() wires it into a
+// McpServer. Results go out as structuredContent plus a compact text rendering; thrown errors go
+// through toErrorResult().
+import type { McpServer, ToolAnnotations } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import type { Config } from "../config";
+import { ToolError } from "../errors";
+import { toErrorResult } from "./errors";
+import { memoizedSchema } from "./schema";
+
+export interface ToolContext {
+  env: Env;
+  config: Config;
+  /** Lets a handler finish work (cache writes, logs) after the answer is sent. */
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
+  name: string;
+  title: string;
+  /** Two or three sentences: what it does, what it takes, what comes back. */
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  /** Every error reason the handler can produce (besides invalid_argument and internal_error). */
+  errors: readonly string[];
+  handler(args: z.output<I>, context: ToolContext): Promise<z.output<O>> | z.output<O>;
+  /** Compact text for clients that show only `content`. */
+  render(result: z.output<O>): string;
+}
+
+export interface DefinedTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends ToolSpec<I, O> {
+  readonly inputSchema: ReturnType<typeof memoizedSchema<I>>;
+  readonly outputSchema: ReturnType<typeof memoizedSchema<O>>;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: ToolSpec<I, O>): DefinedTool<I, O> {
+  return { ...spec, inputSchema: memoizedSchema(spec.input, { lenient: true }), outputSchema: memoizedSchema(spec.output) };
+}
+
+export function invalidArgument(toolName: string, error: z.ZodError): ToolError {
+  const problems = error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "arguments"}: ${issue.message}`)
+    .join("; ");
+  return new ToolError("invalid_argument", `Invalid arguments for ${toolName}: ${problems}.`, {
+    recovery: `Fix the named fields to match ${toolName}'s inputSchema (see tools/list) and call again.`,
+  });
+}
+
+export function registerTool<I extends z.ZodObject, O extends z.ZodObject>(
+  server: McpServer,
+  tool: DefinedTool<I, O>,
+  context: ToolContext,
+): void {
+  server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
+      annotations: tool.annotations,
+    },
+    async (rawArgs: unknown) => {
+      try {
+        const parsed = tool.input.safeParse(rawArgs ?? {});
+        if (!parsed.success) throw invalidArgument(tool.name, parsed.error);
+        const result = await tool.handler(parsed.data, context);
+        return {
+          content: [{ type: "text" as const, text: tool.render(result) }],
+          structuredContent: result as Record<string, unknown>,
+        };
+      } catch (error) {
+        return toErrorResult(error);
+      }
+    },
+  );
+}

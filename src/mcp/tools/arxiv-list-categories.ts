@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { ARXIV_GROUPS, listCategories } from "../../sources/arxiv/categories";
+import { defineTool } from "../tool";
+
+const category = z.object({
+  code: z.string(),
+  name: z.string(),
+  group: z.string(),
+  group_name: z.string(),
+  archive: z.string(),
+  archive_name: z.string(),
+  alias_of: z.string().optional(),
+});
+
+export const arxivListCategories = defineTool({
+  name: "arxiv_list_categories",
+  title: "List arXiv categories",
+  description:
+    "The arXiv category taxonomy: ~155 active categories with code, name, group and archive. Filter by a group (cs, econ, eess, math, physics, q-bio, q-fin, stat) or an archive (astro-ph, hep-th). Use the codes in arxiv_search_papers.",
+  input: z.object({
+    group: z
+      .string()
+      .min(1)
+      .max(40)
+      .optional()
+      .describe("Group (cs, math, physics, ...) or archive (astro-ph, cond-mat, ...); omit for all"),
+  }),
+  output: z.object({
+    group: z.string().nullable(),
+    count: z.number(),
+    categories: z.array(category),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
+  errors: ["invalid_group"],
+  handler({ group }) {
+    const categories = listCategories(group);
+    return { group: group ?? null, count: categories.length, categories };
+  },
+  render({ group, count, categories }) {
+    const head = `${count} arXiv categories${group ? ` in ${group}` : ""} (groups: ${ARXIV_GROUPS.join(", ")}):`;
+    const lines = categories.map((c) => `${c.code}\t${c.name}${c.alias_of ? ` (alias of ${c.alias_of})` : ""}`);
+    return [head, ...lines].join("\n");
+  },
+});

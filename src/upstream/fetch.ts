@@ -1,0 +1,170 @@
+// politeFetch(): the only way code reaches an upstream. It builds the URL from the configured
+// base (never from user input), waits for a CrawlGate slot, fetches with a timeout and turns
+// every kind of failure into a typed ToolError.
+import { loadConfig, upstreamSettings, type Upstream } from "../config";
+import { ToolError } from "../errors";
+import type { ReserveResult } from "./gate";
+
+export interface PoliteFetchOptions {
+  method?: "GET" | "HEAD" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  /** Epoch ms by which the whole call must be over (gate wait included). */
+  deadline?: number;
+  /** Statuses handed back to the caller instead of thrown (404 by default: "no such thing"). */
+  passStatuses?: readonly number[];
+  /** Do not follow redirects (ar5iv answers 307 for "not converted"). */
+  manualRedirect?: boolean;
+  /** One more try after a 5xx or a network error, through the gate again. */
+  retryOnceOnServerError?: boolean;
+}
+
+interface GateStub {
+  reserve(request: { delayMs: number; maxWaitMs: number }): Promise<ReserveResult>;
+  reportRateLimited(retryAfterMs?: number): Promise<{ cooldownMs: number }>;
+  reportOk(): Promise<void>;
+}
+
+function gateFor(env: Env, name: string): GateStub {
+  return env.CRAWL_GATE.get(env.CRAWL_GATE.idFromName(name)) as unknown as GateStub;
+}
+
+/** Builds base + path. The path must be absolute and may not switch host or scheme. */
+export function upstreamUrl(baseUrl: string, path: string): string {
+  if (!path.startsWith("/") || path.startsWith("//") || /[\s\\]/.test(path)) {
+    throw new ToolError("internal_error", `Refusing to build an upstream URL from path ${JSON.stringify(path)}`, {
+      recovery: "This is a bug in papers-mcp; please report it.",
+    });
+  }
+  return baseUrl + path;
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unparsable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export async function politeFetch(
+  env: Env,
+  upstream: Upstream,
+  path: string,
+  options: PoliteFetchOptions = {},
+): Promise<Response> {
+  const settings = upstreamSettings(loadConfig(env), upstream);
+  const url = upstreamUrl(settings.baseUrl, path);
+  const attempts = options.retryOnceOnServerError ? 2 : 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetchOnce(env, upstream, url, settings, options);
+    } catch (error) {
+      const retry =
+        attempt < attempts && error instanceof ToolError && error.reason === "upstream_unavailable" && error.retryAfterMs === undefined;
+      if (!retry) throw error;
+    }
+  }
+}
+
+async function fetchOnce(
+  env: Env,
+  upstream: Upstream,
+  url: string,
+  settings: ReturnType<typeof upstreamSettings>,
+  options: PoliteFetchOptions,
+): Promise<Response> {
+  const deadline = options.deadline ?? Date.now() + settings.timeoutMs;
+  const gate = gateFor(env, settings.gate);
+  const slot = await gate.reserve({ delayMs: settings.delayMs, maxWaitMs: Math.max(0, deadline - Date.now()) });
+  if (!slot.granted) {
+    throw new ToolError(
+      "rate_limited",
+      slot.reason === "cooldown"
+        ? `${upstream} asked us to slow down; papers-mcp is cooling down before contacting it again.`
+        : `${upstream} is busy: the next free request slot is later than this call's time budget allows.`,
+      { retryable: true, retryAfterMs: slot.retryAfterMs, recovery: `Retry after ${Math.ceil(slot.retryAfterMs / 1000)} s.` },
+    );
+  }
+  if (slot.waitMs > 0) await sleep(slot.waitMs);
+
+  const timeLeft = deadline - Date.now();
+  if (timeLeft <= 0) throw timeoutError(upstream);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? "GET",
+      headers: { "user-agent": loadConfig(env).UPSTREAM_USER_AGENT, ...options.headers },
+      ...(options.body === undefined ? {} : { body: options.body }),
+      redirect: options.manualRedirect ? "manual" : "follow",
+      signal: AbortSignal.timeout(Math.min(timeLeft, settings.timeoutMs)),
+    });
+  } catch (error) {
+    if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) throw timeoutError(upstream);
+    throw new ToolError("upstream_unavailable", `${upstream} could not be reached.`, {
+      retryable: true,
+      recovery: "Retry in a minute; if it persists the upstream is down.",
+      cause: error,
+    });
+  }
+  return classify(gate, upstream, response, options, slot.cooling);
+}
+
+async function classify(
+  gate: GateStub,
+  upstream: Upstream,
+  response: Response,
+  options: PoliteFetchOptions,
+  cooling: boolean,
+): Promise<Response> {
+  const status = response.status;
+  const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
+  if (status === 429 || (status === 503 && retryAfterMs !== undefined)) {
+    await response.body?.cancel();
+    const { cooldownMs } = await gate.reportRateLimited(retryAfterMs);
+    const waitMs = Math.max(cooldownMs, retryAfterMs ?? 0);
+    throw new ToolError(
+      status === 429 ? "rate_limited" : "upstream_unavailable",
+      status === 429 ? `${upstream} rate-limited this server (HTTP 429).` : `${upstream} is temporarily unavailable (HTTP 503).`,
+      { retryable: true, retryAfterMs: waitMs, recovery: `Retry after ${Math.ceil(waitMs / 1000)} s.` },
+    );
+  }
+  if (status >= 500) {
+    await response.body?.cancel();
+    throw new ToolError("upstream_unavailable", `${upstream} answered HTTP ${status}.`, {
+      retryable: true,
+      recovery: "Retry in a minute; if it persists the upstream is down.",
+    });
+  }
+  if (status >= 400 && !(options.passStatuses ?? [404]).includes(status)) {
+    await response.body?.cancel();
+    throw new ToolError("invalid_request", `${upstream} rejected the request (HTTP ${status}).`, {
+      recovery: "Check the arguments; this request will not succeed if repeated unchanged.",
+    });
+  }
+  // arXiv's legacy APIs answer an over-eager client with HTTP 200 and a plain-text "Rate exceeded.".
+  if (status === 200 && (response.headers.get("content-type") ?? "").startsWith("text/plain")) {
+    const text = await response.text();
+    if (text.trim() === "Rate exceeded.") {
+      const { cooldownMs } = await gate.reportRateLimited();
+      throw new ToolError("rate_limited", `${upstream} answered "Rate exceeded.".`, {
+        retryable: true,
+        retryAfterMs: cooldownMs,
+        recovery: `Retry after ${Math.ceil(cooldownMs / 1000)} s.`,
+      });
+    }
+    response = new Response(text, response);
+  }
+  if (cooling) await gate.reportOk();
+  return response;
+}
+
+function timeoutError(upstream: Upstream): ToolError {
+  return new ToolError("timeout", `${upstream} did not answer within the time budget.`, {
+    retryable: true,
+    recovery: "Retry later, or narrow the request.",
+  });
+}
