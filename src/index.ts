@@ -7,5 +7,5 @@ export { CrawlGate } from "./upstream/gate";
 export default {
   fetch: app.fetch,
   scheduled: (controller, env, ctx) => ctx.waitUntil(runScheduled(controller, env)),
-  queue: (batch, env) => handleQueueBatch(batch, env),
+  queue: (batch, env, _ctx) => handleQueueBatch(batch, env),
 } satisfies ExportedHandler<Env, unknown>;

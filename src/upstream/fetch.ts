@@ -3,7 +3,7 @@
 // every kind of failure into a typed ToolError.
 import { loadConfig, upstreamSettings, type Upstream } from "../config";
 import { ToolError } from "../errors";
-import type { ReserveResult } from "./gate";
+import type { CrawlGate } from "./gate";
 
 export interface PoliteFetchOptions {
   method?: "GET" | "HEAD" | "POST";
@@ -19,14 +19,10 @@ export interface PoliteFetchOptions {
   retryOnceOnServerError?: boolean;
 }
 
-interface GateStub {
-  reserve(request: { delayMs: number; maxWaitMs: number }): Promise<ReserveResult>;
-  reportRateLimited(retryAfterMs?: number): Promise<{ cooldownMs: number }>;
-  reportOk(): Promise<void>;
-}
+type GateStub = DurableObjectStub<CrawlGate>;
 
 function gateFor(env: Env, name: string): GateStub {
-  return env.CRAWL_GATE.get(env.CRAWL_GATE.idFromName(name)) as unknown as GateStub;
+  return env.CRAWL_GATE.get(env.CRAWL_GATE.idFromName(name));
 }
 
 /** Builds base + path. The path must be absolute and may not switch host or scheme. */

@@ -1,0 +1,50 @@
+// Helpers for workerd tests: call the Worker like a client, and read the fake upstream's log.
+import { exports } from "cloudflare:workers";
+
+export const FAKE = "http://fake.upstream";
+
+export interface UpstreamHit {
+  at: number;
+  method: string;
+  path: string;
+  userAgent: string | null;
+}
+
+export async function upstreamHits(): Promise<UpstreamHit[]> {
+  return (await (await fetch(`${FAKE}/_hits`)).json()) as UpstreamHit[];
+}
+
+export async function resetUpstream(): Promise<void> {
+  await fetch(`${FAKE}/_reset`, { method: "POST" });
+}
+
+const MCP_HEADERS = {
+  host: "localhost",
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-11-25",
+};
+
+/** One JSON-RPC call to /mcp; returns the HTTP status and the parsed JSON-RPC message (SSE or JSON). */
+export async function mcpCall(
+  method: string,
+  params?: unknown,
+  init: { headers?: Record<string, string>; rawBody?: string } = {},
+): Promise<{ status: number; message: any }> {
+  const response = await exports.default.fetch("http://localhost/mcp", {
+    method: "POST",
+    headers: { ...MCP_HEADERS, ...init.headers },
+    body: init.rawBody ?? JSON.stringify({ jsonrpc: "2.0", id: 1, method, ...(params === undefined ? {} : { params }) }),
+  });
+  const text = await response.text();
+  const data: string = text.startsWith("event:") || text.startsWith("data:")
+    ? text.split("\n").filter((line: string) => line.startsWith("data: ")).map((line: string) => line.slice(6)).join("")
+    : text;
+  return { status: response.status, message: data ? JSON.parse(data) : undefined };
+}
+
+export async function callTool(name: string, args: unknown) {
+  const { status, message } = await mcpCall("tools/call", { name, arguments: args });
+  if (status !== 200) throw new Error(`tools/call ${name} answered HTTP ${status}: ${JSON.stringify(message)}`);
+  return message.result as { isError?: boolean; content: { type: string; text: string }[]; structuredContent: any };
+}

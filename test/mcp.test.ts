@@ -1,0 +1,199 @@
+// The /mcp endpoint through the Worker's own fetch handler: protocol, tools, resources, bad input.
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { callTool, mcpCall } from "./helpers";
+
+describe("protocol", () => {
+  it("initializes with instructions and the server's capabilities", async () => {
+    const { status, message } = await mcpCall("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "test", version: "1" },
+    });
+    expect(status).toBe(200);
+    expect(message.result.serverInfo.name).toBe("papers-mcp");
+    expect(message.result.capabilities.tools).toBeDefined();
+    expect(message.result.capabilities.resources).toBeDefined();
+    expect(message.result.instructions).toContain("arxiv_list_categories");
+    expect(message.result.instructions).toContain("recovery");
+  });
+
+  it("lists the tool with a bounded, described input schema and an output schema", async () => {
+    const { message } = await mcpCall("tools/list");
+    const tool = message.result.tools.find((t: { name: string }) => t.name === "arxiv_list_categories");
+    expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    expect(tool.inputSchema.properties.group).toMatchObject({ type: "string", maxLength: 40 });
+    expect(tool.inputSchema.properties.group.description).toBeTruthy();
+    expect(tool.outputSchema.required).toEqual(["group", "count", "categories"]);
+  });
+
+  it("answers the same schema to every request (built once per isolate)", async () => {
+    const first = JSON.stringify((await mcpCall("tools/list")).message.result);
+    const second = JSON.stringify((await mcpCall("tools/list")).message.result);
+    expect(second).toBe(first);
+  });
+});
+
+describe("arxiv_list_categories", () => {
+  it("returns the ~155 active categories across the 8 groups", async () => {
+    const result = await callTool("arxiv_list_categories", {});
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.count).toBe(155);
+    const groups = new Set(result.structuredContent.categories.map((c: { group: string }) => c.group));
+    expect([...groups].sort()).toEqual(["cs", "econ", "eess", "math", "physics", "q-bio", "q-fin", "stat"]);
+    expect(result.structuredContent.categories).toContainEqual({
+      code: "cs.CL",
+      name: "Computation and Language",
+      group: "cs",
+      group_name: "Computer Science",
+      archive: "cs",
+      archive_name: "Computer Science",
+    });
+    expect(result.content[0]!.text).toContain("cs.CL\tComputation and Language");
+  });
+
+  it("filters by group, case-insensitively", async () => {
+    const result = await callTool("arxiv_list_categories", { group: "ECON" });
+    expect(result.structuredContent.categories.map((c: { code: string }) => c.code)).toEqual(["econ.EM", "econ.GN", "econ.TH"]);
+  });
+
+  it("filters by archive inside a group (astro-ph is one archive of physics)", async () => {
+    const result = await callTool("arxiv_list_categories", { group: "astro-ph" });
+    const codes = result.structuredContent.categories.map((c: { code: string }) => c.code);
+    expect(codes).toContain("astro-ph.GA");
+    expect(codes.every((code: string) => code.startsWith("astro-ph"))).toBe(true);
+  });
+
+  it("marks aliases", async () => {
+    const result = await callTool("arxiv_list_categories", { group: "math" });
+    expect(result.structuredContent.categories).toContainEqual(expect.objectContaining({ code: "math.IT", alias_of: "cs.IT" }));
+  });
+
+  it("fails an unknown group with invalid_group and the valid choices", async () => {
+    const result = await callTool("arxiv_list_categories", { group: "biology" });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error).toMatchObject({ reason: "invalid_group", retryable: false });
+    expect(result.structuredContent.error.recovery).toContain("q-bio");
+  });
+});
+
+describe("bad input never crashes", () => {
+  it("malformed JSON -> JSON-RPC parse error, HTTP 400", async () => {
+    const { status, message } = await mcpCall("", undefined, { rawBody: "{not json" });
+    expect(status).toBe(400);
+    expect(message.error.code).toBe(-32700);
+  });
+
+  it("a JSON-RPC body that is not a request -> invalid request, not a 500", async () => {
+    const { status, message } = await mcpCall("", undefined, { rawBody: JSON.stringify({ hello: "world" }) });
+    expect(status).toBeGreaterThanOrEqual(400);
+    expect(status).toBeLessThan(500);
+    expect(message.error.code).toBeLessThan(0);
+  });
+
+  it("unknown tool -> invalid params protocol error", async () => {
+    const { status, message } = await mcpCall("tools/call", { name: "no_such_tool", arguments: {} });
+    expect(status).toBe(200);
+    expect(message.error.code).toBe(-32602);
+    expect(message.error.message).toContain("no_such_tool");
+  });
+
+  it.each([
+    ["a number", { group: 42 }],
+    ["an array", { group: ["cs"] }],
+    ["an empty string", { group: "" }],
+    ["a huge string", { group: "x".repeat(100_000) }],
+  ])("wrong argument type (%s) -> typed invalid_argument", async (_label, args) => {
+    const result = await callTool("arxiv_list_categories", args);
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error.reason).toBe("invalid_argument");
+    expect(result.structuredContent.error.message).toContain("group");
+    expect(result.structuredContent.error.recovery).toBeTruthy();
+    expect(result.content[0]!.text.length).toBeLessThan(1000);
+  });
+
+  it("unknown method -> method not found", async () => {
+    const { message } = await mcpCall("papers/teleport", {});
+    expect(message.error.code).toBe(-32601);
+  });
+
+  it("a foreign Origin is refused with 403", async () => {
+    const { status, message } = await mcpCall("tools/list", undefined, { headers: { origin: "https://evil.example" } });
+    expect(status).toBe(403);
+    expect(message.error.message).toMatch(/origin/i);
+  });
+
+  it("a foreign Host is refused with 403", async () => {
+    const response = await exports.default.fetch("http://localhost/mcp", {
+      method: "POST",
+      headers: { host: "evil.example", "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(response.status).toBe(403);
+  });
+});
+
+describe("resources", () => {
+  it("lists arxiv://categories and the category template", async () => {
+    const resources = (await mcpCall("resources/list")).message.result.resources;
+    expect(resources.map((r: { uri: string }) => r.uri)).toContain("arxiv://categories");
+    const templates = (await mcpCall("resources/templates/list")).message.result.resourceTemplates;
+    expect(templates.map((t: { uriTemplate: string }) => t.uriTemplate)).toContain("arxiv://categories/{code}");
+  });
+
+  it("reads the whole taxonomy", async () => {
+    const { message } = await mcpCall("resources/read", { uri: "arxiv://categories" });
+    const body = JSON.parse(message.result.contents[0].text);
+    expect(body.categories).toHaveLength(155);
+  });
+
+  it("reads one category with its description", async () => {
+    const { message } = await mcpCall("resources/read", { uri: "arxiv://categories/cs.CL" });
+    const body = JSON.parse(message.result.contents[0].text);
+    expect(body).toMatchObject({ code: "cs.CL", group: "cs" });
+    expect(body.description).toContain("natural language");
+  });
+
+  it("an unknown category is a resource-not-found error naming the fix", async () => {
+    const { status, message } = await mcpCall("resources/read", { uri: "arxiv://categories/zz.ZZ" });
+    expect(status).toBe(200);
+    // The SDK picks the revision's not-found code (-32002 in 2025-11-25, -32602 from 2026-07-28).
+    expect([-32002, -32602]).toContain(message.error.code);
+    expect(message.error.message).toContain("arxiv://categories");
+  });
+
+  it("completes category codes", async () => {
+    const { message } = await mcpCall("completion/complete", {
+      ref: { type: "ref/resource", uri: "arxiv://categories/{code}" },
+      argument: { name: "code", value: "cs.C" },
+    });
+    expect(message.result.completion.values).toEqual(expect.arrayContaining(["cs.CL", "cs.CV", "cs.CR"]));
+  });
+});
+
+describe("HTTP routes", () => {
+  it("/health reports version, D1 and mirror counts", async () => {
+    const response = await exports.default.fetch("http://localhost/health");
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as any;
+    expect(body).toMatchObject({ name: "papers-mcp", status: "ok", d1: { reachable: true } });
+    expect(body.d1.mirrors.map((m: { source: string }) => m.source)).toEqual(["arxiv", "nber"]);
+    expect(body.d1.mirrors[0]).toMatchObject({ status: "idle", records: 0 });
+  });
+
+  it("/ is a landing page with the MCP URL, client configs and the tool list", async () => {
+    const response = await exports.default.fetch("http://papers.example.org/");
+    expect(response.headers.get("content-type")).toContain("text/html");
+    const html = await response.text();
+    expect(html).toContain("http://papers.example.org/mcp");
+    expect(html).toContain("mcp-remote");
+    expect(html).toContain("streamable-http");
+    expect(html).toContain("arxiv_list_categories");
+  });
+
+  it("unknown routes are a JSON 404 with a hint", async () => {
+    const response = await exports.default.fetch("http://localhost/nope");
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as any).error.recovery).toContain("/mcp");
+  });
+});

@@ -1,0 +1,46 @@
+// Unit and integration tests inside workerd. Upstreams are answered by the shared fixture router;
+// any request to another host is refused and recorded, and test/global-setup.ts fails the run.
+import { appendFileSync } from "node:fs";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+import { FAKE_ORIGIN, createFixtureRouter, fakeUpstreamVars } from "./scripts/fake-upstream/router.mjs";
+import { BLOCKED_LOG, SENTINEL_HOST } from "./test/harness-paths.mjs";
+
+export default defineConfig(async () => {
+  const router = createFixtureRouter({ fixturesDir: "test/fixtures" });
+  const fakeHost = new URL(FAKE_ORIGIN).host;
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: await readD1Migrations("migrations"),
+            ...fakeUpstreamVars(FAKE_ORIGIN),
+            // Short spacings keep the suite fast; the gate logic is the same at 3000 ms.
+            ARXIV_REQUEST_DELAY_MS: "150",
+            ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: "150",
+            ARXIV_CONTENT_REQUEST_DELAY_MS: "50",
+            NBER_REQUEST_DELAY_MS: "50",
+            ARXIV_API_TIMEOUT_MS: "2000",
+          },
+          outboundService: async (request: Request) => {
+            const url = new URL(request.url);
+            if (url.host === fakeHost) return router.handle(request);
+            if (url.hostname !== SENTINEL_HOST) appendFileSync(BLOCKED_LOG, `${request.method} ${request.url}\n`);
+            return new Response(`test harness: blocked request to non-fake host ${url.host}`, {
+              status: 403,
+              headers: { "x-test-harness": "blocked" },
+            });
+          },
+        },
+      }),
+    ],
+    test: {
+      include: ["test/**/*.test.ts"],
+      exclude: ["test/e2e/**", "node_modules/**"],
+      setupFiles: ["./test/setup.ts"],
+      globalSetup: ["./test/global-setup.ts"],
+    },
+  };
+});
