@@ -48,3 +48,9 @@ export async function callTool(name: string, args: unknown) {
   if (status !== 200) throw new Error(`tools/call ${name} answered HTTP ${status}: ${JSON.stringify(message)}`);
   return message.result as { isError?: boolean; content: { type: string; text: string }[]; structuredContent: any };
 }
+
+/** The typed error payload of an isError tool result. */
+export function toolError(result: { isError?: boolean; content: { type: string; text: string }[] }) {
+  if (!result.isError) throw new Error(`expected an error result, got ${JSON.stringify(result).slice(0, 300)}`);
+  return JSON.parse(result.content[0]!.text).error as { reason: string; message: string; retryable: boolean; retry_after_ms?: number; recovery: string };
+}

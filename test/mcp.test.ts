@@ -1,7 +1,7 @@
 // The /mcp endpoint through the Worker's own fetch handler: protocol, tools, resources, bad input.
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { callTool, mcpCall } from "./helpers";
+import { callTool, mcpCall, toolError } from "./helpers";
 
 describe("protocol", () => {
   it("initializes with instructions and the server's capabilities", async () => {
@@ -71,9 +71,10 @@ describe("arxiv_list_categories", () => {
 
   it("fails an unknown group with invalid_group and the valid choices", async () => {
     const result = await callTool("arxiv_list_categories", { group: "biology" });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent.error).toMatchObject({ reason: "invalid_group", retryable: false });
-    expect(result.structuredContent.error.recovery).toContain("q-bio");
+    expect(result.structuredContent).toBeUndefined();
+    const error = toolError(result);
+    expect(error).toMatchObject({ reason: "invalid_group", retryable: false });
+    expect(error.recovery).toContain("q-bio");
   });
 });
 
@@ -105,10 +106,10 @@ describe("bad input never crashes", () => {
     ["a huge string", { group: "x".repeat(100_000) }],
   ])("wrong argument type (%s) -> typed invalid_argument", async (_label, args) => {
     const result = await callTool("arxiv_list_categories", args);
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent.error.reason).toBe("invalid_argument");
-    expect(result.structuredContent.error.message).toContain("group");
-    expect(result.structuredContent.error.recovery).toBeTruthy();
+    const error = toolError(result);
+    expect(error.reason).toBe("invalid_argument");
+    expect(error.message).toContain("group");
+    expect(error.recovery).toBeTruthy();
     expect(result.content[0]!.text.length).toBeLessThan(1000);
   });
 

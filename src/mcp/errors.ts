@@ -37,11 +37,8 @@ export function toErrorPayload(error: unknown): ErrorPayload {
   };
 }
 
+// The payload travels as JSON text, not structuredContent: clients (SDK v1 among them) check
+// structuredContent against the tool's outputSchema even on isError results.
 export function toErrorResult(error: unknown): CallToolResult {
-  const payload = toErrorPayload(error);
-  return {
-    isError: true,
-    content: [{ type: "text", text: `${payload.reason}: ${payload.message}\nRecovery: ${payload.recovery}` }],
-    structuredContent: { error: payload },
-  };
+  return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: toErrorPayload(error) }) }] };
 }

@@ -1,0 +1,93 @@
+// A real MCP client (the SDK's Streamable HTTP client) against wrangler dev.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+const mcpUrl = inject("mcpUrl");
+const errorReason = (result: Awaited<ReturnType<Client["callTool"]>>) =>
+  JSON.parse((result.content as { text: string }[])[0]!.text).error.reason as string;
+let client: Client;
+
+beforeAll(async () => {
+  client = new Client({ name: "e2e-sdk-client", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+});
+
+afterAll(async () => {
+  await client.close();
+});
+
+describe("MCP SDK client over Streamable HTTP", () => {
+  it("initializes and receives the server instructions", () => {
+    expect(client.getServerVersion()?.name).toBe("papers-mcp");
+    expect(client.getInstructions()).toContain("arxiv_list_categories");
+  });
+
+  it("lists and calls arxiv_list_categories", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("arxiv_list_categories");
+    const result = await client.callTool({ name: "arxiv_list_categories", arguments: { group: "q-fin" } });
+    expect(result.isError).toBeFalsy();
+    const structured = result.structuredContent as { count: number; categories: { code: string }[] };
+    expect(structured.count).toBe(9);
+    expect(structured.categories.every((c) => c.code.startsWith("q-fin."))).toBe(true);
+  });
+
+  it("reads the category resources", async () => {
+    const all = await client.readResource({ uri: "arxiv://categories" });
+    expect(JSON.parse((all.contents[0] as { text: string }).text).categories).toHaveLength(155);
+    const one = await client.readResource({ uri: "arxiv://categories/stat.ML" });
+    expect(JSON.parse((one.contents[0] as { text: string }).text)).toMatchObject({ code: "stat.ML", name: "Machine Learning" });
+  });
+
+  it("gets a typed error for an unknown group and for a wrong argument type", async () => {
+    const unknown = await client.callTool({ name: "arxiv_list_categories", arguments: { group: "alchemy" } });
+    expect(unknown.isError).toBe(true);
+    expect(errorReason(unknown)).toBe("invalid_group");
+    const wrong = await client.callTool({ name: "arxiv_list_categories", arguments: { group: { $ne: null } } });
+    expect(wrong.isError).toBe(true);
+    expect(errorReason(wrong)).toBe("invalid_argument");
+  });
+
+  it("gets a JSON-RPC error for an unknown tool", async () => {
+    await expect(client.callTool({ name: "arxiv_teleport", arguments: {} })).rejects.toThrow(/arxiv_teleport/);
+  });
+});
+
+describe("raw HTTP against /mcp", () => {
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    fetch(mcpUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body,
+    });
+
+  it("malformed JSON -> 400 with a JSON-RPC parse error", async () => {
+    const response = await post("{oops");
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+
+  it("a foreign Origin -> 403", async () => {
+    const response = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), { origin: "https://attacker.example" });
+    expect(response.status).toBe(403);
+  });
+
+  it("a foreign Host (DNS rebinding) -> 403", async () => {
+    // fetch() will not forge Host; node:http will.
+    const { request } = await import("node:http");
+    const url = new URL(mcpUrl);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { host: "attacker.example", "content-type": "application/json", accept: "application/json, text/event-stream" } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
+    });
+    expect(status).toBe(403);
+  });
+});
