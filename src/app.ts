@@ -12,22 +12,35 @@ export const app = new Hono<{ Bindings: Env }>();
 
 const LOCAL_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]"];
 
-app.all("/mcp", (c) => {
-  const config = loadConfig(c.env);
-  // Hono types its context loosely; at runtime it is the Worker's ExecutionContext.
-  const executionCtx = c.executionCtx as unknown as ExecutionContext;
-  const requestHost = new URL(c.req.url).hostname;
+// One MCP handler per isolate (and allowed-host set): building it per request cost ~1 ms.
+// The handler still builds a fresh McpServer for every request through the factory.
+const mcpHandlers = new WeakMap<Env, Map<string, ReturnType<typeof createMcpHandler>>>();
+
+function mcpHandlerFor(env: Env, requestHost: string): ReturnType<typeof createMcpHandler> {
   // Host/Origin validation: localhost and this *.workers.dev name are always accepted; a deployed
   // custom domain must be listed in MCP_ALLOWED_HOSTNAMES.
-  const allowed = [...LOCAL_HOSTNAMES, ...config.MCP_ALLOWED_HOSTNAMES];
+  const allowed = [...LOCAL_HOSTNAMES, ...loadConfig(env).MCP_ALLOWED_HOSTNAMES];
   if (requestHost.endsWith(".workers.dev")) allowed.push(requestHost);
-  const handler = createMcpHandler(() => createServer(c.env, executionCtx), {
-    route: "/mcp",
-    allowedHostnames: allowed,
-    allowedOriginHostnames: allowed,
-    onerror: (error) => console.error("mcp handler error", error),
-  });
-  return handler(c.req.raw, c.env, executionCtx);
+  const key = allowed.join(",");
+  let perEnv = mcpHandlers.get(env);
+  if (!perEnv) mcpHandlers.set(env, (perEnv = new Map()));
+  let handler = perEnv.get(key);
+  if (!handler) {
+    handler = createMcpHandler(() => createServer(env), {
+      route: "/mcp",
+      allowedHostnames: allowed,
+      allowedOriginHostnames: allowed,
+      onerror: (error) => console.error("mcp handler error", error),
+    });
+    perEnv.set(key, handler);
+  }
+  return handler;
+}
+
+app.all("/mcp", (c) => {
+  // Hono types its context loosely; at runtime it is the Worker's ExecutionContext.
+  const executionCtx = c.executionCtx as unknown as ExecutionContext;
+  return mcpHandlerFor(c.env, new URL(c.req.url).hostname)(c.req.raw, c.env, executionCtx);
 });
 
 app.get("/health", async (c) => {

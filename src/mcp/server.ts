@@ -1,13 +1,14 @@
 // createServer(): a fresh SDK v2 McpServer per request (stateless endpoint). Cheap by design:
 // tool definitions and their JSON Schemas are built once per isolate (see schema.ts).
 import { McpServer } from "@modelcontextprotocol/server";
+import { waitUntil } from "cloudflare:workers";
 import { loadConfig } from "../config";
 import { SERVER_NAME, SERVER_VERSION } from "../version";
 import { SERVER_INSTRUCTIONS } from "./instructions";
 import { RESOURCE_REGISTRARS, TOOLS } from "./registry";
 import { registerTool, type ToolContext } from "./tool";
 
-export function createServer(env: Env, executionCtx: { waitUntil(promise: Promise<unknown>): void }): McpServer {
+export function createServer(env: Env): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: "papers-mcp: arXiv and NBER papers" },
     { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, completions: {} } },
@@ -15,7 +16,7 @@ export function createServer(env: Env, executionCtx: { waitUntil(promise: Promis
   const context: ToolContext = {
     env,
     config: loadConfig(env),
-    waitUntil: (promise) => executionCtx.waitUntil(promise),
+    waitUntil,
   };
   for (const tool of TOOLS) registerTool(server, tool, context);
   for (const register of RESOURCE_REGISTRARS) register(server);
