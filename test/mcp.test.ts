@@ -1,5 +1,7 @@
 // The /mcp endpoint through the Worker's own fetch handler: protocol, tools, resources, bad input.
-import { exports } from "cloudflare:workers";
+import { createExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { app } from "../src/app";
 import { describe, expect, it } from "vitest";
 import { callTool, mcpCall, toolError } from "./helpers";
 
@@ -131,6 +133,33 @@ describe("bad input never crashes", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(response.status).toBe(403);
+  });
+});
+
+describe("deployment settings", () => {
+  const ping = (host: string, vars: Partial<Record<keyof Env, string>>) =>
+    app.fetch(
+      new Request(`http://${host}/mcp`, {
+        method: "POST",
+        headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      }),
+      { ...env, ...vars },
+      createExecutionContext(),
+    );
+
+  it("accepts a custom domain only once MCP_ALLOWED_HOSTNAMES lists it", async () => {
+    expect((await ping("papers.example.org", {})).status).toBe(403);
+    expect((await ping("papers.example.org", { MCP_ALLOWED_HOSTNAMES: "papers.example.org" })).status).toBe(200);
+    expect((await ping("other.example.org", { MCP_ALLOWED_HOSTNAMES: "papers.example.org" })).status).toBe(403);
+  });
+
+  it("answers 503 server_misconfigured, naming the variable, when a var does not parse", async () => {
+    const response = await ping("localhost", { ARXIV_API_BASE_URL: "ftp://nope" });
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { error: { reason: string; message: string } };
+    expect(body.error.reason).toBe("server_misconfigured");
+    expect(body.error.message).toContain("ARXIV_API_BASE_URL");
   });
 });
 

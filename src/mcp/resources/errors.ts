@@ -4,9 +4,6 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
 
 export function resourceError(uri: string, reason: string, message: string, recovery: string): ProtocolError {
-  if (reason === "not_found" || reason === "no_match") {
-    const error = new ResourceNotFoundError(uri, `${message} ${recovery}`);
-    return error;
-  }
+  if (reason === "not_found" || reason === "no_match") return new ResourceNotFoundError(uri, `${message} ${recovery}`);
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `${message} ${recovery}`, { reason, recovery, uri });
 }
