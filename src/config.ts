@@ -21,6 +21,8 @@ const configSchema = z.object({
   ARXIV_CONTENT_TIMEOUT_MS: millis(30000),
   ARXIV_READ_TIMEOUT_MS: millis(50000),
   NBER_TIMEOUT_MS: millis(15000),
+  /** How long an arXiv API answer is reused; arXiv announces new papers once a day. */
+  ARXIV_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(30 * 86400).default(14400),
   MCP_ALLOWED_HOSTNAMES: z
     .string()
     .default("")

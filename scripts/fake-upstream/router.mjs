@@ -30,40 +30,55 @@ export function fakeUpstreamVars(origin) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function handMade(status, body, headers = {}) {
+function handMadeResponse(status, body, headers = {}) {
   return new Response(body, { status, headers: { "x-fake-upstream": "hand-made", "content-type": "text/plain", ...headers } });
 }
 
 // arXiv API requests match a recording when these parameters agree (sortBy/sortOrder ignored).
-const API_KEYS = ["search_query", "id_list", "start", "max_results"];
-const API_DEFAULTS = { search_query: "", id_list: "", start: "0", max_results: "10" };
+// An id_list lookup's answer does not depend on paging, so it matches on id_list alone.
+const API_KEYS = ["search_query", "start", "max_results"];
+const API_DEFAULTS = { search_query: "", start: "0", max_results: "10" };
 
 function apiKey(params) {
+  const idList = params.get("id_list") ?? "";
+  if (idList !== "") return `id_list=${idList}`;
   return API_KEYS.map((key) => `${key}=${params.get(key) ?? API_DEFAULTS[key]}`).join("&");
 }
 
 export function createFixtureRouter({ fixturesDir }) {
   const hits = [];
   let apiManifest;
+  let handMadeManifest;
 
-  async function loadApiManifest() {
+  async function loadApiManifests() {
     if (!apiManifest) {
       const dir = path.join(fixturesDir, "arxiv-api", "v2026");
       const entries = JSON.parse(await readFile(path.join(dir, "manifest.json"), "utf8"));
       apiManifest = new Map(
         entries.map((entry) => [apiKey(new URL(entry.url).searchParams), { file: path.join(dir, entry.file), status: entry.status_code }]),
       );
+      // Hand-made answers where no recording exists (see test/fixtures/SOURCES.md).
+      const handDir = path.join(fixturesDir, "arxiv-api", "hand-made");
+      handMadeManifest = JSON.parse(await readFile(path.join(handDir, "manifest.json"), "utf8")).map((entry) => ({
+        ...entry,
+        file: entry.file && path.join(handDir, entry.file),
+      }));
     }
-    return apiManifest;
+    return { recorded: apiManifest, handMade: handMadeManifest };
   }
 
   async function arxivApi(url) {
     if (url.pathname !== "/arxiv-api/query") return undefined;
-    const match = (await loadApiManifest()).get(apiKey(url.searchParams));
+    const { recorded, handMade } = await loadApiManifests();
+    const idList = url.searchParams.get("id_list") ?? "";
+    const made = handMade.find((entry) => entry.id_list === idList || (entry.id_list_contains && idList.split(",").includes(entry.id_list_contains)));
+    const match = recorded.get(apiKey(url.searchParams)) ?? made;
     if (!match) return undefined;
-    return new Response(await readFile(match.file), {
-      status: match.status,
-      headers: { "content-type": "application/atom+xml; charset=utf-8", "x-fake-upstream": "recorded" },
+    const kind = match === made ? "hand-made" : "recorded";
+    const body = match.file ? await readFile(match.file) : "Internal Server Error";
+    return new Response(body, {
+      status: match.status ?? match.status_code,
+      headers: { "content-type": match.file ? "application/atom+xml; charset=utf-8" : "text/plain", "x-fake-upstream": kind },
     });
   }
 
@@ -73,22 +88,22 @@ export function createFixtureRouter({ fixturesDir }) {
     const retryAfter = url.searchParams.get("retry_after");
     switch (name) {
       case "ok":
-        return handMade(200, "ok");
+        return handMadeResponse(200, "ok");
       case "status-429":
-        return handMade(429, "Too Many Requests", retryAfter ? { "retry-after": retryAfter } : {});
+        return handMadeResponse(429, "Too Many Requests", retryAfter ? { "retry-after": retryAfter } : {});
       case "status-503":
-        return handMade(503, "Service Unavailable", retryAfter ? { "retry-after": retryAfter } : {});
+        return handMadeResponse(503, "Service Unavailable", retryAfter ? { "retry-after": retryAfter } : {});
       case "status-500":
-        return handMade(500, "Internal Server Error");
+        return handMadeResponse(500, "Internal Server Error");
       case "status-400":
-        return handMade(400, "Bad Request");
+        return handMadeResponse(400, "Bad Request");
       case "rate-exceeded":
         // arXiv's legacy APIs answer an over-eager client this way (documented, not recorded here).
-        return handMade(200, "Rate exceeded.");
+        return handMadeResponse(200, "Rate exceeded.");
       case "slow": {
         const ms = Math.min(Number(url.searchParams.get("ms") ?? "1000"), 60_000);
         await Promise.race([sleep(ms), new Promise((resolve) => request.signal?.addEventListener?.("abort", resolve))]);
-        return handMade(200, "slow ok");
+        return handMadeResponse(200, "slow ok");
       }
       default:
         return undefined;

@@ -1,9 +1,15 @@
 // Every tool and resource the server offers. A new capability adds its file and one line here.
 import type { McpServer } from "@modelcontextprotocol/server";
 import { registerArxivCategoryResources } from "./resources/arxiv-categories";
+import { registerArxivPaperResource } from "./resources/arxiv-paper";
+import { arxivGetMetadata } from "./tools/arxiv-get-metadata";
 import { arxivListCategories } from "./tools/arxiv-list-categories";
+import { arxivSearchPapers } from "./tools/arxiv-search-papers";
 import type { DefinedTool } from "./tool";
 
-export const TOOLS: readonly DefinedTool[] = [arxivListCategories as unknown as DefinedTool];
+export const TOOLS: readonly DefinedTool[] = [arxivSearchPapers, arxivGetMetadata, arxivListCategories] as unknown as DefinedTool[];
 
-export const RESOURCE_REGISTRARS: readonly ((server: McpServer) => void)[] = [registerArxivCategoryResources];
+export const RESOURCE_REGISTRARS: readonly ((server: McpServer, env: Env) => void)[] = [
+  registerArxivCategoryResources,
+  registerArxivPaperResource,
+];

@@ -19,6 +19,6 @@ export function createServer(env: Env): McpServer {
     waitUntil,
   };
   for (const tool of TOOLS) registerTool(server, tool, context);
-  for (const register of RESOURCE_REGISTRARS) register(server);
+  for (const register of RESOURCE_REGISTRARS) register(server, env);
   return server;
 }

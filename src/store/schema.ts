@@ -13,3 +13,10 @@ export const harvestState = sqliteTable("harvest_state", {
   updatedAt: text("updated_at"),
   lastError: text("last_error"),
 });
+
+export const apiCache = sqliteTable("api_cache", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  fetchedAt: integer("fetched_at").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+});

@@ -11,7 +11,10 @@ export interface PoliteFetchOptions {
   body?: string;
   /** Epoch ms by which the whole call must be over (gate wait included). */
   deadline?: number;
-  /** Statuses handed back to the caller instead of thrown (404 by default: "no such thing"). */
+  /**
+   * Statuses handed back to the caller instead of thrown (404 by default: "no such thing").
+   * 429 and 503-with-Retry-After always cool the gate down and throw.
+   */
   passStatuses?: readonly number[];
   /** Do not follow redirects (ar5iv answers 307 for "not converted"). */
   manualRedirect?: boolean;
@@ -128,14 +131,15 @@ async function classify(
       { retryable: true, retryAfterMs: waitMs, recovery: `Retry after ${Math.ceil(waitMs / 1000)} s.` },
     );
   }
-  if (status >= 500) {
+  const passed = (options.passStatuses ?? [404]).includes(status);
+  if (status >= 500 && !passed) {
     await response.body?.cancel();
     throw new ToolError("upstream_unavailable", `${upstream} answered HTTP ${status}.`, {
       retryable: true,
       recovery: "Retry in a minute; if it persists the upstream is down.",
     });
   }
-  if (status >= 400 && !(options.passStatuses ?? [404]).includes(status)) {
+  if (status >= 400 && !passed) {
     await response.body?.cancel();
     throw new ToolError("invalid_request", `${upstream} rejected the request (HTTP ${status}).`, {
       recovery: "Check the arguments; this request will not succeed if repeated unchanged.",
@@ -162,5 +166,45 @@ function timeoutError(upstream: Upstream): ToolError {
   return new ToolError("timeout", `${upstream} did not answer within the time budget.`, {
     retryable: true,
     recovery: "Retry later, or narrow the request.",
+  });
+}
+
+/**
+ * Reads a body as text, stopping at maxBytes: a runaway upstream cannot exhaust memory.
+ * Fails upstream_malformed when the body is larger.
+ */
+export async function readTextCapped(response: Response, maxBytes: number, upstream: string): Promise<string> {
+  const declared = Number(response.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge(upstream, maxBytes);
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(upstream, maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+function tooLarge(upstream: string, maxBytes: number): ToolError {
+  return new ToolError("upstream_malformed", `${upstream} sent more than ${Math.round(maxBytes / 1e6)} MB where a small answer was expected.`, {
+    retryable: true,
+    recovery: "Retry later; if it persists, the upstream is misbehaving.",
   });
 }

@@ -49,7 +49,7 @@ const details: ArxivCategoryDetail[] = (taxonomy.categories as RawCategory[])
 const summaries: ArxivCategory[] = details.map(({ description: _omit, ...summary }) => summary);
 const byCode = new Map(details.map((category) => [category.code.toLowerCase(), category]));
 
-/** Active groups, in the order arXiv lists them. */
+/** Active groups, alphabetical. */
 export const ARXIV_GROUPS: readonly string[] = [...new Set(summaries.map((category) => category.group))].sort();
 const ARCHIVES: ReadonlySet<string> = new Set(summaries.map((category) => category.archive));
 
@@ -70,4 +70,66 @@ export function listCategories(filter?: string): ArxivCategory[] {
 /** One category with its description, or undefined. Case-insensitive (cs.cl finds cs.CL). */
 export function findCategory(code: string): ArxivCategoryDetail | undefined {
   return byCode.get(code.trim().toLowerCase());
+}
+
+interface RawArchive {
+  id: string;
+  start_date: string;
+}
+
+/**
+ * Archives that issued old-style IDs (archive/YYMMNNN, before April 2007), including retired ones
+ * such as alg-geom or cmp-lg whose papers keep their IDs.
+ */
+export const LEGACY_ID_ARCHIVES: ReadonlySet<string> = new Set(
+  (taxonomy.archives as RawArchive[])
+    .filter((archive) => archive.start_date < "2007-04-01" && archive.id !== "test")
+    .map((archive) => archive.id),
+);
+
+/** Every category code arXiv has used, active or not (lower-cased), for validating cat: filters. */
+const ALL_CODES: ReadonlyMap<string, string> = new Map(
+  (taxonomy.categories as RawCategory[]).filter((c) => !c.is_test).map((c) => [c.code.toLowerCase(), c.code]),
+);
+
+/** Archives that have sub-categories (cs -> cs.AI, astro-ph -> astro-ph.GA). */
+const ARCHIVES_WITH_SUBJECTS: ReadonlySet<string> = new Set(
+  (taxonomy.categories as RawCategory[]).filter((c) => c.code.includes(".")).map((c) => c.code.split(".")[0]!.toLowerCase()),
+);
+
+export type CategoryFilter =
+  | { kind: "category"; code: string }
+  | { kind: "archive"; archive: string; hasSubjects: boolean; isAlsoCategory: boolean };
+
+/** Resolves a category or archive code as arXiv spells it, or undefined when arXiv never used it. */
+export function resolveCategoryFilter(input: string): CategoryFilter | undefined {
+  const wanted = input.trim().toLowerCase();
+  const code = ALL_CODES.get(wanted);
+  const hasSubjects = ARCHIVES_WITH_SUBJECTS.has(wanted);
+  if (hasSubjects) return { kind: "archive", archive: wanted, hasSubjects, isAlsoCategory: code !== undefined };
+  if (code) return { kind: "category", code };
+  return undefined;
+}
+
+/** The known codes closest to a misspelt one (edit distance), for "did you mean" hints. */
+export function nearestCategoryCodes(input: string, limit = 3): string[] {
+  const wanted = input.trim().toLowerCase().slice(0, 40);
+  const candidates = [...new Set([...summaries.map((c) => c.code), ...ARCHIVES_WITH_SUBJECTS])];
+  return candidates
+    .map((code) => ({ code, distance: editDistance(wanted, code.toLowerCase()) }))
+    .sort((a, b) => a.distance - b.distance || a.code.localeCompare(b.code))
+    .slice(0, limit)
+    .map((candidate) => candidate.code);
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { getMetadata, LOOKUP_BATCH } from "../../sources/arxiv/lookup";
+import { renderPaper, servedPaperSchema } from "../../sources/arxiv/paper";
+import { defineTool } from "../tool";
+
+export const arxivGetMetadata = defineTool({
+  name: "arxiv_get_metadata",
+  title: "arXiv paper metadata",
+  description:
+    "Metadata for arXiv papers by ID: 2401.12345, 2401.12345v2, hep-th/9901001, arXiv:..., or arxiv.org abs/pdf/html links. Takes up to 100 IDs, looks up the first 10 (the rest return as remaining_ids) and says why each miss missed.",
+  input: z.object({
+    paper_ids: z.array(z.string().max(300)).min(1).max(100).describe("arXiv IDs or arxiv.org links"),
+  }),
+  output: z.object({
+    papers: z.array(servedPaperSchema),
+    not_found: z.array(
+      z.object({
+        id: z.string(),
+        reason: z.enum(["not_in_arxiv", "version_not_served", "live_lookup_failed", "invalid_id", "version_not_in_mirror"]),
+        detail: z.string(),
+        latest_version: z.string().optional(),
+      }),
+    ),
+    remaining_ids: z.array(z.string()),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  errors: ["invalid_id", "no_match", "version_not_served", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
+  handler: ({ paper_ids }, { env }) => getMetadata(env, paper_ids),
+  render(result) {
+    const lines = result.papers.map((paper) => {
+      const cache = paper.served_from === "cache" ? ` (cache, ${paper.cache_age_seconds} s old)` : ` (${paper.served_from})`;
+      return renderPaper(paper) + cache;
+    });
+    for (const miss of result.not_found) lines.push(`not found ${miss.id}: ${miss.reason}: ${miss.detail}`);
+    if (result.remaining_ids.length > 0) {
+      lines.push(`${result.remaining_ids.length} more IDs were not looked up (at most ${LOOKUP_BATCH} per call): pass remaining_ids as paper_ids next.`);
+    }
+    return lines.join("\n\n");
+  },
+});

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { searchArxiv } from "../../sources/arxiv/api";
+import { paperSchema, renderPaper, servedFromFields } from "../../sources/arxiv/paper";
+import { buildSearchQuery, MAX_QUERY_LENGTH } from "../../sources/arxiv/query";
+import { ToolError } from "../../errors";
+import { defineTool } from "../tool";
+
+const PAGE_CAP = 50;
+const RESULT_WINDOW = 10_000; // arXiv serves only the first 10,000 results of a query
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
+
+export const arxivSearchPapers = defineTool({
+  name: "arxiv_search_papers",
+  title: "Search arXiv",
+  description:
+    'Search arXiv with its query grammar: prefixes ti: au: abs: co: jr: cat: all:, upper-case AND/OR/ANDNOT (one precedence, grouped right; spaces mean OR), quoted phrases, parentheses. E.g. ti:"graph neural networks" AND au:kipf. Returns papers, the effective query, total and next start.',
+  input: z.object({
+    query: z.string().min(1).max(MAX_QUERY_LENGTH).describe("arXiv query, e.g. abs:transformer AND cat:cs.CL"),
+    category: z.string().min(1).max(40).optional().describe("Category (cs.CL) or archive (cs, astro-ph)"),
+    sort_by: z.enum(["relevance", "submitted", "updated"]).default("relevance"),
+    sort_order: z.enum(["descending", "ascending"]).default("descending"),
+    submitted_from: day.optional().describe("Inclusive UTC day, YYYY-MM-DD"),
+    submitted_to: day.optional().describe("Inclusive UTC day, YYYY-MM-DD"),
+    max_results: z.number().int().min(1).max(10_000).default(10).describe("Page size; at most 50 are returned"),
+    start: z.number().int().min(0).max(1_000_000).default(0).describe("Offset of the first result"),
+  }),
+  output: z.object({
+    query: z.string().describe("The search_query sent to arXiv"),
+    total: z.number(),
+    start: z.number(),
+    returned: z.number(),
+    next_start: z.number().nullable(),
+    papers: z.array(paperSchema),
+    notices: z.array(z.string()),
+    guidance: z.string().optional(),
+    ...servedFromFields,
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  errors: ["invalid_query", "invalid_category", "invalid_date", "start_beyond_result_limit", "rate_limited", "upstream_unavailable", "upstream_malformed", "invalid_request", "timeout"],
+  async handler(args, { env }) {
+    if (args.start >= RESULT_WINDOW) {
+      throw new ToolError("start_beyond_result_limit", `arXiv serves only the first ${RESULT_WINDOW.toLocaleString("en-US")} results of a query; start was ${args.start}.`, {
+        recovery: "Narrow the query with submitted_from / submitted_to windows (or a category) and page within each window.",
+      });
+    }
+    const notices: string[] = [];
+    let maxResults = args.max_results;
+    if (maxResults > PAGE_CAP) {
+      notices.push(`max_results ${maxResults} was capped to ${PAGE_CAP}; page with start.`);
+      maxResults = PAGE_CAP;
+    }
+    if (args.start + maxResults > RESULT_WINDOW) {
+      maxResults = RESULT_WINDOW - args.start;
+      notices.push(`Capped to ${maxResults} results: arXiv serves only the first ${RESULT_WINDOW} of a query.`);
+    }
+    const searchQuery = buildSearchQuery(args.query, {
+      ...(args.category === undefined ? {} : { category: args.category }),
+      ...(args.submitted_from === undefined ? {} : { submittedFrom: args.submitted_from }),
+      ...(args.submitted_to === undefined ? {} : { submittedTo: args.submitted_to }),
+    });
+    const { feed, source } = await searchArxiv(env, {
+      searchQuery,
+      start: args.start,
+      maxResults,
+      sortBy: args.sort_by,
+      sortOrder: args.sort_order,
+    });
+    const returned = feed.papers.length;
+    const reachable = Math.min(feed.total, RESULT_WINDOW);
+    const next = args.start + returned;
+    return {
+      query: searchQuery,
+      total: feed.total,
+      start: args.start,
+      returned,
+      next_start: returned > 0 && next < reachable ? next : null,
+      papers: feed.papers,
+      notices,
+      ...(returned === 0 ? { guidance: emptyPageGuidance(feed.total, args.start) } : {}),
+      ...source,
+    };
+  },
+  render(result) {
+    const head = `${result.returned} of ${result.total.toLocaleString("en-US")} results (start ${result.start}) for: ${result.query}`;
+    const next = result.next_start === null ? "No further page." : `Next page: call again with start=${result.next_start}.`;
+    const cache = result.served_from === "cache" ? ` (from cache, ${result.cache_age_seconds} s old)` : "";
+    return [
+      head + cache,
+      ...result.notices,
+      ...(result.guidance ? [result.guidance] : []),
+      ...result.papers.map((paper) => renderPaper(paper, { abstractChars: 400 })),
+      next,
+    ].join("\n\n");
+  },
+});
+
+function emptyPageGuidance(total: number, start: number): string {
+  if (total > 0 && start >= total) return `start ${start} is past the last result (total ${total}); use a start below ${total}.`;
+  return "No paper matches. Loosen the query: drop a field prefix or a filter, check spelling, or join alternatives with OR. Remember that space-separated terms are OR-ed and AND/OR/ANDNOT must be upper case; arXiv ignores common words (of, the) outside quoted phrases.";
+}

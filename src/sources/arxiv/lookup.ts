@@ -1,0 +1,98 @@
+// Metadata by ID for tools and resources: parse every spelling, look up, and say exactly why
+// each miss missed. Throws only when nothing at all can be answered.
+import { ToolError } from "../../errors";
+import { lookupArxivIds, type LookupOutcome } from "./api";
+import { formatId, parseArxivId, type ArxivId } from "./ids";
+import type { ServedPaper } from "./paper";
+
+export const LOOKUP_BATCH = 10;
+
+export type NotFoundReason = "not_in_arxiv" | "version_not_served" | "live_lookup_failed" | "invalid_id" | "version_not_in_mirror";
+
+export interface NotFound {
+  id: string;
+  reason: NotFoundReason;
+  detail: string;
+  latest_version?: string;
+}
+
+export interface MetadataResult {
+  papers: ServedPaper[];
+  not_found: NotFound[];
+  remaining_ids: string[];
+}
+
+export async function getMetadata(env: Env, inputs: readonly string[]): Promise<MetadataResult> {
+  const batch = inputs.slice(0, LOOKUP_BATCH);
+  const remaining = inputs.slice(LOOKUP_BATCH);
+  const parsed = batch.map((input) => ({ input, parsed: parseArxivId(input) }));
+  const valid = new Map<string, ArxivId>();
+  for (const { parsed: p } of parsed) if (p.ok) valid.set(formatId(p.id), p.id);
+
+  if (valid.size === 0) {
+    const first = parsed[0]!.parsed;
+    throw new ToolError("invalid_id", `No well-formed arXiv ID among ${batch.length} given${first.ok ? "" : `: ${JSON.stringify(first.input)} is ${first.problem}`}.`, {
+      recovery: "Use IDs like 2401.12345, 2401.12345v2, hep-th/9901001, arXiv:2401.12345 or an arxiv.org/abs/... link.",
+    });
+  }
+
+  const outcomes = await lookupArxivIds(env, [...valid.values()]);
+  const papers: ServedPaper[] = [];
+  const notFound: NotFound[] = [];
+  const seen = new Set<string>();
+  let liveFailure: ToolError | undefined;
+  for (const { input, parsed: p } of parsed) {
+    if (!p.ok) {
+      notFound.push({ id: input, reason: "invalid_id", detail: `${JSON.stringify(p.input)} is ${p.problem}.` });
+      continue;
+    }
+    const key = formatId(p.id);
+    if (seen.has(key)) continue; // the same paper twice: answer once
+    seen.add(key);
+    const outcome = outcomes.get(key)!;
+    if (outcome.kind === "found") papers.push({ ...outcome.paper, ...outcome.source });
+    else notFound.push(describeMiss(input, p.id, outcome));
+    if (outcome.kind === "live_lookup_failed") liveFailure = outcome.error;
+  }
+
+  if (papers.length === 0) {
+    // Nothing answered because arXiv could not be asked: pass its error on (rate_limited with
+    // retry_after_ms is what the agent needs), not a misleading "no match".
+    if (liveFailure && notFound.every((miss) => miss.reason === "live_lookup_failed" || miss.reason === "invalid_id")) throw liveFailure;
+    throw allMissed(notFound);
+  }
+  return { papers, not_found: notFound, remaining_ids: remaining };
+}
+
+function describeMiss(input: string, id: ArxivId, outcome: Exclude<LookupOutcome, { kind: "found" }>): NotFound {
+  switch (outcome.kind) {
+    case "not_in_arxiv":
+      return {
+        id: input,
+        reason: "not_in_arxiv",
+        detail: id.version === undefined ? `arXiv has no paper ${id.base}.` : `arXiv has no ${formatId(id)} (the paper or that version does not exist).`,
+      };
+    case "version_not_served": {
+      const latest = outcome.latest.id;
+      return {
+        id: input,
+        reason: "version_not_served",
+        latest_version: latest,
+        detail: `arXiv's API does not serve superseded versions of pre-2007 papers; the latest is ${latest}. Ask for ${id.base}, or read this version's PDF at https://arxiv.org/pdf/${formatId(id)}.`,
+      };
+    }
+    case "live_lookup_failed":
+      return { id: input, reason: "live_lookup_failed", detail: `${outcome.error.reason}: ${outcome.error.message}` };
+  }
+}
+
+function allMissed(notFound: NotFound[]): ToolError {
+  const reasons = new Set(notFound.map((miss) => miss.reason));
+  const details = notFound.map((miss) => `${miss.id}: ${miss.detail}`).join(" ");
+  if (reasons.size === 1 && reasons.has("version_not_served")) {
+    return new ToolError("version_not_served", details, { recovery: "Ask for the IDs without a version to get the latest versions." });
+  }
+  return new ToolError("no_match", `None of the IDs matched a paper. ${details}`, {
+    recovery: "Check the IDs (arXiv IDs look like 2401.12345 or hep-th/9901001); search with arxiv_search_papers if you only know the title.",
+  });
+}

@@ -1,0 +1,210 @@
+// arXiv search grammar: validate a user's query and build the search_query we send.
+// arXiv's rules: space-separated terms are OR-ed; AND, OR, ANDNOT are upper case only, share one
+// precedence and group to the right; field prefixes ti: au: abs: co: jr: cat: rn: id: all:,
+// plus submittedDate:/lastUpdatedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]. We do not rewrite the
+// user's logic; we reject what arXiv would misread and say how to fix it.
+import { ToolError } from "../../errors";
+import { nearestCategoryCodes, resolveCategoryFilter } from "./categories";
+
+export const MAX_QUERY_LENGTH = 1000;
+const FIELDS = new Set(["ti", "au", "abs", "co", "jr", "cat", "rn", "id", "all", "submitteddate", "lastupdateddate"]);
+const CANONICAL_FIELD: Record<string, string> = { submitteddate: "submittedDate", lastupdateddate: "lastUpdatedDate" };
+const OPERATORS = new Set(["AND", "OR", "ANDNOT"]);
+const DATE_RANGE = /^\[(\d{12}) TO (\d{12})\]$/;
+
+type Token = { kind: "open" } | { kind: "close" } | { kind: "op"; op: string } | { kind: "term"; text: string };
+
+function invalidQuery(message: string, recovery: string): ToolError {
+  return new ToolError("invalid_query", message, { recovery });
+}
+
+function tokenize(query: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  const n = query.length;
+  const readQuoted = (from: number): [string, number] => {
+    const end = query.indexOf('"', from + 1);
+    if (end < 0) throw invalidQuery("The query has an unclosed double quote.", 'Close every quoted phrase, e.g. "graph neural networks".');
+    const phrase = query.slice(from + 1, end).trim().replace(/\s+/g, " ");
+    if (phrase === "") throw invalidQuery("The query has an empty quoted phrase (\"\").", "Put words inside the quotes or remove them.");
+    return [`"${phrase}"`, end + 1];
+  };
+  while (i < n) {
+    const ch = query[i]!;
+    if (ch === " ") {
+      i++;
+    } else if (ch === "(") {
+      tokens.push({ kind: "open" });
+      i++;
+    } else if (ch === ")") {
+      tokens.push({ kind: "close" });
+      i++;
+    } else if (ch === '"') {
+      const [phrase, next] = readQuoted(i);
+      tokens.push({ kind: "term", text: phrase });
+      i = next;
+    } else {
+      let j = i;
+      while (j < n && !" ()\"".includes(query[j]!)) j++;
+      const word = query.slice(i, j);
+      const colon = word.indexOf(":");
+      const field = colon > 0 ? word.slice(0, colon).toLowerCase() : "";
+      if (OPERATORS.has(word)) {
+        tokens.push({ kind: "op", op: word });
+        i = j;
+      } else if (FIELDS.has(field)) {
+        const name = CANONICAL_FIELD[field] ?? field;
+        let value = word.slice(colon + 1);
+        i = j;
+        if (value === "" && query[i] === '"') {
+          [value, i] = readQuoted(i);
+        } else if (value.startsWith("[")) {
+          const close = query.indexOf("]", i - (word.length - colon - 1));
+          if (close < 0) throw invalidQuery(`${name}: has an unclosed [ range.`, `Write ${name}:[202401010000 TO 202401312359].`);
+          value = query.slice(i - (word.length - colon - 1), close + 1).replace(/\s+/g, " ");
+          i = close + 1;
+        }
+        if (value === "") {
+          throw invalidQuery(`The field prefix ${name}: has no value.`, `Write the value right after the colon, e.g. ${name}:"quantum error correction" or ${name}:transformer.`);
+        }
+        tokens.push({ kind: "term", text: `${name}:${checkFieldValue(name, value)}` });
+      } else {
+        tokens.push({ kind: "term", text: word });
+        i = j;
+      }
+    }
+  }
+  return tokens;
+}
+
+function checkFieldValue(field: string, value: string): string {
+  if (field === "cat") {
+    // cs.AI, cs.* (wildcard), astro-ph* ; an archive without the wildcard means all of it.
+    const wildcard = /^(.+?)\.?\*$/.exec(value);
+    const filter = resolveCategoryFilter(wildcard ? wildcard[1]! : value);
+    if (!filter) throw invalidCategory(value);
+    if (filter.kind === "category") return wildcard ? `${filter.code}*` : filter.code;
+    return wildcard || !filter.isAlsoCategory ? `${filter.archive}.*` : filter.archive;
+  }
+  if (field === "submittedDate" || field === "lastUpdatedDate") {
+    if (!DATE_RANGE.test(value)) {
+      throw invalidQuery(`${field}: takes a range [YYYYMMDDHHMM TO YYYYMMDDHHMM].`, `Write ${field}:[202401010000 TO 202401312359], or use submitted_from / submitted_to.`);
+    }
+  }
+  return value;
+}
+
+export function invalidCategory(value: string): ToolError {
+  const nearest = nearestCategoryCodes(value);
+  return new ToolError("invalid_category", `${JSON.stringify(value.slice(0, 60))} is not an arXiv category or archive.`, {
+    recovery: `Did you mean ${nearest.join(", ")}? arxiv_list_categories lists every code.`,
+  });
+}
+
+function checkStructure(tokens: Token[]): void {
+  let depth = 0;
+  let expectOperand = true; // at the start, after "(" and after an operator
+  for (const [index, token] of tokens.entries()) {
+    switch (token.kind) {
+      case "open":
+        depth++;
+        if (tokens[index + 1]?.kind === "close") throw invalidQuery("The query has empty parentheses ().", "Put terms inside the parentheses or remove them.");
+        expectOperand = true;
+        break;
+      case "close":
+        if (depth === 0) throw invalidQuery("The query closes a parenthesis it never opened.", "Balance the parentheses.");
+        if (expectOperand) throw invalidQuery("An operator is followed by a closing parenthesis.", "Every AND, OR and ANDNOT needs a term on both sides.");
+        depth--;
+        break;
+      case "op":
+        if (expectOperand) {
+          throw invalidQuery(`${token.op} has no term before it.`, "Every AND, OR and ANDNOT needs a term on both sides; operators are upper case only.");
+        }
+        expectOperand = true;
+        break;
+      case "term":
+        expectOperand = false;
+        break;
+    }
+  }
+  if (depth > 0) throw invalidQuery("The query has an unclosed parenthesis.", "Balance the parentheses.");
+  if (expectOperand) throw invalidQuery("The query ends with an operator.", "Every AND, OR and ANDNOT needs a term on both sides.");
+}
+
+/** Validates a user query and returns it normalised (one space between tokens). */
+export function normalizeQuery(query: string): string {
+  if (query.length > MAX_QUERY_LENGTH) {
+    throw invalidQuery(`The query is ${query.length} characters; arXiv takes at most ${MAX_QUERY_LENGTH}.`, "Shorten it: keep the distinctive terms and use field prefixes.");
+  }
+  // Tabs and newlines are spaces; any other control character is an error.
+  const spaced = query.replace(/[\t\n\r]/g, " ");
+  if (/[\u0000-\u001f\u007f]/.test(spaced)) throw invalidQuery("The query contains control characters.", "Remove non-printing characters from the query.");
+  const tokens = tokenize(spaced);
+  if (tokens.length === 0) throw invalidQuery("The query is empty.", 'Give at least one term, e.g. ti:transformer AND cat:cs.CL.');
+  checkStructure(tokens);
+  let out = "";
+  let previous: Token | undefined;
+  for (const token of tokens) {
+    const piece = token.kind === "open" ? "(" : token.kind === "close" ? ")" : token.kind === "op" ? token.op : token.text;
+    const tight = previous?.kind === "open" || token.kind === "close" || previous === undefined;
+    out += (tight ? "" : " ") + piece;
+    previous = token;
+  }
+  return out;
+}
+
+export interface SearchFilters {
+  category?: string;
+  submittedFrom?: string;
+  submittedTo?: string;
+}
+
+/** The search_query sent to arXiv: the user's query, AND-ed with the category and date filters. */
+export function buildSearchQuery(query: string, filters: SearchFilters, today = new Date()): string {
+  const normalized = normalizeQuery(query);
+  const clauses: string[] = [];
+  if (filters.category !== undefined) clauses.push(categoryClause(filters.category));
+  if (filters.submittedFrom !== undefined || filters.submittedTo !== undefined) clauses.push(dateClause(filters, today));
+  if (clauses.length === 0) return normalized;
+  return [`(${normalized})`, ...clauses].join(" AND ");
+}
+
+function categoryClause(category: string): string {
+  const filter = resolveCategoryFilter(category);
+  if (!filter) throw invalidCategory(category);
+  if (filter.kind === "category") return `cat:${filter.code}`;
+  // An archive: its sub-categories, and the archive itself where it was once a category (astro-ph).
+  return filter.isAlsoCategory ? `(cat:${filter.archive} OR cat:${filter.archive}.*)` : `cat:${filter.archive}.*`;
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Validates YYYY-MM-DD as a real calendar day; returns YYYYMMDD. */
+export function parseDay(value: string, field: string): string {
+  const match = DAY.exec(value);
+  const valid =
+    match !== null &&
+    (() => {
+      const [, y, m, d] = match.map(Number) as [number, number, number, number];
+      const date = new Date(Date.UTC(y, m - 1, d));
+      return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1991 && y <= 2100;
+    })();
+  if (!valid) {
+    throw new ToolError("invalid_date", `${field} ${JSON.stringify(value.slice(0, 40))} is not a real day as YYYY-MM-DD.`, {
+      recovery: `Give ${field} as YYYY-MM-DD (UTC), e.g. 2024-01-31.`,
+    });
+  }
+  return value.replaceAll("-", "");
+}
+
+function dateClause({ submittedFrom, submittedTo }: SearchFilters, today: Date): string {
+  const from = submittedFrom === undefined ? "19910801" : parseDay(submittedFrom, "submitted_from");
+  const to = submittedTo === undefined ? today.toISOString().slice(0, 10).replaceAll("-", "") : parseDay(submittedTo, "submitted_to");
+  if (from > to) {
+    throw new ToolError("invalid_date", `submitted_from (${submittedFrom}) is after submitted_to (${submittedTo ?? "today"}).`, {
+      recovery: "Swap the dates or widen the window; both bounds are inclusive.",
+    });
+  }
+  // Inclusive bounds in UTC: the whole last day counts.
+  return `submittedDate:[${from}0000 TO ${to}2359]`;
+}
