@@ -62,6 +62,19 @@ describe("queue consumer", () => {
 });
 
 describe("cron", () => {
+  it("purges expired cache entries and keeps fresh ones", async () => {
+    const now = Date.now();
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO api_cache (key, value, fetched_at, expires_at) VALUES ('old', '1', ?, ?)").bind(now - 10_000, now - 1),
+      env.DB.prepare("INSERT INTO api_cache (key, value, fetched_at, expires_at) VALUES ('fresh', '1', ?, ?)").bind(now, now + 60_000),
+    ]);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "30 2 * * *", scheduledTime: now }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    const { results } = await env.DB.prepare("SELECT key FROM api_cache").all<{ key: string }>();
+    expect(results.map((row) => row.key)).toEqual(["fresh"]);
+  });
+
   it("starts every registered harvester", async () => {
     const crons: string[] = [];
     HARVESTERS.arxiv = { onSchedule: async (_env, cron) => void crons.push(cron), onPage: async () => {} };

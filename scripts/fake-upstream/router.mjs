@@ -100,6 +100,20 @@ export function createFixtureRouter({ fixturesDir }) {
       case "rate-exceeded":
         // arXiv's legacy APIs answer an over-eager client this way (documented, not recorded here).
         return handMadeResponse(200, "Rate exceeded.");
+      case "empty":
+        return handMadeResponse(200, "", { "content-type": "application/atom+xml" });
+      case "html":
+        return handMadeResponse(200, "<!doctype html><html><body><h1>Service temporarily unavailable</h1><script>alert(1)</script></body></html>", { "content-type": "text/html" });
+      case "not-xml":
+        return handMadeResponse(200, "\u0000\u0001 this is not xml {", { "content-type": "application/atom+xml" });
+      case "entity-expansion":
+        return handMadeResponse(
+          200,
+          '<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><feed xmlns="http://www.w3.org/2005/Atom"><title>&c;</title></feed>',
+          { "content-type": "application/atom+xml" },
+        );
+      case "truncated-xml":
+        return handMadeResponse(200, "<?xml version='1.0'?><feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://arxiv.org/abs/2401.1", { "content-type": "application/atom+xml" });
       case "slow": {
         const ms = Math.min(Number(url.searchParams.get("ms") ?? "1000"), 60_000);
         await Promise.race([sleep(ms), new Promise((resolve) => request.signal?.addEventListener?.("abort", resolve))]);
@@ -110,9 +124,21 @@ export function createFixtureRouter({ fixturesDir }) {
     }
   }
 
+  // Raw fixture files for parser tests inside workerd (which has no file system).
+  async function fixtureFile(relative) {
+    const full = path.resolve(fixturesDir, decodeURIComponent(relative));
+    if (!full.startsWith(path.resolve(fixturesDir) + path.sep)) return new Response("outside fixtures", { status: 400 });
+    try {
+      return new Response(await readFile(full), { headers: { "x-fake-upstream": "fixture-file" } });
+    } catch {
+      return new Response("no such fixture", { status: 404 });
+    }
+  }
+
   async function handle(request) {
     const url = new URL(request.url);
     if (url.pathname === "/_hits") return Response.json(hits);
+    if (url.pathname.startsWith("/_fixtures/")) return fixtureFile(url.pathname.slice("/_fixtures/".length));
     if (url.pathname === "/_reset") {
       hits.length = 0;
       return new Response(null, { status: 204 });

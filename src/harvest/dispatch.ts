@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { drizzle } from "drizzle-orm/d1";
 import { ToolError } from "../errors";
+import { cachePurgeExpired } from "../store/cache";
 import { harvestState } from "../store/schema";
 
 /** One queue message = one page of one harvest run. */
@@ -24,6 +25,8 @@ export interface Harvester {
 export const HARVESTERS: Partial<Record<HarvestMessage["source"], Harvester>> = {};
 
 export async function runScheduled(controller: ScheduledController, env: Env): Promise<void> {
+  const purged = await cachePurgeExpired(env.DB);
+  console.log(`cron ${controller.cron}: purged ${purged} expired cache entries`);
   const harvesters = Object.entries(HARVESTERS);
   if (harvesters.length === 0) {
     console.log(`cron ${controller.cron}: no mirror harvester is registered yet; nothing to do`);

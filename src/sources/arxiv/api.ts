@@ -64,8 +64,10 @@ async function fetchFeed(env: Env, path: string, options: FetchFeedOptions = {})
     try {
       return { feed: parseAtomFeed(body) };
     } catch (error) {
-      if (error instanceof ArxivApiError) {
-        throw new ToolError("invalid_request", `arXiv rejected the request: ${error.message}.`, {
+      // A 400 is arXiv rejecting the request, whether or not its body is a readable error entry.
+      if (error instanceof ArxivApiError || response.status === 400) {
+        const detail = error instanceof ArxivApiError ? error.message : `HTTP ${response.status}`;
+        throw new ToolError("invalid_request", `arXiv rejected the request: ${detail}.`, {
           recovery: "Check the query syntax and IDs; this request will not succeed if repeated unchanged.",
         });
       }

@@ -15,12 +15,16 @@ export type ParsedId = { ok: true; id: ArxivId } | { ok: false; input: string; p
 
 const MAX_INPUT = 300;
 const NEW_STYLE = /^(\d{2})(\d{2})\.(\d{4,5})(?:v(\d{1,4}))?$/;
-const LEGACY = /^([a-z][a-z-]*)(?:\.([a-z]{2}(?:-[a-z]{2})?))?\/(\d{2})(\d{2})(\d{3})(?:v(\d{1,4}))?$/i;
+const LEGACY = /^([a-z][a-z-]*)(?:\.([a-z]{2,}(?:-[a-z]{2,})?))?\/(\d{2})(\d{2})(\d{3})(?:v(\d{1,4}))?$/i;
 const URL_FORM = /^(?:https?:\/\/)?(?:www\.|export\.)?(?:arxiv\.org|ar5iv\.labs\.arxiv\.org|ar5iv\.org)\/(?:abs|pdf|html|format)\/(.+)$/i;
 
 /** "2401.12345v2" / "hep-th/9901001" : the ID as arXiv writes it. */
 export function formatId(id: ArxivId, withVersion = true): string {
   return withVersion && id.version !== undefined ? `${id.base}v${id.version}` : id.base;
+}
+
+function currentYymm(now = new Date()): number {
+  return (now.getUTCFullYear() % 100) * 100 + now.getUTCMonth() + 1;
 }
 
 function fail(input: string, problem: string): ParsedId {
@@ -51,6 +55,7 @@ export function parseArxivId(raw: unknown): ParsedId {
     const month = Number(mm);
     if (month < 1 || month > 12) return fail(raw, `month ${mm} does not exist`);
     if (yymm < 704) return fail(raw, "new-style IDs start in April 2007 (0704); older papers use archive/YYMMNNN");
+    if (yymm > currentYymm()) return fail(raw, `${yy}${mm} is a month in the future`);
     if (number!.length === 4 && yymm > 1412) return fail(raw, "from 2015 (1501) on, IDs have five digits after the dot");
     if (number!.length === 5 && yymm < 1501) return fail(raw, "before 2015, IDs have four digits after the dot");
     return ok({ base: `${yy}${mm}.${number}`, style: "new" }, version, raw);

@@ -1,0 +1,114 @@
+// The query validator and builder, table-tested, then fuzzed.
+import { describe, expect, it } from "vitest";
+import { ToolError } from "../src/errors";
+import { buildSearchQuery, normalizeQuery } from "../src/sources/arxiv/query";
+
+function reasonOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ToolError) return error.reason;
+    throw error;
+  }
+  return "ok";
+}
+
+describe("normalizeQuery", () => {
+  it.each([
+    ["quantum", "quantum"],
+    ["  quantum    gravity ", "quantum gravity"],
+    ["ti:transformer AND au:vaswani", "ti:transformer AND au:vaswani"],
+    ['ti:"graph   neural networks"', 'ti:"graph neural networks"'],
+    ['"graph neural networks" AND cat:cs.LG', '"graph neural networks" AND cat:cs.LG'],
+    ["( a OR b ) AND c", "(a OR b) AND c"],
+    ["a ANDNOT b", "a ANDNOT b"],
+    ["cat:CS.lg", "cat:cs.LG"],
+    ["cat:cs.*", "cat:cs.*"],
+    ["cat:cs", "cat:cs.*"],
+    ["cat:astro-ph", "cat:astro-ph"],
+    ["cat:hep-th", "cat:hep-th"],
+    ["TI:Transformer", "ti:Transformer"],
+    ["submittedDate:[202401010000 TO 202401312359]", "submittedDate:[202401010000 TO 202401312359]"],
+    ["COVID-19: a review", "COVID-19: a review"],
+    ["a and b", "a and b"],
+    ["line\nbreak\ttab", "line break tab"],
+  ])("%j -> %j", (input, expected) => {
+    expect(normalizeQuery(input)).toBe(expected);
+  });
+
+  it.each([
+    ["", "invalid_query"],
+    ["   ", "invalid_query"],
+    ["(a OR b", "invalid_query"],
+    ["a OR b)", "invalid_query"],
+    ["()", "invalid_query"],
+    ['"unclosed', "invalid_query"],
+    ['""', "invalid_query"],
+    ["AND a", "invalid_query"],
+    ["a AND", "invalid_query"],
+    ["a AND OR b", "invalid_query"],
+    ["(AND a)", "invalid_query"],
+    ["(a AND)", "invalid_query"],
+    ["ti:", "invalid_query"],
+    ["ti: transformer", "invalid_query"],
+    ["submittedDate:2024", "invalid_query"],
+    ["submittedDate:[2024 TO 2025]", "invalid_query"],
+    ["submittedDate:[202401010000 TO 202401312359", "invalid_query"],
+    ["cat:cs.XYZ", "invalid_category"],
+    ["cat:zzz.*", "invalid_category"],
+    ["a\u0001b", "invalid_query"],
+    ["x".repeat(1001), "invalid_query"],
+  ])("rejects %j with %s", (input, reason) => {
+    expect(reasonOf(() => normalizeQuery(input))).toBe(reason);
+  });
+});
+
+describe("buildSearchQuery", () => {
+  const today = new Date("2026-11-30T12:00:00Z");
+  it("leaves a bare query alone", () => {
+    expect(buildSearchQuery("a b", {}, today)).toBe("a b");
+  });
+  it("parenthesises the user's query before AND-ing filters (right-grouping would change its meaning)", () => {
+    expect(buildSearchQuery("a OR b", { category: "cs.CL" }, today)).toBe("(a OR b) AND cat:cs.CL");
+  });
+  it("expands an archive, including one that was itself a category", () => {
+    expect(buildSearchQuery("a", { category: "cs" }, today)).toBe("(a) AND cat:cs.*");
+    expect(buildSearchQuery("a", { category: "astro-ph" }, today)).toBe("(a) AND (cat:astro-ph OR cat:astro-ph.*)");
+    expect(buildSearchQuery("a", { category: "quant-ph" }, today)).toBe("(a) AND cat:quant-ph");
+  });
+  it("makes date bounds inclusive and fills an open end", () => {
+    expect(buildSearchQuery("a", { submittedFrom: "2024-02-29", submittedTo: "2024-02-29" }, today)).toBe("(a) AND submittedDate:[202402290000 TO 202402292359]");
+    expect(buildSearchQuery("a", { submittedFrom: "2024-01-01" }, today)).toBe("(a) AND submittedDate:[202401010000 TO 202611302359]");
+    expect(buildSearchQuery("a", { submittedTo: "1999-12-31" }, today)).toBe("(a) AND submittedDate:[199108010000 TO 199912312359]");
+  });
+  it.each([
+    [{ submittedFrom: "2023-02-29" }, "invalid_date"],
+    [{ submittedFrom: "2024-13-01" }, "invalid_date"],
+    [{ submittedFrom: "1900-01-01" }, "invalid_date"],
+    [{ submittedFrom: "2024-05-01", submittedTo: "2024-04-30" }, "invalid_date"],
+    [{ category: "physics.bogus" }, "invalid_category"],
+  ])("rejects %o with %s", (filters, reason) => {
+    expect(reasonOf(() => buildSearchQuery("a", filters, today))).toBe(reason);
+  });
+
+  it("fuzz: 20,000 generated queries never throw anything but a typed error", () => {
+    let seed = 777;
+    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+    const pieces = ["ti:", "au:", "abs:", "cat:", "cat:cs.AI", "cat:zz", "all:", "AND", "OR", "ANDNOT", "and", "(", ")", '"', "quantum",
+      "gravity", " ", "  ", "\t", "\u0000", "\u202e", "\ud83d\ude00", "submittedDate:", "[", "]", "202401010000 TO 202401312359", ":", "*", "\\", "%"];
+    const outcomes = new Map<string, number>();
+    for (let i = 0; i < 20_000; i++) {
+      const query = Array.from({ length: 1 + Math.floor(random() * 10) }, () => pick(pieces)).join(random() < 0.5 ? " " : "");
+      const reason = reasonOf(() => buildSearchQuery(query, random() < 0.2 ? { category: pick(["cs", "cs.CL", "nope", "astro-ph"]) } : {}));
+      outcomes.set(reason, (outcomes.get(reason) ?? 0) + 1);
+      if (reason === "ok") {
+        // What we send is itself a valid query: normalising it again changes nothing.
+        const sent = normalizeQuery(query);
+        expect(normalizeQuery(sent)).toBe(sent);
+      }
+    }
+    expect([...outcomes.keys()].every((reason) => ["ok", "invalid_query", "invalid_category"].includes(reason))).toBe(true);
+    expect(outcomes.get("ok")).toBeGreaterThan(100);
+  });
+});
