@@ -2,6 +2,7 @@
 import { applyD1Migrations, reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach } from "vitest";
+import { clearMemoryCache } from "../src/store/cache";
 
 beforeEach(async () => {
   await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
@@ -9,4 +10,6 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await reset();
+  // reset() wipes D1; the per-isolate layer in front of it must go too.
+  clearMemoryCache();
 });

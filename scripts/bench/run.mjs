@@ -2,7 +2,8 @@
 // Starts the stack (fake upstream + wrangler dev, as a user's `npm start` would run it) and
 // measures MCP end-to-end latency over loopback. Writes bench/results/<name>.json and .md.
 // Later capabilities add their cases to CASES.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { build } from "esbuild";
 import os from "node:os";
 import path from "node:path";
 import { ROOT, startStack } from "../lib/dev-server.mjs";
@@ -60,12 +61,40 @@ async function measure(label, call) {
   };
 }
 
+/** Micro-benchmarks of pure functions, bundled from src/ with esbuild and run in this Node. */
+async function microBenchmarks() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-bench-"));
+  try {
+    const outfile = path.join(dir, "atom.mjs");
+    await build({ entryPoints: [path.join(ROOT, "src/sources/arxiv/atom.ts")], bundle: true, format: "esm", platform: "node", outfile, logLevel: "error" });
+    const { parseAtomFeed } = await import(outfile);
+    const xml = readFileSync(path.join(ROOT, "test/fixtures/arxiv-api/v2026/search_all-testing_start0_max100.xml"), "utf8");
+    const runs = 200;
+    for (let i = 0; i < 20; i++) parseAtomFeed(xml);
+    const samples = [];
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      const feed = parseAtomFeed(xml);
+      samples.push(performance.now() - t);
+      if (feed.papers.length !== 100) throw new Error("expected 100 entries");
+    }
+    samples.sort((a, b) => a - b);
+    const round = (x) => Math.round(x * 100) / 100;
+    return [{ case: `parseAtomFeed, 100-entry recorded page (${Math.round(xml.length / 1024)} KB)`, count: runs, p50_ms: round(percentile(samples, 50)), p95_ms: round(percentile(samples, 95)), max_ms: round(samples.at(-1)) }];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const CASES = [
   // The floor: wrangler dev's proxy + Hono's 404, no MCP. Read the MCP rows as a ratio to it.
   ["HTTP floor: GET /unknown (404, no MCP)", async (url) => (await fetch(url.replace(/\/mcp$/, "/unknown"))).text()],
   ["tools/list", (url) => rpc(url, "tools/list")],
   ["tools/call arxiv_list_categories (all 155)", (url) => rpc(url, "tools/call", { name: "arxiv_list_categories", arguments: {} })],
   ["tools/call arxiv_list_categories (group=cs)", (url) => rpc(url, "tools/call", { name: "arxiv_list_categories", arguments: { group: "cs" } })],
+  // Served from the D1 cache: the first (uncounted warm-up) call fetches from the fake upstream.
+  ["tools/call arxiv_search_papers (cache hit, 10 papers)", (url) => rpc(url, "tools/call", { name: "arxiv_search_papers", arguments: { query: "testing" } })],
+  ["tools/call arxiv_get_metadata (cache hit, 1 paper)", (url) => rpc(url, "tools/call", { name: "arxiv_get_metadata", arguments: { paper_ids: ["1605.08386"] } })],
 ];
 
 const stack = await startStack({ waitFor: "ready" });
@@ -91,6 +120,7 @@ try {
 
   const latency = [];
   for (const [label, call] of CASES) latency.push(await measure(label, () => call(stack.mcpUrl)));
+  const micro = await microBenchmarks();
 
   const report = {
     name,
@@ -100,6 +130,7 @@ try {
     startup,
     size,
     latency,
+    micro,
   };
   const dir = path.join(ROOT, "bench/results");
   mkdirSync(dir, { recursive: true });
@@ -112,6 +143,10 @@ try {
     "| case | n | p50 ms | p95 ms | p99 ms | mean ms | req/s |",
     "|---|---|---|---|---|---|---|",
     ...latency.map((r) => `| ${r.case} | ${r.count} | ${r.p50_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.mean_ms} | ${r.requests_per_s} |`),
+    "",
+    "| in-process (Node) | n | p50 ms | p95 ms | max ms |",
+    "|---|---|---|---|---|",
+    ...micro.map((r) => `| ${r.case} | ${r.count} | ${r.p50_ms} | ${r.p95_ms} | ${r.max_ms} |`),
     "",
     "| start-up | ms |",
     "|---|---|",

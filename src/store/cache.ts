@@ -1,5 +1,6 @@
-// A TTL cache of upstream answers in D1. Values are JSON; every hit says when it was fetched,
-// so answers can show served_from: "cache" with an age.
+// A TTL cache of upstream answers in D1 (shared by all isolates) with a small per-isolate memory
+// layer in front. Values are JSON; every hit says when it was fetched, so answers can show
+// served_from: "cache" with an age.
 import { and, gt, inArray, lte } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { apiCache } from "./schema";
@@ -18,16 +19,73 @@ export interface CacheEntry {
 // D1 binds at most 100 parameters per statement.
 const CHUNK = 90;
 
+/**
+ * A small per-isolate layer in front of D1: repeated questions in one isolate skip the D1 round
+ * trip. Bounded by the JSON size of its values (an isolate has 128 MB), least recently used out.
+ */
+const MEMORY_BUDGET_CHARS = 4_000_000;
+interface MemoryEntry {
+  value: unknown;
+  fetchedAt: number;
+  expiresAt: number;
+  size: number;
+}
+const memory = new Map<string, MemoryEntry>();
+let memoryChars = 0;
+
+function remember(key: string, entry: MemoryEntry): void {
+  forget(key);
+  if (entry.size > MEMORY_BUDGET_CHARS / 4) return;
+  memory.set(key, entry);
+  memoryChars += entry.size;
+  for (const [oldest, old] of memory) {
+    if (memoryChars <= MEMORY_BUDGET_CHARS) break;
+    memory.delete(oldest);
+    memoryChars -= old.size;
+  }
+}
+
+function forget(key: string): void {
+  const entry = memory.get(key);
+  if (entry) {
+    memory.delete(key);
+    memoryChars -= entry.size;
+  }
+}
+
+/** Empties the per-isolate layer (tests; D1 stays the source of truth). */
+export function clearMemoryCache(): void {
+  memory.clear();
+  memoryChars = 0;
+}
+
 export async function cacheGetMany<T>(db: D1Database, keys: readonly string[], now = Date.now()): Promise<Map<string, CacheHit<T>>> {
   const hits = new Map<string, CacheHit<T>>();
   const unique = [...new Set(keys)];
-  for (let i = 0; i < unique.length; i += CHUNK) {
+  const fromD1: string[] = [];
+  for (const key of unique) {
+    const entry = memory.get(key);
+    if (entry && entry.expiresAt > now) {
+      // Re-insert: Map order is the LRU order.
+      memory.delete(key);
+      memory.set(key, entry);
+      hits.set(key, { value: entry.value as T, fetchedAt: entry.fetchedAt });
+    } else {
+      if (entry) forget(key);
+      fromD1.push(key);
+    }
+  }
+  for (let i = 0; i < fromD1.length; i += CHUNK) {
     const rows = await drizzle(db)
       .select()
       .from(apiCache)
-      .where(and(inArray(apiCache.key, unique.slice(i, i + CHUNK)), gt(apiCache.expiresAt, now)))
+      .where(and(inArray(apiCache.key, fromD1.slice(i, i + CHUNK)), gt(apiCache.expiresAt, now)))
       .all();
-    for (const row of rows) hits.set(row.key, { value: JSON.parse(row.value) as T, fetchedAt: row.fetchedAt });
+    for (const row of rows) {
+      const value = JSON.parse(row.value) as T;
+      hits.set(row.key, { value, fetchedAt: row.fetchedAt });
+      remember(row.key, { value, fetchedAt: row.fetchedAt, expiresAt: row.expiresAt, size: row.value.length });
+    }
   }
   return hits;
 }
@@ -41,6 +99,7 @@ export async function cachePut(db: D1Database, entries: readonly CacheEntry[], n
   const orm = drizzle(db);
   const statements = entries.map((entry) => {
     const row = { key: entry.key, value: JSON.stringify(entry.value), fetchedAt: now, expiresAt: now + entry.ttlMs };
+    remember(entry.key, { value: entry.value, fetchedAt: now, expiresAt: row.expiresAt, size: row.value.length });
     return orm.insert(apiCache).values(row).onConflictDoUpdate({ target: apiCache.key, set: row });
   });
   await orm.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
@@ -48,6 +107,7 @@ export async function cachePut(db: D1Database, entries: readonly CacheEntry[], n
 
 /** Drops expired entries; the cron trigger calls it so the table does not grow without bound. */
 export async function cachePurgeExpired(db: D1Database, now = Date.now()): Promise<number> {
+  for (const [key, entry] of memory) if (entry.expiresAt <= now) forget(key);
   const result = await drizzle(db).delete(apiCache).where(lte(apiCache.expiresAt, now)).run();
   return result.meta.changes ?? 0;
 }

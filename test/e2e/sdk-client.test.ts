@@ -33,6 +33,19 @@ describe("MCP SDK client over Streamable HTTP", () => {
     expect(structured.categories.every((c) => c.code.startsWith("q-fin."))).toBe(true);
   });
 
+  it("searches arXiv and looks a paper up (fake upstream, then the cache)", async () => {
+    const search = await client.callTool({ name: "arxiv_search_papers", arguments: { query: "testing", max_results: 10 } });
+    expect(search.isError).toBeFalsy();
+    const page = search.structuredContent as { query: string; returned: number; next_start: number | null };
+    expect(page).toMatchObject({ query: "testing", returned: 10, next_start: 10 });
+    const first = await client.callTool({ name: "arxiv_get_metadata", arguments: { paper_ids: ["https://arxiv.org/abs/1707.08567"] } });
+    const second = await client.callTool({ name: "arxiv_get_metadata", arguments: { paper_ids: ["arXiv:1707.08567"] } });
+    expect((first.structuredContent as { papers: { id: string }[] }).papers[0]!.id).toBe("1707.08567v1");
+    expect((second.structuredContent as { papers: { served_from: string }[] }).papers[0]!.served_from).toBe("cache");
+    const resource = await client.readResource({ uri: "arxiv://paper/astro-ph%2F0601001" });
+    expect(JSON.parse((resource.contents[0] as { text: string }).text).base_id).toBe("astro-ph/0601001");
+  });
+
   it("reads the category resources", async () => {
     const all = await client.readResource({ uri: "arxiv://categories" });
     expect(JSON.parse((all.contents[0] as { text: string }).text).categories).toHaveLength(155);
