@@ -1,7 +1,9 @@
 // Standard Schema adapters for the SDK. Two jobs:
 // 1. JSON Schema is computed once per isolate, not once per McpServer (we build a fresh server per
 //    request; without this every tools/list and tools/call would convert every schema again).
-// 2. Input validation is deferred to our tool wrapper (`lenient`), so that a wrong argument comes
+// 2. tools/list stays small: "$schema" is dropped everywhere, and output schemas drop
+//    additionalProperties:false (a client needs the shape, not our strictness).
+// 3. Input validation is deferred to our tool wrapper (`lenient`), so that a wrong argument comes
 //    back as our typed `invalid_argument` error with a recovery hint rather than the SDK's plain text.
 import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import type { z } from "zod";
@@ -18,7 +20,7 @@ export function memoizedSchema<T extends z.ZodType>(
     const key = `${io}:${options.target}`;
     let json = cache.get(key);
     if (!json) {
-      json = standard.jsonSchema[io](options);
+      json = compact(standard.jsonSchema[io](options), io === "output");
       cache.set(key, json);
     }
     return json;
@@ -31,4 +33,19 @@ export function memoizedSchema<T extends z.ZodType>(
       jsonSchema: { input: converter("input"), output: converter("output") },
     },
   } as StandardSchemaWithJSON<z.input<T>, z.output<T>>;
+}
+
+function compact(schema: Record<string, unknown>, dropClosed: boolean): Record<string, unknown> {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== "object") return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$schema") continue;
+      if (dropClosed && key === "additionalProperties" && value === false) continue;
+      out[key] = walk(value);
+    }
+    return out;
+  };
+  return walk(schema) as Record<string, unknown>;
 }
