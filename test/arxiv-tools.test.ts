@@ -196,6 +196,11 @@ describe("arxiv://paper/{paperId}", () => {
     expect(JSON.parse(message.result.contents[0].text)).toMatchObject({ base_id: "astro-ph/0601001" });
   });
 
+  it("fails empty_id for a blank ID", async () => {
+    const { message } = await mcpCall("resources/read", { uri: "arxiv://paper/%20" });
+    expect(message.error.data).toMatchObject({ reason: "empty_id" });
+  });
+
   it("fails invalid_id and no_match as JSON-RPC errors", async () => {
     const invalid = await mcpCall("resources/read", { uri: "arxiv://paper/banana" });
     expect(invalid.message.error.data).toMatchObject({ reason: "invalid_id" });
