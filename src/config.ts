@@ -21,6 +21,10 @@ const configSchema = z.object({
   ARXIV_CONTENT_TIMEOUT_MS: millis(30000),
   ARXIV_READ_TIMEOUT_MS: millis(50000),
   NBER_TIMEOUT_MS: millis(15000),
+  ARXIV_READ_MAX_HTML_BYTES: z.coerce.number().int().min(1).default(30_000_000),
+  ARXIV_READ_MAX_PDF_BYTES: z.coerce.number().int().min(1).default(40_000_000),
+  ARXIV_READ_MAX_PDF_PAGES: z.coerce.number().int().min(1).max(5000).default(300),
+  ARXIV_READ_MAX_TEXT_CHARS: z.coerce.number().int().min(1000).default(2_000_000),
   /** How long an arXiv API answer is reused; arXiv announces new papers once a day. */
   ARXIV_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(30 * 86400).default(14400),
   MCP_ALLOWED_HOSTNAMES: z

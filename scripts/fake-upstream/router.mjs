@@ -82,6 +82,23 @@ export function createFixtureRouter({ fixturesDir }) {
     });
   }
 
+  let contentRoutes;
+  // arxiv.org content (html, pdf) and ar5iv, from test/fixtures/content-routes.json.
+  async function content(url) {
+    contentRoutes ??= new Map(JSON.parse(await readFile(path.join(fixturesDir, "content-routes.json"), "utf8")).map((route) => [route.path, route]));
+    const route = contentRoutes.get(url.pathname);
+    if (!route) return undefined;
+    const headers = { "x-fake-upstream": route.kind };
+    if (route.location) headers.location = route.location;
+    if (route.content_type) headers["content-type"] = route.content_type;
+    if (route.file) return new Response(await readFile(path.join(fixturesDir, route.file)), { status: route.status ?? 200, headers });
+    if (route.truncate_file) {
+      const bytes = await readFile(path.join(fixturesDir, route.truncate_file));
+      return new Response(bytes.subarray(0, 20_000), { status: 200, headers });
+    }
+    return new Response(route.status === 307 ? null : "Service Unavailable", { status: route.status, headers });
+  }
+
   async function scenario(url, request) {
     const segments = url.pathname.split("/");
     const name = segments[segments.indexOf("_scenario") + 1];
@@ -114,6 +131,21 @@ export function createFixtureRouter({ fixturesDir }) {
         );
       case "truncated-xml":
         return handMadeResponse(200, "<?xml version='1.0'?><feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://arxiv.org/abs/2401.1", { "content-type": "application/atom+xml" });
+      case "huge-html": {
+        // 50 MB of valid HTML, generated as it streams (never held in memory), for /html/ paths only.
+        if (!url.pathname.includes("/html/")) return undefined;
+        const chunk = new TextEncoder().encode(`<p>${"lorem ipsum dolor sit amet ".repeat(2000)}</p>\n`);
+        let sent = 0;
+        const total = 50 * 1024 * 1024;
+        const body = new ReadableStream({
+          pull(controller) {
+            if (sent >= total) return controller.close();
+            controller.enqueue(chunk);
+            sent += chunk.byteLength;
+          },
+        });
+        return new Response(body, { headers: { "content-type": "text/html", "x-fake-upstream": "hand-made" } });
+      }
       case "slow": {
         const ms = Math.min(Number(url.searchParams.get("ms") ?? "1000"), 60_000);
         await Promise.race([sleep(ms), new Promise((resolve) => request.signal?.addEventListener?.("abort", resolve))]);
@@ -144,7 +176,7 @@ export function createFixtureRouter({ fixturesDir }) {
       return new Response(null, { status: 204 });
     }
     hits.push({ at: Date.now(), method: request.method, path: url.pathname + url.search, userAgent: request.headers.get("user-agent") });
-    const response = url.pathname.includes("/_scenario/") ? await scenario(url, request) : await arxivApi(url);
+    const response = url.pathname.includes("/_scenario/") ? await scenario(url, request) : ((await arxivApi(url)) ?? (await content(url)));
     return (
       response ??
       new Response(`fake upstream: no recorded fixture for ${request.method} ${url.pathname}${url.search}`, {

@@ -4,10 +4,11 @@ import { registerArxivCategoryResources } from "./resources/arxiv-categories";
 import { registerArxivPaperResource } from "./resources/arxiv-paper";
 import { arxivGetMetadata } from "./tools/arxiv-get-metadata";
 import { arxivListCategories } from "./tools/arxiv-list-categories";
+import { arxivReadPaper } from "./tools/arxiv-read-paper";
 import { arxivSearchPapers } from "./tools/arxiv-search-papers";
 import type { DefinedTool } from "./tool";
 
-export const TOOLS: readonly DefinedTool[] = [arxivSearchPapers, arxivGetMetadata, arxivListCategories] as unknown as DefinedTool[];
+export const TOOLS: readonly DefinedTool[] = [arxivSearchPapers, arxivGetMetadata, arxivReadPaper, arxivListCategories] as unknown as DefinedTool[];
 
 export const RESOURCE_REGISTRARS: readonly ((server: McpServer, env: Env) => void)[] = [
   registerArxivCategoryResources,

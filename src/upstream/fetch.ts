@@ -174,12 +174,17 @@ function timeoutError(upstream: Upstream): ToolError {
  * Fails upstream_malformed when the body is larger.
  */
 export async function readTextCapped(response: Response, maxBytes: number, upstream: string): Promise<string> {
+  return new TextDecoder().decode(await readBytesCapped(response, maxBytes, "upstream_malformed", upstream));
+}
+
+/** Reads a body as bytes, stopping at maxBytes; past it, fails with `reason` (and reads no further). */
+export async function readBytesCapped(response: Response, maxBytes: number, reason: string, what: string): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? "0");
   if (declared > maxBytes) {
     await response.body?.cancel();
-    throw tooLarge(upstream, maxBytes);
+    throw tooLarge(what, maxBytes, reason);
   }
-  if (!response.body) return "";
+  if (!response.body) return new Uint8Array();
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -189,7 +194,7 @@ export async function readTextCapped(response: Response, maxBytes: number, upstr
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw tooLarge(upstream, maxBytes);
+      throw tooLarge(what, maxBytes, reason);
     }
     chunks.push(value);
   }
@@ -199,12 +204,15 @@ export async function readTextCapped(response: Response, maxBytes: number, upstr
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }
 
-function tooLarge(upstream: string, maxBytes: number): ToolError {
-  return new ToolError("upstream_malformed", `${upstream} sent more than ${Math.round(maxBytes / 1e6)} MB where a small answer was expected.`, {
-    retryable: true,
-    recovery: "Retry later; if it persists, the upstream is misbehaving.",
-  });
+function tooLarge(what: string, maxBytes: number, reason: string): ToolError {
+  const mb = Math.round(maxBytes / 1e6);
+  return reason === "content_too_large"
+    ? new ToolError(reason, `${what} is larger than ${mb} MB, this server's limit.`, { recovery: "Open the paper on arxiv.org instead." })
+    : new ToolError(reason, `${what} sent more than ${mb} MB where a small answer was expected.`, {
+        retryable: true,
+        recovery: "Retry later; if it persists, the upstream is misbehaving.",
+      });
 }

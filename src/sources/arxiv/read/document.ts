@@ -1,0 +1,51 @@
+// What every reader produces (HTML, ar5iv, PDF), and how a stored document is cut into pages.
+export interface OutlineEntry {
+  level: number;
+  /** The section's anchor (S3.SS1) where the source has one, else a slug of the title. */
+  id: string;
+  title: string;
+  /** Character offset of the heading in `text`. */
+  offset: number;
+}
+
+export interface ExtractedDocument {
+  text: string;
+  outline: OutlineEntry[];
+  title: string | null;
+  bibliography_count: number;
+  /** The extraction stopped at a size, character or page budget: the text is a prefix. */
+  extraction_truncated: boolean;
+}
+
+export interface Page {
+  start: number;
+  next_start: number | null;
+  truncated: boolean;
+  text: string;
+}
+
+/** A page of text from `start`, `maxCharacters` long (null: to the end), not splitting a surrogate pair. */
+export function pageOf(text: string, start: number, maxCharacters: number | null): Page {
+  const from = Math.min(Math.max(0, start), text.length);
+  let to = maxCharacters === null ? text.length : Math.min(text.length, from + maxCharacters);
+  if (to < text.length && /[\uD800-\uDBFF]/.test(text[to - 1] ?? "")) to--;
+  return { start: from, next_start: to < text.length ? to : null, truncated: to < text.length, text: text.slice(from, to) };
+}
+
+/** The [start, end) of a section: from its heading to the next heading of the same or a higher level. */
+export function sectionRange(document: ExtractedDocument, wanted: string): { entry: OutlineEntry; start: number; end: number } | undefined {
+  const key = wanted.trim().toLowerCase();
+  const index = document.outline.findIndex(
+    (entry) => entry.id.toLowerCase() === key || entry.title.toLowerCase() === key || stripNumber(entry.title).toLowerCase() === key,
+  );
+  if (index < 0) return undefined;
+  const entry = document.outline[index]!;
+  const next = document.outline.slice(index + 1).find((other) => other.level <= entry.level);
+  return { entry, start: entry.offset, end: next?.offset ?? document.text.length };
+}
+
+const stripNumber = (title: string) => title.replace(/^[A-Z]?[\d.]+\s+/, "");
+
+export function slug(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60) || "section";
+}

@@ -1,0 +1,75 @@
+// PDF -> plain text with unpdf (pdf.js), one page at a time, stopping at a page or character
+// budget so that a 500-page PDF stays well inside an isolate's 128 MB. unpdf is imported lazily:
+// it is large, and only a PDF read needs it.
+import { ToolError } from "../../../errors";
+import type { ExtractedDocument } from "./document";
+
+export interface PdfLimits {
+  maxPages: number;
+  maxChars: number;
+}
+
+interface TextItem {
+  str?: string;
+  hasEOL?: boolean;
+}
+
+export async function pdfToDocument(bytes: Uint8Array, limits: PdfLimits, recovery: string): Promise<ExtractedDocument> {
+  if (bytes.byteLength < 8 || new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
+    throw failed("The file is not a PDF.", recovery);
+  }
+  const { getDocumentProxy } = await import("unpdf");
+  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  try {
+    // pdf.js takes ownership of the buffer it is given; hand it a copy so the caller's stays usable.
+    pdf = await getDocumentProxy(bytes.slice(), { stopAtErrors: false });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/password/i.test(message)) throw failed("The PDF is encrypted.", recovery);
+    throw failed(`The PDF does not parse (${message.slice(0, 120)}).`, recovery);
+  }
+  const parts: string[] = [];
+  let length = 0;
+  let truncated = false;
+  try {
+    const pages = Math.min(pdf.numPages, limits.maxPages);
+    truncated = pdf.numPages > limits.maxPages;
+    for (let number = 1; number <= pages; number++) {
+      const page = await pdf.getPage(number);
+      const content = await page.getTextContent();
+      let text = "";
+      for (const item of content.items as TextItem[]) {
+        if (item.str) text += item.str;
+        if (item.hasEOL) text += "\n";
+      }
+      page.cleanup();
+      text = text.replace(/[ \t]+/g, " ").replace(/ *\n */g, "\n").replace(/\n{3,}/g, "\n\n").trim();
+      if (text === "") continue;
+      const piece = (length > 0 ? "\n\n" : "") + text;
+      if (length + piece.length > limits.maxChars) {
+        parts.push(piece.slice(0, limits.maxChars - length));
+        length = limits.maxChars;
+        truncated = true;
+        break;
+      }
+      parts.push(piece);
+      length += piece.length;
+    }
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw failed(`The PDF broke during text extraction (${message.slice(0, 120)}).`, recovery);
+  } finally {
+    await pdf.cleanup?.();
+    await (pdf as { destroy?: () => Promise<void> }).destroy?.();
+  }
+  const text = parts.join("");
+  if (text.trim().length < 20) {
+    throw failed("The PDF has no text layer (a scan or images only).", recovery);
+  }
+  return { text, outline: [], title: null, bibliography_count: 0, extraction_truncated: truncated };
+}
+
+function failed(message: string, recovery: string): ToolError {
+  return new ToolError("pdf_extraction_failed", message, { recovery });
+}

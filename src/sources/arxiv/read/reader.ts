@@ -1,0 +1,209 @@
+// arxiv_read_paper's engine: resolve the version, then arxiv.org HTML -> ar5iv -> PDF text, all
+// inside one time budget, with the extracted document cached in R2 per (id, version, source).
+import { loadConfig } from "../../../config";
+import { ToolError } from "../../../errors";
+import { arxivPdfKey, arxivTextKey, getBytes, getJson, putBytes, putJson, type TextSource } from "../../../store/blobs";
+import { politeFetch, readBytesCapped } from "../../../upstream/fetch";
+import { lookupArxivIds } from "../api";
+import { formatId, parseArxivId, type ArxivId } from "../ids";
+import { PUBLIC_ARXIV } from "../paper";
+import type { ExtractedDocument } from "./document";
+import { htmlToDocument } from "./html";
+import { pdfToDocument } from "./pdf";
+
+export interface Attempt {
+  source: TextSource;
+  outcome: string;
+}
+
+export interface LoadedDocument {
+  document: ExtractedDocument;
+  source: TextSource;
+  /** The ID read: with a version whenever it is known. */
+  resolvedId: string;
+  requestedVersion: number | undefined;
+  revisionUnconfirmed: boolean;
+  servedFrom: "live" | "cache";
+  cachedAt?: string;
+  tried: Attempt[];
+  notices: string[];
+}
+
+interface StoredDocument extends ExtractedDocument {
+  source: TextSource;
+  /** ar5iv keeps one render per paper: true when the render's revision is not known to be the one asked for. */
+  revision_unconfirmed: boolean;
+}
+
+const SOURCES: readonly TextSource[] = ["arxiv_html", "ar5iv", "pdf_text"];
+
+export async function loadArxivDocument(env: Env, paperId: string): Promise<LoadedDocument> {
+  const config = loadConfig(env);
+  const deadline = Date.now() + config.ARXIV_READ_TIMEOUT_MS;
+  const parsed = parseArxivId(paperId);
+  if (!parsed.ok) {
+    throw new ToolError("invalid_id", `${JSON.stringify(parsed.input)} is ${parsed.problem}.`, {
+      recovery: "Use an ID like 2401.12345, 2401.12345v2, hep-th/9901001, arXiv:... or an arxiv.org abs/pdf/html link.",
+    });
+  }
+  const id = parsed.id;
+  const notices: string[] = [];
+
+  // Which version is "the paper"? A versioned ID says so; otherwise arXiv's metadata does.
+  let version = id.version;
+  let onlyVersionIsV1 = false;
+  if (version === undefined) {
+    const outcome = (await lookupArxivIds(env, [id])).get(formatId(id));
+    if (outcome?.kind === "found") {
+      version = outcome.paper.version;
+      onlyVersionIsV1 = outcome.paper.version === 1;
+    } else if (outcome?.kind === "not_in_arxiv") {
+      throw new ToolError("no_match", `arXiv has no paper ${id.base}.`, { recovery: "Check the ID, or find the paper with arxiv_search_papers." });
+    } else {
+      notices.push("arXiv's metadata could not be read just now, so the latest version is read without knowing its number; it is not cached.");
+    }
+  }
+  const resolved: ArxivId = version === undefined ? { ...id } : { ...id, version };
+  const resolvedId = formatId(resolved);
+  const cacheable = version !== undefined;
+
+  if (cacheable) {
+    for (const source of SOURCES) {
+      const stored = await getJson<StoredDocument>(env.BLOBS, arxivTextKey(resolvedId, source));
+      if (stored) {
+        const { source: _s, revision_unconfirmed, ...document } = stored.value;
+        return { document, source, resolvedId, requestedVersion: id.version, revisionUnconfirmed: revision_unconfirmed, servedFrom: "cache", cachedAt: stored.storedAt, tried: [], notices };
+      }
+    }
+  }
+
+  const tried: Attempt[] = [];
+  const budgetLeft = () => deadline - Date.now();
+  const checkBudget = () => {
+    if (budgetLeft() <= 0) {
+      throw new ToolError("timeout", `Reading ${resolvedId} ran out of its ${config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`, {
+        retryable: true,
+        recovery: "Retry: what was fetched is cached, so the next attempt goes further.",
+      });
+    }
+  };
+  const htmlLimits = { maxBytes: config.ARXIV_READ_MAX_HTML_BYTES, maxChars: config.ARXIV_READ_MAX_TEXT_CHARS };
+
+  // 1. arxiv.org/html (LaTeXML).
+  checkBudget();
+  let found: { document: ExtractedDocument; source: TextSource; revisionUnconfirmed: boolean } | undefined;
+  const html = await tryFetch(tried, "arxiv_html", () =>
+    politeFetch(env, "arxiv-content", `/html/${resolvedId}`, { deadline, manualRedirect: true, passStatuses: [404, 410] }),
+  );
+  if (html) found = await tryHtml(tried, "arxiv_html", html, htmlLimits, false);
+
+  // 2. ar5iv: one render per paper, any revision; a 307 means "not converted".
+  if (!found) {
+    checkBudget();
+    const ar5iv = await tryFetch(tried, "ar5iv", () =>
+      politeFetch(env, "ar5iv", `/html/${id.base}`, { deadline, manualRedirect: true, passStatuses: [404, 410] }),
+    );
+    const confirmed = id.version === undefined && onlyVersionIsV1;
+    if (ar5iv) found = await tryHtml(tried, "ar5iv", ar5iv, htmlLimits, !confirmed);
+  }
+
+  // 3. The PDF of exactly this revision, text by unpdf (the PDF itself is kept in R2).
+  if (!found) {
+    checkBudget();
+    let bytes = cacheable ? await getBytes(env.BLOBS, arxivPdfKey(resolvedId)) : undefined;
+    if (!bytes) {
+      const response = await tryFetch(tried, "pdf_text", () =>
+        politeFetch(env, "arxiv-content", `/pdf/${resolvedId}`, { deadline, passStatuses: [404, 410] }),
+      );
+      if (response) {
+        bytes = await readBytesCapped(response, config.ARXIV_READ_MAX_PDF_BYTES, "content_too_large", "arXiv's PDF");
+        if (cacheable) await putBytes(env.BLOBS, arxivPdfKey(resolvedId), bytes, "application/pdf");
+      }
+    }
+    if (bytes) {
+      checkBudget();
+      const document = await pdfToDocument(
+        bytes,
+        { maxPages: config.ARXIV_READ_MAX_PDF_PAGES, maxChars: config.ARXIV_READ_MAX_TEXT_CHARS },
+        `Open ${PUBLIC_ARXIV}/abs/${resolvedId} for other formats; no HTML render exists for this paper.`,
+      );
+      found = { document, source: "pdf_text", revisionUnconfirmed: false };
+      tried.push({ source: "pdf_text", outcome: "ok" });
+    }
+  }
+
+  if (!found) {
+    if (id.version !== undefined) {
+      const latest = (await lookupArxivIds(env, [{ ...id, version: undefined }]).catch(() => undefined))?.get(id.base);
+      if (latest?.kind === "found" && latest.paper.version < id.version) {
+        throw new ToolError("version_unavailable", `${resolvedId} does not exist; the latest version is ${latest.paper.id}.`, {
+          recovery: `Read ${latest.paper.id}, or ${id.base} for the latest.`,
+        });
+      }
+    }
+    throw new ToolError("content_unavailable", `No text of ${resolvedId} could be found. Tried: ${describe(tried)}.`, {
+      recovery: `Open ${PUBLIC_ARXIV}/abs/${resolvedId}; the paper may have been withdrawn or have no PDF.`,
+    });
+  }
+
+  if (cacheable) {
+    const stored: StoredDocument = { ...found.document, source: found.source, revision_unconfirmed: found.revisionUnconfirmed };
+    await putJson(env.BLOBS, arxivTextKey(resolvedId, found.source), stored);
+  }
+  return { document: found.document, source: found.source, resolvedId, requestedVersion: id.version, revisionUnconfirmed: found.revisionUnconfirmed, servedFrom: "live", tried, notices };
+}
+
+function describe(tried: Attempt[]): string {
+  return tried.length === 0 ? "nothing yet" : tried.map((attempt) => `${attempt.source}: ${attempt.outcome}`).join("; ");
+}
+
+/** Runs one source's request. A miss, a 5xx or a timeout is recorded and the next source is tried; rate limiting stops the read. */
+async function tryFetch(tried: Attempt[], source: TextSource, request: () => Promise<Response>): Promise<Response | undefined> {
+  try {
+    const response = await request();
+    if (response.status === 200) return response;
+    await response.body?.cancel();
+    const why = response.status === 307 || response.status === 302 || response.status === 301 ? `HTTP ${response.status} (not converted)` : `HTTP ${response.status}`;
+    tried.push({ source, outcome: why });
+    return undefined;
+  } catch (error) {
+    if (error instanceof ToolError && error.reason !== "rate_limited") {
+      tried.push({ source, outcome: `${error.reason}: ${error.message}` });
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+async function tryHtml(
+  tried: Attempt[],
+  source: TextSource,
+  response: Response,
+  limits: { maxBytes: number; maxChars: number },
+  revisionUnconfirmed: boolean,
+): Promise<{ document: ExtractedDocument; source: TextSource; revisionUnconfirmed: boolean } | undefined> {
+  const type = response.headers.get("content-type") ?? "";
+  if (!type.includes("html") || !response.body) {
+    await response.body?.cancel();
+    tried.push({ source, outcome: `not HTML (${type || "no content-type"})` });
+    return undefined;
+  }
+  let document: ExtractedDocument;
+  try {
+    document = await htmlToDocument(response.body, limits);
+  } catch (error) {
+    // Too large or unparsable a render: the next source (ar5iv, the PDF) may still serve the paper.
+    if (error instanceof ToolError && (error.reason === "content_too_large" || error.reason === "upstream_malformed")) {
+      tried.push({ source, outcome: `content_too_large: ${error.message}` });
+      return undefined;
+    }
+    throw error;
+  }
+  // A page with almost no text is an error page or a stub, not the paper.
+  if (document.text.length < 500 || document.outline.length === 0) {
+    tried.push({ source, outcome: `a page without the paper's text (${document.text.length} characters)` });
+    return undefined;
+  }
+  tried.push({ source, outcome: "ok" });
+  return { document, source, revisionUnconfirmed };
+}
