@@ -26,7 +26,15 @@ describe("protocol", () => {
     expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
     expect(tool.inputSchema.properties.group).toMatchObject({ type: "string", maxLength: 40 });
     expect(tool.inputSchema.properties.group.description).toBeTruthy();
-    expect(tool.outputSchema.required).toEqual(["group", "count", "categories"]);
+    expect(Object.keys(tool.outputSchema.properties)).toEqual(["group", "count", "categories"]);
+  });
+
+  it("keeps tools/list small: no $schema, output schemas reduced to their shape", async () => {
+    const { message } = await mcpCall("tools/list");
+    const json = JSON.stringify(message.result);
+    expect(json).not.toContain("$schema");
+    for (const tool of message.result.tools) expect(JSON.stringify(tool.outputSchema)).not.toMatch(/"required"|"additionalProperties":false/);
+    expect(json.length).toBeLessThan(10_000);
   });
 
   it("answers the same schema to every request (built once per isolate)", async () => {

@@ -3,6 +3,7 @@ import { applyD1Migrations, reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach } from "vitest";
 import { clearMemoryCache } from "../src/store/cache";
+import { clearRecentDocuments } from "../src/sources/arxiv/read/reader";
 
 beforeEach(async () => {
   await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
@@ -12,4 +13,5 @@ afterEach(async () => {
   await reset();
   // reset() wipes D1; the per-isolate layer in front of it must go too.
   clearMemoryCache();
+  clearRecentDocuments();
 });

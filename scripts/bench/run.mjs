@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { build } from "esbuild";
 import os from "node:os";
 import path from "node:path";
-import { ROOT, startStack } from "../lib/dev-server.mjs";
+import { ROOT, startStack, startWorker, workerdPeakRss } from "../lib/dev-server.mjs";
+import { makeTextPdf } from "./make-pdf.mjs";
 
 const arg = (flag, fallback) => {
   const at = process.argv.indexOf(flag);
@@ -86,6 +87,55 @@ async function microBenchmarks() {
   }
 }
 
+/**
+ * HTML and PDF extraction inside workerd (the bench-only Worker). Each case gets a fresh
+ * wrangler dev, so workerd's peak RSS (VmHWM) growth over its idle baseline is that case's own.
+ */
+async function extractionBenchmarks() {
+  const mb = (bytes) => Math.round((bytes / 1048576) * 10) / 10;
+  const round = (x) => Math.round(x * 10) / 10;
+  const html = readFileSync(path.join(ROOT, "test/fixtures/html/arxiv-html_2501.11120v1.html"));
+  const big = makeTextPdf(500);
+  const pdf = (name) => readFileSync(path.join(ROOT, "test/fixtures/pdf", name));
+  const cases = [
+    ["HTML -> text, arxiv.org/html/2501.11120v1", "html", html, 11, ""],
+    ...["arxiv_1512.03905v1.pdf", "arxiv_1704.01689v1.pdf", "arxiv_1905.00506v2.pdf", "arxiv_cs_9912018v1.pdf", "arxiv_hep-th_9108004v1.pdf"].map((name) => [`PDF -> text, ${name}`, "pdf", pdf(name), 5, ""]),
+    ["PDF -> text, generated 500 pages (default page budget 300)", "pdf", big, 3, ""],
+    ["PDF -> text, generated 500 pages (all 500 pages)", "pdf", big, 3, "?max_pages=500"],
+  ];
+  const rows = [];
+  for (const [label, route, body, runs, query] of cases) {
+    const worker = await startWorker(path.join(ROOT, "scripts/bench/extract-worker/wrangler.toml"));
+    try {
+      await fetch(`${worker.url}/ping`);
+      const baseline = workerdPeakRss(worker.pid);
+      const times = [];
+      let result;
+      for (let i = 0; i < runs; i++) {
+        const t = performance.now();
+        const response = await fetch(`${worker.url}/${route}${query}`, { method: "POST", body });
+        if (!response.ok) throw new Error(`${label}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`);
+        result = await response.json();
+        times.push(performance.now() - t);
+      }
+      const warm = times.slice(1).sort((a, b) => a - b);
+      rows.push({
+        case: label,
+        input_kb: Math.round(body.byteLength / 1024),
+        first_ms: round(times[0]),
+        warm_p50_ms: round(percentile(warm, 50)),
+        chars: result.chars,
+        extraction_truncated: result.truncated,
+        workerd_idle_rss_mb: mb(baseline),
+        workerd_peak_growth_mb: mb(workerdPeakRss(worker.pid) - baseline),
+      });
+    } finally {
+      await worker.stop();
+    }
+  }
+  return rows;
+}
+
 const CASES = [
   // The floor: wrangler dev's proxy + Hono's 404, no MCP. Read the MCP rows as a ratio to it.
   ["HTTP floor: GET /unknown (404, no MCP)", async (url) => (await fetch(url.replace(/\/mcp$/, "/unknown"))).text()],
@@ -95,6 +145,7 @@ const CASES = [
   // Served from the D1 cache: the first (uncounted warm-up) call fetches from the fake upstream.
   ["tools/call arxiv_search_papers (cache hit, 10 papers)", (url) => rpc(url, "tools/call", { name: "arxiv_search_papers", arguments: { query: "testing" } })],
   ["tools/call arxiv_get_metadata (cache hit, 1 paper)", (url) => rpc(url, "tools/call", { name: "arxiv_get_metadata", arguments: { paper_ids: ["1605.08386"] } })],
+  ["tools/call arxiv_read_paper (R2 cache hit, page 2 of 2501.11120v1)", (url) => rpc(url, "tools/call", { name: "arxiv_read_paper", arguments: { paper_id: "2501.11120v1", start: 40000 } })],
 ];
 
 const stack = await startStack({ waitFor: "ready" });
@@ -122,6 +173,17 @@ try {
   for (const [label, call] of CASES) latency.push(await measure(label, () => call(stack.mcpUrl)));
   const micro = await microBenchmarks();
 
+  // Token cost of a default read page (characters / 4, the usual estimate).
+  const firstPage = await rpc(stack.mcpUrl, "tools/call", { name: "arxiv_read_paper", arguments: { paper_id: "2501.11120v1" } });
+  const pageResult = firstPage.message.result;
+  const tokens = {
+    default_page_text_chars: pageResult.structuredContent.text.length,
+    default_page_text_tokens: Math.round(pageResult.structuredContent.text.length / 4),
+    first_page_content_text_tokens: Math.round(pageResult.content[0].text.length / 4),
+    first_page_response_bytes: firstPage.bytes,
+  };
+  const extraction = await extractionBenchmarks();
+
   const report = {
     name,
     date: new Date().toISOString(),
@@ -131,6 +193,8 @@ try {
     size,
     latency,
     micro,
+    extraction,
+    tokens,
   };
   const dir = path.join(ROOT, "bench/results");
   mkdirSync(dir, { recursive: true });
@@ -147,6 +211,12 @@ try {
     "| in-process (Node) | n | p50 ms | p95 ms | max ms |",
     "|---|---|---|---|---|",
     ...micro.map((r) => `| ${r.case} | ${r.count} | ${r.p50_ms} | ${r.p95_ms} | ${r.max_ms} |`),
+    "",
+    "| extraction in workerd (HTTP round trip included) | input KB | first ms | warm p50 ms | characters | truncated | workerd idle RSS MB | peak RSS growth MB |",
+    "|---|---|---|---|---|---|---|---|",
+    ...extraction.map((r) => `| ${r.case} | ${r.input_kb} | ${r.first_ms} | ${r.warm_p50_ms} | ${r.chars} | ${r.extraction_truncated} | ${r.workerd_idle_rss_mb} | ${r.workerd_peak_growth_mb} |`),
+    "",
+    `Default arxiv_read_paper page: ${tokens.default_page_text_chars} characters of text = ${tokens.default_page_text_tokens} tokens (characters / 4); the first page's whole text content (with outline) = ${tokens.first_page_content_text_tokens} tokens; ${tokens.first_page_response_bytes} bytes on the wire (text and structuredContent).`,
     "",
     "| start-up | ms |",
     "|---|---|",

@@ -2,7 +2,7 @@
 // the fake upstream (recorded fixtures) and `wrangler dev` pointed at it. Every process it
 // starts, it stops (stop() kills wrangler's whole process group).
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -82,6 +82,41 @@ async function waitForHealth(url, child, logs, timeoutMs) {
  * (or, with waitFor: "ready", once wrangler reports the Worker loaded).
  * Returns { url, mcpUrl, fake, startedAt, readyAt, logs(), stop() }.
  */
+/** Spawns `wrangler dev` in its own process group; stop() ends the whole group. */
+function spawnWranglerDev(args, env) {
+  const child = spawn(process.execPath, [WRANGLER, "dev", ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const kill = (signal) => {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // already gone
+      }
+    };
+    kill("SIGTERM");
+    const timer = setTimeout(() => kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { child, logs: () => output, stop };
+}
+
+async function loopbackArgs() {
+  return [
+    "--ip", "127.0.0.1",
+    "--port", String(await freePort()),
+    "--inspector-port", String(await freePort()),
+    "--show-interactive-dev-session=false",
+    // info: wrangler's "Ready on" line is how waitFor "ready" knows the Worker is loaded.
+    "--log-level", "info",
+  ];
+}
+
 export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor = "health" } = {}) {
   const fake = await startFakeUpstream();
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-e2e-"));
@@ -93,44 +128,17 @@ export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor =
     rmSync(stateDir, { recursive: true, force: true });
     throw error;
   }
-  const port = await freePort();
-  const inspectorPort = await freePort();
   const allVars = { ...fakeUpstreamVars(fake.origin), ...vars };
   const args = [
-    "dev",
-    "--ip", "127.0.0.1",
-    "--port", String(port),
-    "--inspector-port", String(inspectorPort),
+    ...(await loopbackArgs()),
     "--persist-to", path.join(stateDir, "state"),
-    "--show-interactive-dev-session=false",
-    // info: wrangler's "Ready on" line is how waitFor "ready" knows the Worker is loaded.
-    "--log-level", "info",
     ...Object.entries(allVars).flatMap(([key, value]) => ["--var", `${key}:${value}`]),
   ];
+  const url = `http://127.0.0.1:${args[args.indexOf("--port") + 1]}`;
   const startedAt = Date.now();
-  const child = spawn(process.execPath, [WRANGLER, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const url = `http://127.0.0.1:${port}`;
+  const dev = spawnWranglerDev(args, env);
   const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-child.pid, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }, 5000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await dev.stop();
     await fake.close();
     rmSync(stateDir, { recursive: true, force: true });
   };
@@ -138,11 +146,58 @@ export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor =
   try {
     // waitFor "ready": return as soon as wrangler reports the Worker loaded, so a caller can time
     // its own first request (the benchmark does).
-    if (waitFor === "ready") await waitForReadyLine(child, () => output, readyTimeoutMs);
-    else firstRequestMs = await waitForHealth(url, child, () => output, readyTimeoutMs);
+    if (waitFor === "ready") await waitForReadyLine(dev.child, dev.logs, readyTimeoutMs);
+    else firstRequestMs = await waitForHealth(url, dev.child, dev.logs, readyTimeoutMs);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, mcpUrl: `${url}/mcp`, fake, stateDir, startedAt, readyAt: Date.now(), firstRequestMs, logs: () => output, stop };
+  return { url, mcpUrl: `${url}/mcp`, fake, stateDir, startedAt, readyAt: Date.now(), firstRequestMs, pid: dev.child.pid, logs: dev.logs, stop };
+}
+
+/** Starts another Worker config (the bench-only extraction Worker) under wrangler dev. */
+export async function startWorker(configPath, { readyTimeoutMs = 90_000 } = {}) {
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-worker-"));
+  const env = quietWranglerEnv({ XDG_CONFIG_HOME: path.join(stateDir, "config") });
+  const args = [...(await loopbackArgs()), "--config", configPath, "--persist-to", path.join(stateDir, "state")];
+  const url = `http://127.0.0.1:${args[args.indexOf("--port") + 1]}`;
+  const dev = spawnWranglerDev(args, env);
+  const stop = async () => {
+    await dev.stop();
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForReadyLine(dev.child, dev.logs, readyTimeoutMs);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, pid: dev.child.pid, logs: dev.logs, stop };
+}
+
+/** Peak resident memory (VmHWM, bytes) of the workerd processes under a process group leader. */
+export function workerdPeakRss(leaderPid) {
+  const table = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return { pid: Number(pid), ppid: Number(fields[1]), pgid: Number(fields[2]), comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) };
+      } catch {
+        return undefined;
+      }
+    })
+    .filter(Boolean);
+  let peak = 0;
+  for (const proc of table) {
+    if (proc.pgid !== leaderPid || proc.comm !== "workerd") continue;
+    try {
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"))?.[1] ?? 0);
+      peak = Math.max(peak, kb * 1024);
+    } catch {
+      // exited
+    }
+  }
+  return peak;
 }

@@ -1,8 +1,9 @@
 // Standard Schema adapters for the SDK. Two jobs:
 // 1. JSON Schema is computed once per isolate, not once per McpServer (we build a fresh server per
 //    request; without this every tools/list and tools/call would convert every schema again).
-// 2. tools/list stays small: "$schema" is dropped everywhere, and output schemas drop
-//    additionalProperties:false (a client needs the shape, not our strictness).
+// 2. tools/list stays small: "$schema" is dropped everywhere, and output schemas keep only the
+//    shape (property names and types): no additionalProperties:false, required lists or
+//    descriptions. Results are still validated against the full zod schema on our side.
 // 3. Input validation is deferred to our tool wrapper (`lenient`), so that a wrong argument comes
 //    back as our typed `invalid_argument` error with a recovery hint rather than the SDK's plain text.
 import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
@@ -43,6 +44,8 @@ function compact(schema: Record<string, unknown>, dropClosed: boolean): Record<s
     for (const [key, value] of Object.entries(node)) {
       if (key === "$schema") continue;
       if (dropClosed && key === "additionalProperties" && value === false) continue;
+      if (dropClosed && (key === "required" || key === "description") && typeof value !== "object") continue;
+      if (dropClosed && key === "required" && Array.isArray(value)) continue;
       out[key] = walk(value);
     }
     return out;

@@ -2,7 +2,7 @@
 // inside one time budget, with the extracted document cached in R2 per (id, version, source).
 import { loadConfig } from "../../../config";
 import { ToolError } from "../../../errors";
-import { arxivPdfKey, arxivTextKey, getBytes, getJson, putBytes, putJson, type TextSource } from "../../../store/blobs";
+import { arxivPdfKey, arxivTextKey, getBytes, getJson, putBytes, putJson, type StoredJson, type TextSource } from "../../../store/blobs";
 import { politeFetch, readBytesCapped } from "../../../upstream/fetch";
 import { lookupArxivIds } from "../api";
 import { formatId, parseArxivId, type ArxivId } from "../ids";
@@ -37,6 +37,42 @@ interface StoredDocument extends ExtractedDocument {
 
 const SOURCES: readonly TextSource[] = ["arxiv_html", "ar5iv", "pdf_text"];
 
+// Recently read documents, per isolate: paging through a paper re-reads the same document, and
+// parsing its JSON from R2 every page would dominate the call. Bounded by text size.
+const RECENT_BUDGET_CHARS = 6_000_000;
+const recent = new Map<string, { stored: StoredJson<StoredDocument>; size: number }>();
+let recentChars = 0;
+
+async function readStored(bucket: R2Bucket, key: string): Promise<StoredJson<StoredDocument> | undefined> {
+  const hit = recent.get(key);
+  if (hit) {
+    recent.delete(key);
+    recent.set(key, hit);
+    return hit.stored;
+  }
+  const stored = await getJson<StoredDocument>(bucket, key);
+  if (stored) remember(key, stored);
+  return stored;
+}
+
+function remember(key: string, stored: StoredJson<StoredDocument>): void {
+  const size = stored.value.text.length;
+  if (size > RECENT_BUDGET_CHARS / 2) return;
+  recent.set(key, { stored, size });
+  recentChars += size;
+  for (const [oldest, entry] of recent) {
+    if (recentChars <= RECENT_BUDGET_CHARS) break;
+    recent.delete(oldest);
+    recentChars -= entry.size;
+  }
+}
+
+/** Empties the per-isolate document memory (tests; R2 stays the source of truth). */
+export function clearRecentDocuments(): void {
+  recent.clear();
+  recentChars = 0;
+}
+
 export async function loadArxivDocument(env: Env, paperId: string): Promise<LoadedDocument> {
   const config = loadConfig(env);
   const deadline = Date.now() + config.ARXIV_READ_TIMEOUT_MS;
@@ -69,7 +105,7 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
 
   if (cacheable) {
     for (const source of SOURCES) {
-      const stored = await getJson<StoredDocument>(env.BLOBS, arxivTextKey(resolvedId, source));
+      const stored = await readStored(env.BLOBS, arxivTextKey(resolvedId, source));
       if (stored) {
         const { source: _s, revision_unconfirmed, ...document } = stored.value;
         return { document, source, resolvedId, requestedVersion: id.version, revisionUnconfirmed: revision_unconfirmed, servedFrom: "cache", cachedAt: stored.storedAt, tried: [], notices };
@@ -149,6 +185,7 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
   if (cacheable) {
     const stored: StoredDocument = { ...found.document, source: found.source, revision_unconfirmed: found.revisionUnconfirmed };
     await putJson(env.BLOBS, arxivTextKey(resolvedId, found.source), stored);
+    remember(arxivTextKey(resolvedId, found.source), { value: stored, storedAt: new Date().toISOString() });
   }
   return { document: found.document, source: found.source, resolvedId, requestedVersion: id.version, revisionUnconfirmed: found.revisionUnconfirmed, servedFrom: "live", tried, notices };
 }

@@ -1,4 +1,4 @@
-// A streaming pre-pass for LaTeXML pages: inside a <math> element that carries its TeX in
+// A streaming pre-pass for LaTeXML pages (it also drops whitespace before block-level tags): inside a <math> element that carries its TeX in
 // alttext, drop the MathML body. The body is hundreds of tiny elements and text nodes per
 // formula that we never use (the TeX comes from alttext), and every one of them would cost a
 // callback into the HTML rewriter. Math without alttext is left whole (its TeX annotation is read).
@@ -19,6 +19,11 @@ function tagEnd(text: string, from: number): number {
   return -1;
 }
 
+// Whitespace right before a block-level tag never reaches the text; each such run would still be
+// one text callback (LaTeXML pretty-prints, so there are thousands).
+const BLOCK_GAP = />\s+(?=<\/?(?:div|p|section|article|ul|ol|li|table|tbody|thead|tfoot|tr|td|th|figure|figcaption|h[1-6]|nav|header|footer|blockquote|dl|dt|dd|math|annotation|semantics)[\s>])/g;
+const squeeze = (text: string) => text.replace(BLOCK_GAP, ">");
+
 const OPEN = "<math";
 const CLOSE = "</math>";
 const MAX_TAG = 64 * 1024; // an opening tag longer than this is not stripped
@@ -27,7 +32,8 @@ export function stripMathBodies(): TransformStream<string, string> {
   let carry = "";
   let inMath = false;
   return new TransformStream<string, string>({
-    transform(chunk, controller) {
+    transform(chunk, raw) {
+      const controller = { enqueue: (text: string) => text !== "" && raw.enqueue(squeeze(text)) };
       let buffer = carry + chunk;
       carry = "";
       for (;;) {
@@ -77,7 +83,7 @@ export function stripMathBodies(): TransformStream<string, string> {
       }
     },
     flush(controller) {
-      if (!inMath && carry) controller.enqueue(carry);
+      if (!inMath && carry) controller.enqueue(squeeze(carry));
     },
   });
 }

@@ -1,0 +1,40 @@
+// Generates a text PDF of N pages (hand-made, PDF 1.4 structure) for extraction benchmarks.
+export function makeTextPdf(pages, linesPerPage = 45) {
+  const encoder = new TextEncoder();
+  const chunks = [];
+  const offsets = [];
+  let length = 0;
+  const add = (text) => {
+    const bytes = encoder.encode(text);
+    chunks.push(bytes);
+    length += bytes.byteLength;
+  };
+  const object = (n, body) => {
+    offsets[n] = length;
+    add(`${n} 0 obj\n${body}\nendobj\n`);
+  };
+  add("%PDF-1.4\n");
+  const pageIds = Array.from({ length: pages }, (_, i) => 4 + i * 2);
+  object(1, "<< /Type /Catalog /Pages 2 0 R >>");
+  object(2, `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(" ")}] /Count ${pages} >>`);
+  object(3, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
+  for (let p = 0; p < pages; p++) {
+    const lines = Array.from({ length: linesPerPage }, (_, l) => `(Page ${p + 1} line ${l + 1}: the quick brown fox jumps over the lazy dog, again and again.) Tj T*`).join("\n");
+    const content = `BT /F1 10 Tf 12 TL 50 760 Td\n${lines}\nET`;
+    object(pageIds[p], `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[p] + 1} 0 R >>`);
+    object(pageIds[p] + 1, `<< /Length ${encoder.encode(content).byteLength} >>\nstream\n${content}\nendstream`);
+  }
+  const count = 4 + pages * 2;
+  const xref = length;
+  let table = `xref\n0 ${count}\n0000000000 65535 f \n`;
+  for (let n = 1; n < count; n++) table += `${String(offsets[n]).padStart(10, "0")} 00000 n \n`;
+  add(table);
+  add(`trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
