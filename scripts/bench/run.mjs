@@ -136,6 +136,27 @@ async function extractionBenchmarks() {
   return rows;
 }
 
+/** PDF extraction memory in Node under a 128 MB heap cap (workerd does not report isolate memory). */
+async function pdfMemoryBenchmarks() {
+  const { execFileSync } = await import("node:child_process");
+  const dir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-bench-"));
+  try {
+    const bundle = path.join(dir, "pdf.mjs");
+    await build({ entryPoints: [path.join(ROOT, "src/sources/arxiv/read/pdf.ts")], bundle: true, format: "esm", platform: "node", outfile: bundle, logLevel: "error" });
+    const cases = [
+      ...["arxiv_1512.03905v1.pdf", "arxiv_1905.00506v2.pdf", "arxiv_cs_9912018v1.pdf"].map((name) => [name, path.join(ROOT, "test/fixtures/pdf", name), 300]),
+      ["generated 500 pages, page budget 300 (default)", "generated:500", 300],
+      ["generated 500 pages, all pages", "generated:500", 500],
+    ];
+    return cases.map(([label, source, maxPages]) => {
+      const out = execFileSync(process.execPath, ["--max-old-space-size=128", "--expose-gc", path.join(ROOT, "scripts/bench/pdf-memory.mjs"), bundle, source, String(maxPages)], { encoding: "utf8" });
+      return { case: label, max_pages: maxPages, ...JSON.parse(out.trim().split("\n").at(-1)) };
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const CASES = [
   // The floor: wrangler dev's proxy + Hono's 404, no MCP. Read the MCP rows as a ratio to it.
   ["HTTP floor: GET /unknown (404, no MCP)", async (url) => (await fetch(url.replace(/\/mcp$/, "/unknown"))).text()],
@@ -183,6 +204,7 @@ try {
     first_page_response_bytes: firstPage.bytes,
   };
   const extraction = await extractionBenchmarks();
+  const pdfMemory = await pdfMemoryBenchmarks();
 
   const report = {
     name,
@@ -194,6 +216,7 @@ try {
     latency,
     micro,
     extraction,
+    pdf_memory: pdfMemory,
     tokens,
   };
   const dir = path.join(ROOT, "bench/results");
@@ -215,6 +238,10 @@ try {
     "| extraction in workerd (HTTP round trip included) | input KB | first ms | warm p50 ms | characters | truncated | workerd idle RSS MB | peak RSS growth MB |",
     "|---|---|---|---|---|---|---|---|",
     ...extraction.map((r) => `| ${r.case} | ${r.input_kb} | ${r.first_ms} | ${r.warm_p50_ms} | ${r.chars} | ${r.extraction_truncated} | ${r.workerd_idle_rss_mb} | ${r.workerd_peak_growth_mb} |`),
+    "",
+    "| PDF extraction memory (Node, 128 MB heap cap) | ms | characters | heap+buffers baseline MB | peak MB | growth MB |",
+    "|---|---|---|---|---|---|",
+    ...pdfMemory.map((r) => `| ${r.case} | ${r.ms} | ${r.chars} | ${r.baseline_mb} | ${r.peak_mb} | ${r.growth_mb} |`),
     "",
     `Default arxiv_read_paper page: ${tokens.default_page_text_chars} characters of text = ${tokens.default_page_text_tokens} tokens (characters / 4); the first page's whole text content (with outline) = ${tokens.first_page_content_text_tokens} tokens; ${tokens.first_page_response_bytes} bytes on the wire (text and structuredContent).`,
     "",

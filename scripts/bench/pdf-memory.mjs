@@ -1,0 +1,26 @@
+// Child process of the benchmark: extracts one PDF with the project's pdfToDocument (bundled
+// by run.mjs) under a 128 MB V8 heap cap (--max-old-space-size=128, like a Worker isolate),
+// sampling heap + ArrayBuffer memory while it runs. Prints one JSON line.
+import { readFileSync } from "node:fs";
+import { makeTextPdf } from "./make-pdf.mjs";
+
+const [bundle, source, maxPages] = process.argv.slice(2);
+const { pdfToDocument } = await import(bundle);
+const bytes = source.startsWith("generated:") ? makeTextPdf(Number(source.slice("generated:".length))) : new Uint8Array(readFileSync(source));
+// Load pdf.js once first, so its code is in the baseline rather than in the measurement.
+await pdfToDocument(makeTextPdf(1), { maxPages: 1, maxChars: 1000 }, "bench").catch(() => undefined);
+global.gc?.();
+const used = () => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+const baseline = used();
+let peak = baseline;
+const sampler = setInterval(() => (peak = Math.max(peak, used())), 1);
+const started = performance.now();
+const document = await pdfToDocument(bytes, { maxPages: Number(maxPages), maxChars: 3_000_000 }, "bench");
+const ms = performance.now() - started;
+peak = Math.max(peak, used());
+clearInterval(sampler);
+const mb = (x) => Math.round((x / 1048576) * 10) / 10;
+console.log(JSON.stringify({ ms: Math.round(ms), chars: document.text.length, baseline_mb: mb(baseline), peak_mb: mb(peak), growth_mb: mb(peak - baseline) }));
