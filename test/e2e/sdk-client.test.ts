@@ -46,6 +46,15 @@ describe("MCP SDK client over Streamable HTTP", () => {
     expect(JSON.parse((resource.contents[0] as { text: string }).text).base_id).toBe("astro-ph/0601001");
   });
 
+  it("reads a paper through wrangler dev: ar5iv says not converted, the PDF is extracted by unpdf", async () => {
+    const result = await client.callTool({ name: "arxiv_read_paper", arguments: { paper_id: "1512.03905v1", max_characters: 2000 } });
+    expect(result.isError).toBeFalsy();
+    const page = result.structuredContent as { source: string; text: string; next_start: number | null };
+    expect(page.source).toBe("pdf_text");
+    expect(page.text).toContain("Compositeness of Near Threshold Quasi-Bound States");
+    expect(page.next_start).toBe(2000);
+  });
+
   it("reads the category resources", async () => {
     const all = await client.readResource({ uri: "arxiv://categories" });
     expect(JSON.parse((all.contents[0] as { text: string }).text).categories).toHaveLength(155);
