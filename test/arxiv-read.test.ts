@@ -106,6 +106,18 @@ describe("fallbacks", () => {
     expect(page.text).not.toMatch(/html2canvas|ar5iv-footer/);
   });
 
+  it("an unversioned read resolves the version from arXiv's metadata; ar5iv counts as confirmed only when v1 is the only version", async () => {
+    const unversioned = await read({ paper_id: "1605.08386" });
+    expect(unversioned).toMatchObject({ paper_id: "1605.08386v1", source: "ar5iv", revision_unconfirmed: false, pdf_url: "https://arxiv.org/pdf/1605.08386v1" });
+    expect((await upstreamHits()).map((h) => h.path)).toEqual([
+      "/arxiv-api/query?id_list=1605.08386&max_results=1",
+      "/arxiv/html/1605.08386v1",
+      "/ar5iv/html/1605.08386",
+    ]);
+    const pinned = await read({ paper_id: "1605.08386v1" });
+    expect(pinned.revision_unconfirmed).toBe(true);
+  });
+
   it("ar5iv 307 (not converted) -> PDF text of exactly that revision, PDF kept in R2", async () => {
     const page = await read({ paper_id: "1512.03905v1" });
     expect(page).toMatchObject({ source: "pdf_text", pdf_url: "https://arxiv.org/pdf/1512.03905v1", outline: [] });

@@ -126,7 +126,7 @@ function pick(papers: ArxivPaper[], id: ArxivId): ArxivPaper | undefined {
  * A pre-2007 versioned ID that arXiv answers with HTTP 500 (a superseded version it will not
  * serve) is looked up without its version, to name the latest one.
  */
-export async function lookupArxivIds(env: Env, ids: readonly ArxivId[]): Promise<Map<string, LookupOutcome>> {
+export async function lookupArxivIds(env: Env, ids: readonly ArxivId[], deadline?: number): Promise<Map<string, LookupOutcome>> {
   const outcomes = new Map<string, LookupOutcome>();
   const cached = await cacheGetMany<ArxivPaper>(env.DB, ids.map(paperKey));
   const missing: ArxivId[] = [];
@@ -139,13 +139,13 @@ export async function lookupArxivIds(env: Env, ids: readonly ArxivId[]): Promise
 
   try {
     const legacyVersioned = missing.filter((id) => id.style === "legacy" && id.version !== undefined);
-    let result = await fetchIdList(env, missing, legacyVersioned.length > 0);
+    let result = await fetchIdList(env, missing, legacyVersioned.length > 0, deadline);
     let unserved: ArxivId[] = [];
     if ("status" in result) {
       // Ask again with the legacy versions replaced by their base IDs.
       unserved = legacyVersioned;
       const retry = [...missing.filter((id) => !legacyVersioned.includes(id)), ...legacyVersioned.map((id) => ({ ...id, version: undefined }))];
-      result = await fetchIdList(env, dedupe(retry), false);
+      result = await fetchIdList(env, dedupe(retry), false, deadline);
       if ("status" in result) throw new Error("unreachable: second lookup does not pass 500 through");
     }
     const papers = result.feed.papers;
@@ -188,9 +188,11 @@ function dedupe(ids: ArxivId[]): ArxivId[] {
   });
 }
 
-function fetchIdList(env: Env, ids: readonly ArxivId[], passServerError: boolean): Promise<FeedOrStatus> {
+function fetchIdList(env: Env, ids: readonly ArxivId[], passServerError: boolean, deadline?: number): Promise<FeedOrStatus> {
   const idList = ids.map((id) => formatId(id)).join(",");
   const params = new URLSearchParams({ id_list: idList, max_results: String(ids.length) });
   const path = `/query?${params}`;
-  return coalesce(`arxiv:idlist:${path}:${passServerError}`, () => fetchFeed(env, path, { passServerError }));
+  return coalesce(`arxiv:idlist:${path}:${passServerError}`, () =>
+    fetchFeed(env, path, { passServerError, ...(deadline === undefined ? {} : { deadline }) }),
+  );
 }

@@ -31,9 +31,16 @@ export interface LoadedDocument {
 
 interface StoredDocument extends ExtractedDocument {
   source: TextSource;
-  /** ar5iv keeps one render per paper: true when the render's revision is not known to be the one asked for. */
-  revision_unconfirmed: boolean;
+  /** arXiv's metadata listed v1 as the only version when this was read (so an ar5iv render is v1). */
+  only_version_is_v1: boolean;
 }
+
+/**
+ * ar5iv keeps one render per paper, of whichever revision it converted. It counts as the revision
+ * asked for only when no version was asked and arXiv lists v1 as the only one.
+ */
+const revisionUnconfirmed = (source: TextSource, requestedVersion: number | undefined, onlyV1: boolean) =>
+  source === "ar5iv" && !(requestedVersion === undefined && onlyV1);
 
 const SOURCES: readonly TextSource[] = ["arxiv_html", "ar5iv", "pdf_text"];
 
@@ -89,7 +96,8 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
   let version = id.version;
   let onlyVersionIsV1 = false;
   if (version === undefined) {
-    const outcome = (await lookupArxivIds(env, [id])).get(formatId(id));
+    // The lookup counts against the read's budget (and never waits longer than the API timeout).
+    const outcome = (await lookupArxivIds(env, [id], Math.min(deadline, Date.now() + config.ARXIV_API_TIMEOUT_MS))).get(formatId(id));
     if (outcome?.kind === "found") {
       version = outcome.paper.version;
       onlyVersionIsV1 = outcome.paper.version === 1;
@@ -107,8 +115,9 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
     for (const source of SOURCES) {
       const stored = await readStored(env.BLOBS, arxivTextKey(resolvedId, source));
       if (stored) {
-        const { source: _s, revision_unconfirmed, ...document } = stored.value;
-        return { document, source, resolvedId, requestedVersion: id.version, revisionUnconfirmed: revision_unconfirmed, servedFrom: "cache", cachedAt: stored.storedAt, tried: [], notices };
+        const { source: _s, only_version_is_v1, ...document } = stored.value;
+        const unconfirmed = revisionUnconfirmed(source, id.version, onlyVersionIsV1 || only_version_is_v1);
+        return { document, source, resolvedId, requestedVersion: id.version, revisionUnconfirmed: unconfirmed, servedFrom: "cache", cachedAt: stored.storedAt, tried: [], notices };
       }
     }
   }
@@ -127,11 +136,11 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
 
   // 1. arxiv.org/html (LaTeXML).
   checkBudget();
-  let found: { document: ExtractedDocument; source: TextSource; revisionUnconfirmed: boolean } | undefined;
+  let found: { document: ExtractedDocument; source: TextSource } | undefined;
   const html = await tryFetch(tried, "arxiv_html", () =>
     politeFetch(env, "arxiv-content", `/html/${resolvedId}`, { deadline, manualRedirect: true, passStatuses: [404, 410] }),
   );
-  if (html) found = await tryHtml(tried, "arxiv_html", html, htmlLimits, false);
+  if (html) found = await tryHtml(tried, "arxiv_html", html, htmlLimits);
 
   // 2. ar5iv: one render per paper, any revision; a 307 means "not converted".
   if (!found) {
@@ -139,8 +148,7 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
     const ar5iv = await tryFetch(tried, "ar5iv", () =>
       politeFetch(env, "ar5iv", `/html/${id.base}`, { deadline, manualRedirect: true, passStatuses: [404, 410] }),
     );
-    const confirmed = id.version === undefined && onlyVersionIsV1;
-    if (ar5iv) found = await tryHtml(tried, "ar5iv", ar5iv, htmlLimits, !confirmed);
+    if (ar5iv) found = await tryHtml(tried, "ar5iv", ar5iv, htmlLimits);
   }
 
   // 3. The PDF of exactly this revision, text by unpdf (the PDF itself is kept in R2).
@@ -163,14 +171,14 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
         { maxPages: config.ARXIV_READ_MAX_PDF_PAGES, maxChars: config.ARXIV_READ_MAX_TEXT_CHARS },
         `Open ${PUBLIC_ARXIV}/abs/${resolvedId} for other formats; no HTML render exists for this paper.`,
       );
-      found = { document, source: "pdf_text", revisionUnconfirmed: false };
+      found = { document, source: "pdf_text" };
       tried.push({ source: "pdf_text", outcome: "ok" });
     }
   }
 
   if (!found) {
     if (id.version !== undefined) {
-      const latest = (await lookupArxivIds(env, [{ ...id, version: undefined }]).catch(() => undefined))?.get(id.base);
+      const latest = (await lookupArxivIds(env, [{ ...id, version: undefined }], deadline).catch(() => undefined))?.get(id.base);
       if (latest?.kind === "found" && latest.paper.version < id.version) {
         throw new ToolError("version_unavailable", `${resolvedId} does not exist; the latest version is ${latest.paper.id}.`, {
           recovery: `Read ${latest.paper.id}, or ${id.base} for the latest.`,
@@ -183,11 +191,12 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
   }
 
   if (cacheable) {
-    const stored: StoredDocument = { ...found.document, source: found.source, revision_unconfirmed: found.revisionUnconfirmed };
+    const stored: StoredDocument = { ...found.document, source: found.source, only_version_is_v1: onlyVersionIsV1 };
     await putJson(env.BLOBS, arxivTextKey(resolvedId, found.source), stored);
     remember(arxivTextKey(resolvedId, found.source), { value: stored, storedAt: new Date().toISOString() });
   }
-  return { document: found.document, source: found.source, resolvedId, requestedVersion: id.version, revisionUnconfirmed: found.revisionUnconfirmed, servedFrom: "live", tried, notices };
+  const unconfirmed = revisionUnconfirmed(found.source, id.version, onlyVersionIsV1);
+  return { document: found.document, source: found.source, resolvedId, requestedVersion: id.version, revisionUnconfirmed: unconfirmed, servedFrom: "live", tried, notices };
 }
 
 function describe(tried: Attempt[]): string {
@@ -217,8 +226,7 @@ async function tryHtml(
   source: TextSource,
   response: Response,
   limits: { maxBytes: number; maxChars: number },
-  revisionUnconfirmed: boolean,
-): Promise<{ document: ExtractedDocument; source: TextSource; revisionUnconfirmed: boolean } | undefined> {
+): Promise<{ document: ExtractedDocument; source: TextSource } | undefined> {
   const type = response.headers.get("content-type") ?? "";
   if (!type.includes("html") || !response.body) {
     await response.body?.cancel();
@@ -242,5 +250,5 @@ async function tryHtml(
     return undefined;
   }
   tried.push({ source, outcome: "ok" });
-  return { document, source, revisionUnconfirmed };
+  return { document, source };
 }
