@@ -6,6 +6,8 @@ import { renderLanding } from "./landing";
 import { createServer } from "./mcp/server";
 import { TOOLS } from "./mcp/registry";
 import { readStoreHealth } from "./store/status";
+import { nberPdfKey } from "./sources/nber/download";
+import { parseNberId } from "./sources/nber/ids";
 import { SERVER_NAME, SERVER_VERSION } from "./version";
 
 export const app = new Hono<{ Bindings: Env }>();
@@ -26,7 +28,7 @@ function mcpHandlerFor(env: Env, requestHost: string): ReturnType<typeof createM
   if (!perEnv) mcpHandlers.set(env, (perEnv = new Map()));
   let handler = perEnv.get(key);
   if (!handler) {
-    handler = createMcpHandler(() => createServer(env), {
+    handler = createMcpHandler((context) => createServer(env, context.requestInfo ? new URL(context.requestInfo.url).origin : "http://localhost"), {
       route: "/mcp",
       allowedHostnames: allowed,
       allowedOriginHostnames: allowed,
@@ -41,6 +43,26 @@ app.all("/mcp", (c) => {
   // Hono types its context loosely; at runtime it is the Worker's ExecutionContext.
   const executionCtx = c.executionCtx as unknown as ExecutionContext;
   return mcpHandlerFor(c.env, new URL(c.req.url).hostname)(c.req.raw, c.env, executionCtx);
+});
+
+// NBER PDFs fetched by nber_download_paper, from R2. The key comes from the validated ID only.
+app.on(["GET", "HEAD"], "/files/nber/:file", async (c) => {
+  const parsed = parseNberId(c.req.param("file").replace(/\.pdf$/i, ""));
+  const notFound = () =>
+    c.json({ error: { reason: "not_found", message: "No such file.", recovery: "Call nber_download_paper first; it returns this file's URL." } }, 404);
+  if (!parsed.ok || !c.req.param("file").toLowerCase().endsWith(".pdf")) return notFound();
+  const object = await c.env.BLOBS.get(nberPdfKey(parsed.id), { onlyIf: c.req.raw.headers });
+  if (!object) return notFound();
+  const headers = new Headers({
+    "content-type": "application/pdf",
+    etag: object.httpEtag,
+    "content-disposition": `attachment; filename="${parsed.id.id}.pdf"`,
+    "cache-control": "private, max-age=86400",
+  });
+  // onlyIf answered "not modified": the body is absent.
+  if (!("body" in object)) return new Response(null, { status: 304, headers });
+  headers.set("content-length", String(object.size));
+  return new Response(c.req.method === "HEAD" ? null : object.body, { headers });
 });
 
 app.get("/health", async (c) => {

@@ -37,6 +37,15 @@ const configSchema = z.object({
         .filter((host) => host.length > 0),
     ),
   UPSTREAM_USER_AGENT: z.string().min(1).default("papers-mcp/0.1"),
+  /** NBER's CDN turns away non-browser agents; this one it accepts. */
+  NBER_USER_AGENT: z
+    .string()
+    .min(1)
+    .default("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"),
+  NBER_INFO_CACHE_TTL_DAYS: z.coerce.number().min(0).max(3650).default(30),
+  NBER_MAX_PDF_BYTES: z.coerce.number().int().min(1).default(40_000_000),
+  /** Origin of this server as clients see it (for download links); default: the request's origin. */
+  PUBLIC_BASE_URL: baseUrl.optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -52,9 +61,15 @@ export interface UpstreamSettings {
   timeoutMs: number;
   /** Name of the CrawlGate instance; ar5iv shares the arxiv.org content gate. */
   gate: string;
+  userAgent: string;
 }
 
 export function upstreamSettings(config: Config, upstream: Upstream): UpstreamSettings {
+  const userAgent = upstream === "nber" ? config.NBER_USER_AGENT : config.UPSTREAM_USER_AGENT;
+  return { ...baseSettings(config, upstream), userAgent };
+}
+
+function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings, "userAgent"> {
   switch (upstream) {
     case "arxiv-api":
       return { baseUrl: config.ARXIV_API_BASE_URL, delayMs: config.ARXIV_REQUEST_DELAY_MS, timeoutMs: config.ARXIV_API_TIMEOUT_MS, gate: "arxiv-api" };
@@ -84,6 +99,7 @@ export function loadConfig(env: object): Config {
     const value = (env as Record<string, unknown>)[key];
     // An empty string in .dev.vars means "use the default", except for lists.
     if (typeof value === "string" && value === "" && key !== "MCP_ALLOWED_HOSTNAMES") continue;
+    if (value === undefined) continue;
     vars[key] = value;
   }
   const result = configSchema.safeParse(vars);

@@ -1,6 +1,9 @@
 // Worker entry: HTTP (Hono), cron and queue handlers; Durable Object classes re-exported.
 import { app } from "./app";
-import { handleQueueBatch, runScheduled } from "./harvest/dispatch";
+import { handleQueueBatch, registerHarvester, runScheduled } from "./harvest/dispatch";
+import { nberHarvester } from "./harvest/nber";
+
+registerHarvester("nber", nberHarvester);
 
 export { CrawlGate } from "./upstream/gate";
 

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { app } from "../src/app";
 import { htmlToDocument } from "../src/sources/arxiv/read/html";
-import { pdfToDocument } from "../src/sources/arxiv/read/pdf";
+import { pdfToDocument } from "../src/sources/text/pdf";
 import { ToolError } from "../src/errors";
 import { FAKE, callTool, resetUpstream, toolError, upstreamHits } from "./helpers";
 

@@ -109,9 +109,16 @@ describe("rate limiting and cooldown", () => {
 
 describe("response classification", () => {
   it("5xx is upstream_unavailable, retried once when asked, through the gate", async () => {
-    const error = await failure(politeFetch(env, "nber", "/_scenario/status-500", { retryOnceOnServerError: true }));
+    const error = await failure(politeFetch(env, "nber", "/_scenario/status-500", { retries: 1 }));
     expect(error).toMatchObject({ reason: "upstream_unavailable", retryable: true });
     expect(await upstreamHits()).toHaveLength(2);
+  });
+
+  it("retries at most as often as asked, with backoff", async () => {
+    const started = Date.now();
+    await failure(politeFetch(env, "nber", "/_scenario/status-500", { retries: 2 }));
+    expect(await upstreamHits()).toHaveLength(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400); // 0.5 s + 1 s of backoff
   });
 
   it("other 4xx is invalid_request; 404 is handed back to the caller", async () => {

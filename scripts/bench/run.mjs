@@ -142,7 +142,7 @@ async function pdfMemoryBenchmarks() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-bench-"));
   try {
     const bundle = path.join(dir, "pdf.mjs");
-    await build({ entryPoints: [path.join(ROOT, "src/sources/arxiv/read/pdf.ts")], bundle: true, format: "esm", platform: "node", outfile: bundle, logLevel: "error" });
+    await build({ entryPoints: [path.join(ROOT, "src/sources/text/pdf.ts")], bundle: true, format: "esm", platform: "node", outfile: bundle, logLevel: "error" });
     const cases = [
       ...["arxiv_1512.03905v1.pdf", "arxiv_1905.00506v2.pdf", "arxiv_cs_9912018v1.pdf"].map((name) => [name, path.join(ROOT, "test/fixtures/pdf", name), 300]),
       ["generated 500 pages, page budget 300 (default)", "generated:500", 300],

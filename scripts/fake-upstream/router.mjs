@@ -85,8 +85,11 @@ export function createFixtureRouter({ fixturesDir }) {
   let contentRoutes;
   // arxiv.org content (html, pdf) and ar5iv, from test/fixtures/content-routes.json.
   async function content(url) {
-    contentRoutes ??= new Map(JSON.parse(await readFile(path.join(fixturesDir, "content-routes.json"), "utf8")).map((route) => [route.path, route]));
-    const route = contentRoutes.get(url.pathname);
+    contentRoutes ??= JSON.parse(await readFile(path.join(fixturesDir, "content-routes.json"), "utf8"));
+    // A route with a query matches when every listed parameter has that value.
+    const route = contentRoutes.find(
+      (candidate) => candidate.path === url.pathname && Object.entries(candidate.query ?? {}).every(([key, value]) => url.searchParams.get(key) === value),
+    );
     if (!route) return undefined;
     const headers = { "x-fake-upstream": route.kind };
     if (route.location) headers.location = route.location;
@@ -96,7 +99,7 @@ export function createFixtureRouter({ fixturesDir }) {
       const bytes = await readFile(path.join(fixturesDir, route.truncate_file));
       return new Response(bytes.subarray(0, 20_000), { status: 200, headers });
     }
-    return new Response(route.status === 307 ? null : "Service Unavailable", { status: route.status, headers });
+    return new Response(route.status === 307 ? null : route.status === 403 ? "Forbidden" : "Service Unavailable", { status: route.status, headers });
   }
 
   async function scenario(url, request) {

@@ -22,7 +22,12 @@ export interface Harvester {
   onPage(env: Env, message: HarvestMessage, attempt: number): Promise<void>;
 }
 
+// Registered lazily to keep the import graph one-way (harvesters import this file's types).
 export const HARVESTERS: Partial<Record<HarvestMessage["source"], Harvester>> = {};
+
+export function registerHarvester(source: HarvestMessage["source"], harvester: Harvester): void {
+  HARVESTERS[source] = harvester;
+}
 
 export async function runScheduled(controller: ScheduledController, env: Env): Promise<void> {
   const purged = await cachePurgeExpired(env.DB);

@@ -6,11 +6,26 @@ import { arxivGetMetadata } from "./tools/arxiv-get-metadata";
 import { arxivListCategories } from "./tools/arxiv-list-categories";
 import { arxivReadPaper } from "./tools/arxiv-read-paper";
 import { arxivSearchPapers } from "./tools/arxiv-search-papers";
+import { nberDownloadPaper } from "./tools/nber-download-paper";
+import { nberGetPaperInfo } from "./tools/nber-get-paper-info";
+import { nberReadPaper } from "./tools/nber-read-paper";
+import { nberSearchPapers } from "./tools/nber-search-papers";
+import { registerNberPaperResource } from "./resources/nber-paper";
 import type { DefinedTool } from "./tool";
 
-export const TOOLS: readonly DefinedTool[] = [arxivSearchPapers, arxivGetMetadata, arxivReadPaper, arxivListCategories] as unknown as DefinedTool[];
+export const TOOLS: readonly DefinedTool[] = [
+  arxivSearchPapers,
+  arxivGetMetadata,
+  arxivReadPaper,
+  arxivListCategories,
+  nberSearchPapers,
+  nberGetPaperInfo,
+  nberDownloadPaper,
+  nberReadPaper,
+] as unknown as DefinedTool[];
 
 export const RESOURCE_REGISTRARS: readonly ((server: McpServer, env: Env) => void)[] = [
   registerArxivCategoryResources,
   registerArxivPaperResource,
+  registerNberPaperResource,
 ];

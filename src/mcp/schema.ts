@@ -40,6 +40,10 @@ function compact(schema: Record<string, unknown>, dropClosed: boolean): Record<s
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (node === null || typeof node !== "object") return node;
+    const record = node as Record<string, unknown>;
+    if (record["x-compact"] === true) {
+      return { type: "array", items: { type: "object" }, ...(record["description"] ? { description: record["description"] } : {}) };
+    }
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
       if (key === "$schema") continue;
@@ -51,4 +55,12 @@ function compact(schema: Record<string, unknown>, dropClosed: boolean): Record<s
     return out;
   };
   return walk(schema) as Record<string, unknown>;
+}
+
+/**
+ * An array of records whose shape another tool's schema already spells out: validated in full on
+ * our side (the zod schema), advertised as "objects" in tools/list to keep it small.
+ */
+export function sameShapeAs<T extends z.ZodType>(item: T, note: string) {
+  return item.array().meta({ description: note, "x-compact": true });
 }

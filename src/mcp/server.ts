@@ -8,7 +8,7 @@ import { SERVER_INSTRUCTIONS } from "./instructions";
 import { RESOURCE_REGISTRARS, TOOLS } from "./registry";
 import { registerTool, type ToolContext } from "./tool";
 
-export function createServer(env: Env): McpServer {
+export function createServer(env: Env, origin: string): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: "papers-mcp: arXiv and NBER papers" },
     { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, completions: {} } },
@@ -17,6 +17,7 @@ export function createServer(env: Env): McpServer {
     env,
     config: loadConfig(env),
     waitUntil,
+    origin,
   };
   for (const tool of TOOLS) registerTool(server, tool, context);
   for (const register of RESOURCE_REGISTRARS) register(server, env);

@@ -13,6 +13,16 @@ export interface ToolContext {
   config: Config;
   /** Lets a handler finish work (cache writes, logs) after the answer is sent. */
   waitUntil(promise: Promise<unknown>): void;
+  /** This server's origin as the client reached it (for links it hands out). */
+  origin: string;
+}
+
+export interface ResourceLinkContent {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  mimeType?: string;
+  size?: number;
 }
 
 export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
@@ -28,6 +38,8 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   handler(args: z.output<I>, context: ToolContext): Promise<z.output<O>> | z.output<O>;
   /** Compact text for clients that show only `content`. */
   render(result: z.output<O>): string;
+  /** resource_link items to add to the content (a downloaded file). */
+  links?(result: z.output<O>): ResourceLinkContent[];
 }
 
 export interface DefinedTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends ToolSpec<I, O> {
@@ -69,7 +81,7 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject>(
         if (!parsed.success) throw invalidArgument(tool.name, parsed.error);
         const result = await tool.handler(parsed.data, context);
         return {
-          content: [{ type: "text" as const, text: tool.render(result) }],
+          content: [{ type: "text" as const, text: tool.render(result) }, ...(tool.links?.(result) ?? [])],
           structuredContent: result as Record<string, unknown>,
         };
       } catch (error) {

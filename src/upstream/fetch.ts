@@ -18,8 +18,8 @@ export interface PoliteFetchOptions {
   passStatuses?: readonly number[];
   /** Do not follow redirects (ar5iv answers 307 for "not converted"). */
   manualRedirect?: boolean;
-  /** One more try after a 5xx or a network error, through the gate again. */
-  retryOnceOnServerError?: boolean;
+  /** More tries after a 5xx or a network error (backoff 0.5 s, 1 s, ...), each through the gate again. */
+  retries?: number;
 }
 
 type GateStub = DurableObjectStub<CrawlGate>;
@@ -57,14 +57,20 @@ export async function politeFetch(
 ): Promise<Response> {
   const settings = upstreamSettings(loadConfig(env), upstream);
   const url = upstreamUrl(settings.baseUrl, path);
-  const attempts = options.retryOnceOnServerError ? 2 : 1;
+  const attempts = 1 + (options.retries ?? 0);
   for (let attempt = 1; ; attempt++) {
     try {
       return await fetchOnce(env, upstream, url, settings, options);
     } catch (error) {
+      const backoffMs = 500 * 2 ** (attempt - 1);
       const retry =
-        attempt < attempts && error instanceof ToolError && error.reason === "upstream_unavailable" && error.retryAfterMs === undefined;
+        attempt < attempts &&
+        error instanceof ToolError &&
+        error.reason === "upstream_unavailable" &&
+        error.retryAfterMs === undefined &&
+        (options.deadline === undefined || Date.now() + backoffMs < options.deadline);
       if (!retry) throw error;
+      await sleep(backoffMs);
     }
   }
 }
@@ -96,7 +102,7 @@ async function fetchOnce(
   try {
     response = await fetch(url, {
       method: options.method ?? "GET",
-      headers: { "user-agent": loadConfig(env).UPSTREAM_USER_AGENT, ...options.headers },
+      headers: { "user-agent": settings.userAgent, ...options.headers },
       ...(options.body === undefined ? {} : { body: options.body }),
       redirect: options.manualRedirect ? "manual" : "follow",
       signal: AbortSignal.timeout(Math.min(timeLeft, settings.timeoutMs)),

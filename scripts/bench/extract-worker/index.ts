@@ -2,7 +2,7 @@
 // body. Timing and memory are measured from outside by scripts/bench/run.mjs (a Worker's clock
 // does not advance during pure computation). Never deployed.
 import { htmlToDocument } from "../../../src/sources/arxiv/read/html";
-import { pdfToDocument } from "../../../src/sources/arxiv/read/pdf";
+import { pdfToDocument } from "../../../src/sources/text/pdf";
 
 export default {
   async fetch(request: Request): Promise<Response> {

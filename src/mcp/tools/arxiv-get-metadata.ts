@@ -1,18 +1,22 @@
 import { z } from "zod";
 import { getMetadata, LOOKUP_BATCH } from "../../sources/arxiv/lookup";
 import { renderPaper, servedPaperSchema } from "../../sources/arxiv/paper";
+import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
 
 export const arxivGetMetadata = defineTool({
   name: "arxiv_get_metadata",
   title: "arXiv paper metadata",
   description:
-    "Metadata for arXiv papers by ID: 2401.12345, 2401.12345v2, hep-th/9901001, arXiv:..., or arxiv.org abs/pdf/html links. Takes up to 100 IDs, looks up the first 10 (the rest return as remaining_ids) and says why each miss missed.",
+    "arXiv metadata by ID (2401.12345, 2401.12345v2, hep-th/9901001, arXiv:..., arxiv.org links). Up to 100 IDs: the first 10 are looked up, the rest return as remaining_ids; each miss says why.",
   input: z.object({
     paper_ids: z.array(z.string().max(300)).min(1).max(100).describe("arXiv IDs or arxiv.org links"),
   }),
   output: z.object({
-    papers: z.array(servedPaperSchema),
+    papers: sameShapeAs(
+      servedPaperSchema,
+      "id, base_id, version, title, abstract, authors[{name, affiliations?}], primary_category, categories, published, updated, comment, journal_ref, doi, abs_url, pdf_url, html_url, served_from, cached_at?, cache_age_seconds?",
+    ),
     not_found: z.array(
       z.object({
         id: z.string(),

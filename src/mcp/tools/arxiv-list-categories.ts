@@ -16,7 +16,7 @@ export const arxivListCategories = defineTool({
   name: "arxiv_list_categories",
   title: "List arXiv categories",
   description:
-    "The arXiv category taxonomy: ~155 active categories with code, name, group and archive. Filter by a group (cs, econ, eess, math, physics, q-bio, q-fin, stat) or an archive (astro-ph, hep-th). Use the codes in arxiv_search_papers.",
+    "The ~155 active arXiv categories (code, name, group, archive). Filter by group (cs, econ, eess, math, physics, q-bio, q-fin, stat) or archive (astro-ph, hep-th).",
   input: z.object({
     group: z
       .string()

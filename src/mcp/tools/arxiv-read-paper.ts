@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { ToolError } from "../../errors";
-import { pageOf, sectionRange } from "../../sources/arxiv/read/document";
+import { pageOf, sectionRange } from "../../sources/text/document";
 import { loadArxivDocument } from "../../sources/arxiv/read/reader";
 import { PUBLIC_ARXIV } from "../../sources/arxiv/paper";
+import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
 
 const DEFAULT_PAGE = 40_000; // about 10,000 tokens
@@ -13,12 +14,12 @@ export const arxivReadPaper = defineTool({
   name: "arxiv_read_paper",
   title: "Read an arXiv paper",
   description:
-    "Full text of an arXiv paper as Markdown-like text with TeX maths, from arXiv HTML, then ar5iv, then the PDF (source says which). Page with start/next_start; the first page has the outline; section returns one section.",
+    "An arXiv paper's text (Markdown, TeX maths) from arXiv HTML, ar5iv or the PDF (source says which). Page with start/next_start; the first page has the outline; section gives one section.",
   input: z.object({
-    paper_id: z.string().min(1).max(300).describe("arXiv ID or arxiv.org link; with vN for an exact revision"),
+    paper_id: z.string().min(1).max(300).describe("ID or arxiv.org link; vN for an exact revision"),
     start: z.number().int().min(0).max(100_000_000).default(0).describe("Character offset"),
-    max_characters: z.number().int().min(100).max(2_000_000).nullable().default(DEFAULT_PAGE).describe("Page size; null for the whole text"),
-    section: z.string().min(1).max(300).optional().describe("Outline id or title: return that section only"),
+    max_characters: z.number().int().min(100).max(2_000_000).nullable().default(DEFAULT_PAGE).describe("null: the whole text"),
+    section: z.string().min(1).max(300).optional().describe("An outline id or title"),
   }),
   output: z.object({
     paper_id: z.string(),
@@ -35,7 +36,7 @@ export const arxivReadPaper = defineTool({
     truncated: z.boolean(),
     extraction_truncated: z.boolean(),
     section: outlineEntry.optional(),
-    outline: z.array(outlineEntry).optional(),
+    outline: sameShapeAs(outlineEntry, "{ level, id, title, offset } per heading").optional(),
     text: z.string(),
     notices: z.array(z.string()),
   }),

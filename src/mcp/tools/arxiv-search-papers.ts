@@ -3,6 +3,7 @@ import { searchArxiv } from "../../sources/arxiv/api";
 import { paperSchema, renderPaper, servedFromFields } from "../../sources/arxiv/paper";
 import { buildSearchQuery, MAX_QUERY_LENGTH } from "../../sources/arxiv/query";
 import { ToolError } from "../../errors";
+import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
 
 const PAGE_CAP = 50;
@@ -13,14 +14,14 @@ export const arxivSearchPapers = defineTool({
   name: "arxiv_search_papers",
   title: "Search arXiv",
   description:
-    'Search arXiv with its query grammar: prefixes ti: au: abs: co: jr: cat: all:, upper-case AND/OR/ANDNOT (one precedence, grouped right; spaces mean OR), quoted phrases, parentheses. E.g. ti:"graph neural networks" AND au:kipf. Returns papers, the effective query, total and next start.',
+    'Search arXiv with its grammar: ti: au: abs: co: jr: cat: all:, upper-case AND/OR/ANDNOT (one precedence, grouped right; spaces mean OR), "phrases", parentheses. Returns papers, the query sent, total and next_start.',
   input: z.object({
     query: z.string().min(1).max(MAX_QUERY_LENGTH).describe("arXiv query, e.g. abs:transformer AND cat:cs.CL"),
     category: z.string().min(1).max(40).optional().describe("Category (cs.CL) or archive (cs, astro-ph)"),
     sort_by: z.enum(["relevance", "submitted", "updated"]).default("relevance"),
     sort_order: z.enum(["descending", "ascending"]).default("descending"),
-    submitted_from: day.optional().describe("Inclusive UTC day, YYYY-MM-DD"),
-    submitted_to: day.optional().describe("Inclusive UTC day, YYYY-MM-DD"),
+    submitted_from: day.optional().describe("UTC day, inclusive"),
+    submitted_to: day.optional().describe("UTC day, inclusive"),
     max_results: z.number().int().min(1).max(10_000).default(10).describe("Page size; at most 50 are returned"),
     start: z.number().int().min(0).max(1_000_000).default(0).describe("Offset of the first result"),
   }),
@@ -30,7 +31,7 @@ export const arxivSearchPapers = defineTool({
     start: z.number(),
     returned: z.number(),
     next_start: z.number().nullable(),
-    papers: z.array(paperSchema),
+    papers: sameShapeAs(paperSchema, "paper records as in arxiv_get_metadata"),
     notices: z.array(z.string()),
     guidance: z.string().optional(),
     ...servedFromFields,

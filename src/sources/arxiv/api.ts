@@ -46,7 +46,7 @@ async function fetchFeed(env: Env, path: string, options: FetchFeedOptions = {})
   for (let attempt = 1; ; attempt++) {
     const response = await politeFetch(env, "arxiv-api", path, {
       passStatuses: options.passServerError ? [400, 500] : [400],
-      retryOnceOnServerError: !options.passServerError,
+      retries: options.passServerError ? 0 : 1,
       ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     });
     if (response.status === 500) {

@@ -4,6 +4,7 @@
 // plus submittedDate:/lastUpdatedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]. We do not rewrite the
 // user's logic; we reject what arXiv would misread and say how to fix it.
 import { ToolError } from "../../errors";
+import { parseDay } from "../dates";
 import { nearestCategoryCodes, resolveCategoryFilter } from "./categories";
 
 export const MAX_QUERY_LENGTH = 1000;
@@ -175,26 +176,6 @@ function categoryClause(category: string): string {
   if (filter.kind === "category") return `cat:${filter.code}`;
   // An archive: its sub-categories, and the archive itself where it was once a category (astro-ph).
   return filter.isAlsoCategory ? `(cat:${filter.archive} OR cat:${filter.archive}.*)` : `cat:${filter.archive}.*`;
-}
-
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Validates YYYY-MM-DD as a real calendar day; returns YYYYMMDD. */
-export function parseDay(value: string, field: string): string {
-  const match = DAY.exec(value);
-  const valid =
-    match !== null &&
-    (() => {
-      const [, y, m, d] = match.map(Number) as [number, number, number, number];
-      const date = new Date(Date.UTC(y, m - 1, d));
-      return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1991 && y <= 2100;
-    })();
-  if (!valid) {
-    throw new ToolError("invalid_date", `${field} ${JSON.stringify(value.slice(0, 40))} is not a real day as YYYY-MM-DD.`, {
-      recovery: `Give ${field} as YYYY-MM-DD (UTC), e.g. 2024-01-31.`,
-    });
-  }
-  return value.replaceAll("-", "");
 }
 
 function dateClause({ submittedFrom, submittedTo }: SearchFilters, today: Date): string {

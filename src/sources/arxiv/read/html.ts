@@ -5,7 +5,7 @@
 // output characters are capped.
 import { decodeHTML, decodeHTMLAttribute } from "entities";
 import { ToolError } from "../../../errors";
-import { slug, type ExtractedDocument, type OutlineEntry } from "./document";
+import { slug, type ExtractedDocument, type OutlineEntry } from "../../text/document";
 import { stripMathBodies } from "./strip-math";
 
 export interface HtmlLimits {

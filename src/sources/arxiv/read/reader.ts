@@ -7,9 +7,9 @@ import { politeFetch, readBytesCapped } from "../../../upstream/fetch";
 import { lookupArxivIds } from "../api";
 import { formatId, parseArxivId, type ArxivId } from "../ids";
 import { PUBLIC_ARXIV } from "../paper";
-import type { ExtractedDocument } from "./document";
+import type { ExtractedDocument } from "../../text/document";
 import { htmlToDocument } from "./html";
-import { pdfToDocument } from "./pdf";
+import { pdfToDocument } from "../../text/pdf";
 
 export interface Attempt {
   source: TextSource;

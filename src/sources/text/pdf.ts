@@ -1,7 +1,7 @@
 // PDF -> plain text with unpdf (pdf.js), one page at a time, stopping at a page or character
 // budget so that a 500-page PDF stays well inside an isolate's 128 MB. unpdf is imported lazily:
 // it is large, and only a PDF read needs it.
-import { ToolError } from "../../../errors";
+import { ToolError } from "../../errors";
 import type { ExtractedDocument } from "./document";
 
 export interface PdfLimits {

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { getNberPaperInfo } from "../../sources/nber/info";
+import { nberPaperInfoSchema } from "../../sources/nber/paper";
+import { defineTool } from "../tool";
+
+export const nberGetPaperInfo = defineTool({
+  name: "nber_get_paper_info",
+  title: "NBER paper info",
+  description: "An NBER paper's title, authors, date, abstract, links (w25000, 25000 or nber.org link); include_all adds topics, programs, JEL, published version.",
+  input: z.object({
+    paper_id: z.string().min(1).max(300),
+    include_all: z.boolean().default(true),
+    refresh: z.boolean().default(false).describe("Bypass the cache"),
+  }),
+  output: nberPaperInfoSchema.extend({
+    served_from: z.enum(["cache", "live", "mirror"]),
+    cached_at: z.string().optional(),
+    cache_age_seconds: z.number().optional(),
+    notices: z.array(z.string()),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  errors: ["invalid_id", "no_match", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
+  handler: ({ paper_id, include_all, refresh }, { env }) => getNberPaperInfo(env, paper_id, { includeAll: include_all, refresh }),
+  render(info) {
+    const extra = [
+      info.topics && `Topics: ${info.topics.join(", ")}`,
+      info.programs && `Programs: ${info.programs.join(", ")}`,
+      info.jel_codes && `JEL: ${info.jel_codes.join(", ")}`,
+      info.published_version && `Published: ${info.published_version}`,
+      info.doi && `DOI: ${info.doi}`,
+    ].filter(Boolean);
+    const freshness = info.served_from === "cache" ? `cache, ${info.cache_age_seconds} s old` : info.served_from;
+    return [`[${info.id}] ${info.title} (${freshness})`, info.authors.join(", "), info.date ?? "", ...extra, ...info.notices, info.abstract ?? "(no abstract)", info.url].join("\n");
+  },
+});

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { nberPaperSchema } from "../../sources/nber/paper";
+import { searchNber } from "../../sources/nber/search";
+import { sameShapeAs } from "../schema";
+import { defineTool } from "../tool";
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
+
+export const nberSearchPapers = defineTool({
+  name: "nber_search_papers",
+  title: "Search NBER working papers",
+  description: "Search NBER working papers by words, author or number, optionally within dates; served_from says mirror or live NBER.",
+  input: z.object({
+    query: z.string().min(1).max(500),
+    start_date: day.optional(),
+    end_date: day.optional(),
+    page: z.number().int().min(1).max(500).default(1),
+    per_page: z.union([z.literal(20), z.literal(50), z.literal(100)]).default(20),
+  }),
+  output: z.object({
+    query: z.string(),
+    total: z.number(),
+    page: z.number(),
+    per_page: z.number(),
+    start_date: z.string().nullable(),
+    end_date: z.string().nullable(),
+    served_from: z.enum(["mirror", "live"]),
+    papers: sameShapeAs(nberPaperSchema, "{ id, title, authors[], date, abstract, url }"),
+    notices: z.array(z.string()),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  errors: ["invalid_query", "invalid_date", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
+  handler: (args, { env, waitUntil }) => searchNber(env, args, "nber_search_papers", waitUntil),
+  render(result) {
+    const head = `${result.papers.length} of ${result.total} NBER papers for "${result.query}" (page ${result.page}, ${result.served_from})`;
+    const rows = result.papers.map((p) => `[${p.id}] ${p.title} — ${p.authors.join(", ")} (${p.date ?? "n.d."})\n  ${p.url}`);
+    return [head, ...result.notices, ...rows].join("\n\n");
+  },
+});

@@ -1,0 +1,84 @@
+// NBER's search API (JSON), through the NBER gate. Shapes as documented (no recordings exist):
+// { totalResults, results: [{ url: "/papers/wNNNNN", title, authors: ["<a ...>Name</a>"], displaydate: "January 2024", abstract: "<p>...</p>" }] }
+import { decodeHTML } from "entities";
+import { z } from "zod";
+import { ToolError } from "../../errors";
+import { politeFetch, readTextCapped } from "../../upstream/fetch";
+import { parseNberId } from "./ids";
+import { paperUrl, plainText, type NberPaper } from "./paper";
+
+const SEARCH_PATH = "/api/v1/working_page_listing/contentType/working_paper/_/_/search";
+const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+
+const resultSchema = z.object({
+  url: z.string(),
+  title: z.string().default(""),
+  authors: z.array(z.string()).default([]),
+  displaydate: z.string().nullish(),
+  abstract: z.string().nullish(),
+});
+const responseSchema = z.object({ totalResults: z.coerce.number().int().min(0), results: z.array(z.unknown()) });
+
+export interface NberSearchParams {
+  query?: string;
+  startDate?: string;
+  endDate?: string;
+  page: number;
+  perPage: 20 | 50 | 100;
+  /** Newest first (the cron refresh walks the listing this way). */
+  newestFirst?: boolean;
+}
+
+/** "February 2025" -> "2025-02"; anything else -> null. */
+export function displayDateToMonth(display: string | null | undefined): string | null {
+  const match = /^([a-z]+)\s+(\d{4})$/i.exec((display ?? "").trim());
+  const month = match ? MONTHS.indexOf(match[1]!.toLowerCase()) : -1;
+  return match && month >= 0 ? `${match[2]}-${String(month + 1).padStart(2, "0")}` : null;
+}
+
+export async function searchNberApi(env: Env, params: NberSearchParams, deadline?: number): Promise<{ total: number; papers: NberPaper[] }> {
+  const query = new URLSearchParams({ page: String(params.page), perPage: String(params.perPage) });
+  if (params.query) query.set("q", params.query);
+  if (params.startDate) query.set("startDate", params.startDate);
+  if (params.endDate) query.set("endDate", params.endDate);
+  if (params.newestFirst) query.set("sortBy", "public_date");
+  const response = await politeFetch(env, "nber", `${SEARCH_PATH}?${query}`, {
+    retries: 2,
+    passStatuses: [],
+    headers: { accept: "application/json" },
+    ...(deadline === undefined ? {} : { deadline }),
+  });
+  const body = await readTextCapped(response, 5_000_000, "NBER's search API");
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw malformed("not JSON");
+  }
+  const parsed = responseSchema.safeParse(json);
+  if (!parsed.success) throw malformed("no totalResults/results");
+  const papers: NberPaper[] = [];
+  for (const raw of parsed.data.results) {
+    const result = resultSchema.safeParse(raw);
+    if (!result.success) continue;
+    const id = parseNberId(result.data.url.replace(/^\/papers\//, ""));
+    if (!id.ok) continue; // not a working paper (a chapter, a digest): skip it
+    const abstract = result.data.abstract ? plainText(result.data.abstract, decodeHTML) : "";
+    papers.push({
+      id: id.id.id,
+      title: plainText(result.data.title, decodeHTML),
+      authors: result.data.authors.map((author) => plainText(author, decodeHTML)).filter(Boolean),
+      date: displayDateToMonth(result.data.displaydate),
+      abstract: abstract === "" ? null : abstract,
+      url: paperUrl(id.id.id),
+    });
+  }
+  return { total: parsed.data.totalResults, papers };
+}
+
+function malformed(what: string): ToolError {
+  return new ToolError("upstream_malformed", `NBER's search API answered something unexpected (${what}).`, {
+    retryable: true,
+    recovery: "Retry later; the mirror answers searches within its date range meanwhile.",
+  });
+}

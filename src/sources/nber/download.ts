@@ -1,0 +1,66 @@
+// NBER PDFs: fetched once through the NBER gate into R2 (key from the validated ID), then served
+// from there. A failed fetch leaves nothing behind (an R2 put is atomic); every call is logged.
+import { loadConfig } from "../../config";
+import { ToolError } from "../../errors";
+import { logDownload } from "../../store/nber";
+import { politeFetch, readBytesCapped } from "../../upstream/fetch";
+import type { NberId } from "./ids";
+
+export const nberPdfKey = (id: NberId) => `nber/pdf/${id.id}.pdf`;
+
+export interface StoredPdf {
+  bytes: Uint8Array;
+  size: number;
+  sha256: string;
+  storedAt: string;
+  servedFrom: "cache" | "live";
+}
+
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function fetchNberPdf(env: Env, id: NberId, deadline?: number): Promise<StoredPdf> {
+  const key = nberPdfKey(id);
+  const stored = await env.BLOBS.get(key);
+  if (stored) {
+    const bytes = new Uint8Array(await stored.arrayBuffer());
+    const sha256 = stored.customMetadata?.["sha256"] ?? (await sha256Hex(bytes));
+    await logDownload(env.DB, { paperId: id.id, status: "cached", size: bytes.byteLength, sha256 });
+    return { bytes, size: bytes.byteLength, sha256, storedAt: stored.uploaded.toISOString(), servedFrom: "cache" };
+  }
+  try {
+    const response = await politeFetch(env, "nber", `/papers/${id.id}.pdf`, {
+      retries: 2,
+      passStatuses: [403, 404],
+      ...(deadline === undefined ? {} : { deadline }),
+    });
+    if (response.status === 403) {
+      await response.body?.cancel();
+      throw new ToolError("not_downloadable_now", `NBER refused the PDF of ${id.id} (HTTP 403): new papers are restricted during their first week, and some only to subscribers.`, {
+        retryable: true,
+        recovery: "Try again in a few days, or open the paper page on nber.org; nber_get_paper_info still gives the abstract.",
+      });
+    }
+    if (response.status === 404) {
+      await response.body?.cancel();
+      throw new ToolError("no_match", `NBER has no PDF for ${id.id}.`, { recovery: "Check the ID with nber_get_paper_info or nber_search_papers." });
+    }
+    const bytes = await readBytesCapped(response, loadConfig(env).NBER_MAX_PDF_BYTES, "content_too_large", `NBER's PDF of ${id.id}`);
+    if (new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
+      throw new ToolError("upstream_malformed", `NBER answered the PDF request for ${id.id} with something that is not a PDF.`, {
+        retryable: true,
+        recovery: "Retry later; NBER may be showing a bot check.",
+      });
+    }
+    const sha256 = await sha256Hex(bytes);
+    await env.BLOBS.put(key, bytes, { httpMetadata: { contentType: "application/pdf" }, customMetadata: { sha256 } });
+    await logDownload(env.DB, { paperId: id.id, status: "stored", size: bytes.byteLength, sha256 });
+    return { bytes, size: bytes.byteLength, sha256, storedAt: new Date().toISOString(), servedFrom: "live" };
+  } catch (error) {
+    const status = error instanceof ToolError && error.reason === "not_downloadable_now" ? "not_downloadable_now" : "failed";
+    await logDownload(env.DB, { paperId: id.id, status, error: error instanceof ToolError ? `${error.reason}: ${error.message}` : "internal_error" });
+    throw error;
+  }
+}

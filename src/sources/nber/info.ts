@@ -1,0 +1,73 @@
+// nber_get_paper_info: the info cache (TTL from config), else the paper page; the mirror's
+// record when NBER cannot be asked. Every lookup is logged, hit or miss.
+import { loadConfig } from "../../config";
+import { ToolError } from "../../errors";
+import { getCachedInfo, logInfo, mirrorPaper, putCachedInfo, upsertMirror } from "../../store/nber";
+import { parseNberId, type NberId } from "./ids";
+import { fetchPaperPage } from "./page";
+import { paperUrl, PUBLIC_NBER, type NberPaperInfo } from "./paper";
+
+export type ServedInfo = NberPaperInfo & {
+  served_from: "cache" | "live" | "mirror";
+  cached_at?: string;
+  cache_age_seconds?: number;
+  notices: string[];
+};
+
+export function requireNberId(paperId: string): NberId {
+  const parsed = parseNberId(paperId);
+  if (!parsed.ok) {
+    throw new ToolError("invalid_id", `${JSON.stringify(parsed.input)} is ${parsed.problem}.`, {
+      recovery: "Use an NBER working paper ID like w25000 (or 25000), or a https://www.nber.org/papers/w25000 link.",
+    });
+  }
+  return parsed.id;
+}
+
+/** The fields include_all adds; without it the answer is the core record. */
+function trim(info: NberPaperInfo, includeAll: boolean): NberPaperInfo {
+  if (includeAll) return info;
+  const { topics: _t, programs: _p, jel_codes: _j, published_version: _v, ...core } = info;
+  return core;
+}
+
+export async function getNberPaperInfo(env: Env, paperId: string, options: { includeAll: boolean; refresh: boolean }): Promise<ServedInfo> {
+  const id = requireNberId(paperId);
+  const config = loadConfig(env);
+  try {
+    if (!options.refresh) {
+      const cached = await getCachedInfo<NberPaperInfo>(env.DB, id.id, config.NBER_INFO_CACHE_TTL_DAYS);
+      if (cached) {
+        await logInfo(env.DB, { paperId: id.id, servedFrom: "cache" });
+        const age = Math.max(0, Math.round((Date.now() - Date.parse(cached.cachedAt)) / 1000));
+        return { ...trim(cached.value, options.includeAll), served_from: "cache", cached_at: cached.cachedAt, cache_age_seconds: age, notices: [] };
+      }
+    }
+    let info: NberPaperInfo | undefined;
+    try {
+      info = await fetchPaperPage(env, id);
+    } catch (error) {
+      const fallback = error instanceof ToolError && error.reason !== "upstream_malformed" ? await mirrorPaper(env.DB, id.id) : undefined;
+      if (!fallback || !(error instanceof ToolError)) throw error;
+      await logInfo(env.DB, { paperId: id.id, servedFrom: "mirror" });
+      return {
+        ...fallback,
+        url: paperUrl(id.id),
+        pdf_url: `${PUBLIC_NBER}/papers/${id.id}.pdf`,
+        doi: null,
+        served_from: "mirror",
+        notices: [`NBER could not be asked (${error.reason}); this is the mirror's record, without the page's extra fields.`],
+      };
+    }
+    if (!info) {
+      throw new ToolError("no_match", `NBER has no paper ${id.id}.`, { recovery: "Check the number, or find the paper with nber_search_papers." });
+    }
+    await putCachedInfo(env.DB, id.id, info);
+    await upsertMirror(env.DB, [{ ...info, source: "page" }]);
+    await logInfo(env.DB, { paperId: id.id, servedFrom: "live" });
+    return { ...trim(info, options.includeAll), served_from: "live", notices: [] };
+  } catch (error) {
+    await logInfo(env.DB, { paperId: id.id, servedFrom: null, error: error instanceof ToolError ? error.reason : "internal_error" });
+    throw error;
+  }
+}

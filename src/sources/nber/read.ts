@@ -1,0 +1,26 @@
+// nber_read_paper's engine: the PDF (from R2, or fetched once), its text by unpdf page by page,
+// the extracted document cached in R2.
+import { loadConfig } from "../../config";
+import { getJson, putJson } from "../../store/blobs";
+import type { ExtractedDocument } from "../text/document";
+import { pdfToDocument } from "../text/pdf";
+import { fetchNberPdf } from "./download";
+import { requireNberId } from "./info";
+import { paperUrl } from "./paper";
+
+export const nberTextKey = (id: string) => `nber/text/${id}.json`;
+
+export async function loadNberDocument(env: Env, paperId: string): Promise<{ id: string; document: ExtractedDocument; servedFrom: "cache" | "live"; cachedAt?: string }> {
+  const id = requireNberId(paperId);
+  const stored = await getJson<ExtractedDocument>(env.BLOBS, nberTextKey(id.id));
+  if (stored) return { id: id.id, document: stored.value, servedFrom: "cache", cachedAt: stored.storedAt };
+  const config = loadConfig(env);
+  const pdf = await fetchNberPdf(env, id, Date.now() + config.ARXIV_READ_TIMEOUT_MS);
+  const document = await pdfToDocument(
+    pdf.bytes,
+    { maxPages: config.ARXIV_READ_MAX_PDF_PAGES, maxChars: config.ARXIV_READ_MAX_TEXT_CHARS },
+    `Open ${paperUrl(id.id)} in a browser.`,
+  );
+  await putJson(env.BLOBS, nberTextKey(id.id), document);
+  return { id: id.id, document, servedFrom: "live" };
+}

@@ -1,0 +1,197 @@
+// NBER in D1: the mirror (FTS5 search), the paper-info cache and the logs.
+import { eq, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { downloadLog, infoCache, infoLog, nberPapers, queryLog } from "./schema";
+
+export interface MirrorPaper {
+  id: string;
+  title: string;
+  authors: string[];
+  date: string | null;
+  abstract: string | null;
+}
+
+export interface MirrorRow {
+  id: string;
+  title: string;
+  authors: string[];
+  date: string | null;
+  abstract: string | null;
+  programs?: string[];
+  source: "nberwp" | "api" | "page";
+}
+
+const now = () => new Date().toISOString();
+const toPaper = (row: typeof nberPapers.$inferSelect): MirrorPaper => ({
+  id: row.id,
+  title: row.title,
+  authors: row.authors === "" ? [] : row.authors.split("; "),
+  date: row.date,
+  abstract: row.abstract,
+});
+
+/** Inserts or refreshes papers. A richer source never loses its abstract to a poorer one. */
+export async function upsertMirror(db: D1Database, rows: readonly MirrorRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const orm = drizzle(db);
+  const statements = rows.map((row) =>
+    orm
+      .insert(nberPapers)
+      .values({
+        id: row.id,
+        title: row.title,
+        authors: row.authors.join("; "),
+        date: row.date,
+        abstract: row.abstract,
+        programs: row.programs?.join(" ") ?? null,
+        source: row.source,
+        updatedAt: now(),
+      })
+      .onConflictDoUpdate({
+        target: nberPapers.id,
+        set: {
+          title: row.title,
+          authors: sql`CASE WHEN ${row.authors.join("; ")} = '' THEN ${nberPapers.authors} ELSE ${row.authors.join("; ")} END`,
+          date: sql`coalesce(${row.date}, ${nberPapers.date})`,
+          abstract: sql`coalesce(${row.abstract}, ${nberPapers.abstract})`,
+          source: row.source,
+          updatedAt: now(),
+        },
+      }),
+  );
+  await orm.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+}
+
+export async function mirrorPaper(db: D1Database, id: string): Promise<MirrorPaper | undefined> {
+  const row = await drizzle(db).select().from(nberPapers).where(eq(nberPapers.id, id)).get();
+  return row ? toPaper(row) : undefined;
+}
+
+export async function mirrorHas(db: D1Database, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const placeholders = ids.map(() => "?").join(",");
+  const { results } = await db.prepare(`SELECT id FROM nber_papers WHERE id IN (${placeholders})`).bind(...ids).all<{ id: string }>();
+  return new Set(results.map((row) => row.id));
+}
+
+export interface MirrorCoverage {
+  papers: number;
+  newest: string | null;
+}
+
+export async function mirrorCoverage(db: D1Database): Promise<MirrorCoverage> {
+  const row = await db.prepare("SELECT count(*) AS papers, max(date) AS newest FROM nber_papers").first<{ papers: number; newest: string | null }>();
+  return { papers: row?.papers ?? 0, newest: row?.newest ?? null };
+}
+
+/** Words of the user's query as an FTS5 expression: every word must match (quoted, so no FTS5 syntax leaks through). */
+export function ftsQuery(query: string): string | undefined {
+  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 32) ?? [];
+  return words.length === 0 ? undefined : words.map((word) => `"${word}"`).join(" ");
+}
+
+export interface MirrorSearch {
+  query: string;
+  startDate?: string;
+  endDate?: string;
+  page: number;
+  perPage: number;
+}
+
+/**
+ * Full-text search over title, authors and abstract, best match first, with inclusive date bounds.
+ * Month-precision dates (nberwp's) count as within a bound that falls inside their month.
+ */
+export async function searchMirror(db: D1Database, search: MirrorSearch): Promise<{ total: number; papers: MirrorPaper[] }> {
+  const match = ftsQuery(search.query);
+  if (!match) return { total: 0, papers: [] };
+  const where = ["nber_papers_fts MATCH ?1"];
+  if (search.startDate) where.push("p.date >= substr(?2, 1, length(p.date))");
+  if (search.endDate) where.push("p.date <= ?3");
+  const clause = where.join(" AND ");
+  const binds = [match, search.startDate ?? null, search.endDate ?? null];
+  const from = "FROM nber_papers_fts JOIN nber_papers p ON p.rowid = nber_papers_fts.rowid";
+  const [total, rows] = await db.batch([
+    db.prepare(`SELECT count(*) AS n ${from} WHERE ${clause}`).bind(...binds),
+    db
+      .prepare(`SELECT p.* ${from} WHERE ${clause} ORDER BY bm25(nber_papers_fts, 10.0, 5.0, 1.0), p.date DESC LIMIT ?4 OFFSET ?5`)
+      .bind(...binds, search.perPage, (search.page - 1) * search.perPage),
+  ]);
+  const n = (total!.results[0] as { n: number } | undefined)?.n ?? 0;
+  const papers = (rows!.results as { id: string; title: string; authors: string; date: string | null; abstract: string | null }[]).map((row) => ({
+    id: row.id,
+    title: row.title,
+    authors: row.authors === "" ? [] : row.authors.split("; "),
+    date: row.date,
+    abstract: row.abstract,
+  }));
+  return { total: n, papers };
+}
+
+// ---- paper-info cache ----
+
+export interface CachedInfo<T> {
+  value: T;
+  cachedAt: string;
+}
+
+export async function getCachedInfo<T>(db: D1Database, paperId: string, ttlDays: number, at = Date.now()): Promise<CachedInfo<T> | undefined> {
+  const row = await drizzle(db).select().from(infoCache).where(eq(infoCache.paperId, paperId)).get();
+  if (!row) return undefined;
+  if (Date.parse(row.lastFetchedAt) < at - ttlDays * 86_400_000) return undefined;
+  return { value: JSON.parse(row.value) as T, cachedAt: row.lastFetchedAt };
+}
+
+export async function putCachedInfo(db: D1Database, paperId: string, value: unknown): Promise<void> {
+  const stamp = now();
+  await drizzle(db)
+    .insert(infoCache)
+    .values({ paperId, value: JSON.stringify(value), firstCachedAt: stamp, lastFetchedAt: stamp, fetchCount: 1 })
+    .onConflictDoUpdate({
+      target: infoCache.paperId,
+      set: { value: JSON.stringify(value), lastFetchedAt: stamp, fetchCount: sql`${infoCache.fetchCount} + 1` },
+    });
+}
+
+// ---- logs (every surface writes them; a failed log write never fails the call) ----
+
+async function soft(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    console.error("log write failed", error);
+  }
+}
+
+export const logInfo = (db: D1Database, entry: { paperId: string; servedFrom: string | null; error?: string }) =>
+  soft(() => drizzle(db).insert(infoLog).values({ createdAt: now(), paperId: entry.paperId, servedFrom: entry.servedFrom, error: entry.error ?? null }));
+
+export const logQuery = (
+  db: D1Database,
+  entry: { surface: string; keyword: string; conditions: object; resultCount: number | null; servedFrom: string | null; error?: string },
+) =>
+  soft(() =>
+    drizzle(db)
+      .insert(queryLog)
+      .values({
+        createdAt: now(),
+        surface: entry.surface,
+        keyword: entry.keyword.slice(0, 1000),
+        conditions: JSON.stringify(entry.conditions),
+        resultCount: entry.resultCount,
+        servedFrom: entry.servedFrom,
+        error: entry.error ?? null,
+      }),
+  );
+
+export const logDownload = (db: D1Database, entry: { paperId: string; status: string; size?: number; sha256?: string; error?: string }) =>
+  soft(() =>
+    drizzle(db)
+      .insert(downloadLog)
+      .values({ createdAt: now(), paperId: entry.paperId, status: entry.status, size: entry.size ?? null, sha256: entry.sha256 ?? null, error: entry.error ?? null }),
+  );
+
+export async function countRows(db: D1Database, table: "info_log" | "query_log" | "download_log" | "info_cache" | "nber_papers"): Promise<number> {
+  const row = await db.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>();
+  return row?.n ?? 0;
+}
