@@ -105,16 +105,22 @@ export interface MirrorSearch {
 export async function searchMirror(db: D1Database, search: MirrorSearch): Promise<{ total: number; papers: MirrorPaper[] }> {
   const match = ftsQuery(search.query);
   if (!match) return { total: 0, papers: [] };
-  const where = ["nber_papers_fts MATCH ?1"];
-  if (search.startDate) where.push("p.date >= substr(?2, 1, length(p.date))");
-  if (search.endDate) where.push("p.date <= ?3");
+  const where = ["nber_papers_fts MATCH ?"];
+  const binds: (string | number)[] = [match];
+  if (search.startDate) {
+    where.push("p.date >= substr(?, 1, length(p.date))");
+    binds.push(search.startDate);
+  }
+  if (search.endDate) {
+    where.push("p.date <= ?");
+    binds.push(search.endDate);
+  }
   const clause = where.join(" AND ");
-  const binds = [match, search.startDate ?? null, search.endDate ?? null];
   const from = "FROM nber_papers_fts JOIN nber_papers p ON p.rowid = nber_papers_fts.rowid";
   const [total, rows] = await db.batch([
     db.prepare(`SELECT count(*) AS n ${from} WHERE ${clause}`).bind(...binds),
     db
-      .prepare(`SELECT p.* ${from} WHERE ${clause} ORDER BY bm25(nber_papers_fts, 10.0, 5.0, 1.0), p.date DESC LIMIT ?4 OFFSET ?5`)
+      .prepare(`SELECT p.* ${from} WHERE ${clause} ORDER BY bm25(nber_papers_fts, 10.0, 5.0, 1.0), p.date DESC LIMIT ? OFFSET ?`)
       .bind(...binds, search.perPage, (search.page - 1) * search.perPage),
   ]);
   const n = (total!.results[0] as { n: number } | undefined)?.n ?? 0;

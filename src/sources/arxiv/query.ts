@@ -178,9 +178,11 @@ function categoryClause(category: string): string {
   return filter.isAlsoCategory ? `(cat:${filter.archive} OR cat:${filter.archive}.*)` : `cat:${filter.archive}.*`;
 }
 
+const ARXIV_DAYS = { minYear: 1991 }; // arXiv opened in August 1991
+
 function dateClause({ submittedFrom, submittedTo }: SearchFilters, today: Date): string {
-  const from = submittedFrom === undefined ? "19910801" : parseDay(submittedFrom, "submitted_from");
-  const to = submittedTo === undefined ? today.toISOString().slice(0, 10).replaceAll("-", "") : parseDay(submittedTo, "submitted_to");
+  const from = submittedFrom === undefined ? "19910801" : parseDay(submittedFrom, "submitted_from", ARXIV_DAYS);
+  const to = submittedTo === undefined ? today.toISOString().slice(0, 10).replaceAll("-", "") : parseDay(submittedTo, "submitted_to", ARXIV_DAYS);
   if (from > to) {
     throw new ToolError("invalid_date", `submitted_from (${submittedFrom}) is after submitted_to (${submittedTo ?? "today"}).`, {
       recovery: "Swap the dates or widen the window; both bounds are inclusive.",

@@ -1,7 +1,7 @@
 // nber_search_papers: from the mirror when it can answer, else NBER's API (whose results then
 // join the mirror); the mirror again when the API cannot be asked. Every search is logged.
 import { ToolError } from "../../errors";
-import { logQuery, mirrorCoverage, searchMirror, upsertMirror, type MirrorPaper } from "../../store/nber";
+import { logQuery, mirrorCoverage, mirrorPaper, searchMirror, upsertMirror, type MirrorPaper } from "../../store/nber";
 import { parseDay } from "../dates";
 import { searchNberApi } from "./api";
 import { parseNberId } from "./ids";
@@ -35,8 +35,9 @@ export async function searchNber(env: Env, input: NberSearchInput, surface: stri
   if (query === "" || /[\u0000-\u001f\u007f]/.test(query)) {
     throw new ToolError("invalid_query", "The query is empty or contains control characters.", { recovery: "Give a title, author, number or keywords." });
   }
-  if (input.start_date) parseDay(input.start_date, "start_date");
-  if (input.end_date) parseDay(input.end_date, "end_date");
+  // NBER's series start in 1973.
+  if (input.start_date) parseDay(input.start_date, "start_date", { minYear: 1970 });
+  if (input.end_date) parseDay(input.end_date, "end_date", { minYear: 1970 });
   if (input.start_date && input.end_date && input.start_date > input.end_date) {
     throw new ToolError("invalid_date", `start_date ${input.start_date} is after end_date ${input.end_date}.`, { recovery: "Swap the dates; both are inclusive." });
   }
@@ -51,7 +52,12 @@ export async function searchNber(env: Env, input: NberSearchInput, surface: stri
   const mirrorCanAnswer = coverage.papers > 0 && newest !== null && (asId.ok || (input.end_date !== undefined && input.end_date.slice(0, 7) < newest.slice(0, 7)));
 
   const fromMirror = async (): Promise<NberSearchResult> => {
-    const found = await searchMirror(env.DB, { query: asId.ok ? asId.id.id : query, page: input.page, perPage: input.per_page, ...(input.start_date ? { startDate: input.start_date } : {}), ...(input.end_date ? { endDate: input.end_date } : {}) });
+    if (asId.ok) {
+      const paper = await mirrorPaper(env.DB, asId.id.id);
+      const papers = paper && input.page === 1 ? [toPaper(paper)] : [];
+      return { ...base, total: paper ? 1 : 0, served_from: "mirror", papers, notices };
+    }
+    const found = await searchMirror(env.DB, { query, page: input.page, perPage: input.per_page, ...(input.start_date ? { startDate: input.start_date } : {}), ...(input.end_date ? { endDate: input.end_date } : {}) });
     return { ...base, total: found.total, served_from: "mirror", papers: found.papers.map(toPaper), notices };
   };
 
