@@ -3,13 +3,22 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT, quietWranglerEnv } from "./lib/dev-server.mjs";
+import { buildSeed } from "./nber/build-seed.mjs";
 
 const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 const wrangler = (...args) =>
-  execFileSync(process.execPath, [WRANGLER, ...args], { cwd: ROOT, env: quietWranglerEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  execFileSync(process.execPath, [WRANGLER, ...args], {
+    cwd: ROOT,
+    env: quietWranglerEnv(process.env.XDG_CONFIG_HOME ? {} : { XDG_CONFIG_HOME: path.join(ROOT, ".wrangler", "config") }),
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
 
 export function seedLocal({ persistTo } = {}) {
   const persist = persistTo ? ["--persist-to", persistTo] : [];
+  // Generated seeds: the NBER mirror from data/nberwp.
+  buildSeed();
   const dir = path.join(ROOT, "seed");
   const files = readdirSync(dir).filter((name) => name.endsWith(".sql")).sort();
   if (files.length === 0) {

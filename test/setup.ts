@@ -3,6 +3,7 @@ import { applyD1Migrations, reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach } from "vitest";
 import { clearMemoryCache } from "../src/store/cache";
+import { forgetCoverage } from "../src/store/nber";
 import { clearRecentDocuments } from "../src/sources/arxiv/read/reader";
 
 beforeEach(async () => {
@@ -14,4 +15,5 @@ afterEach(async () => {
   // reset() wipes D1; the per-isolate layer in front of it must go too.
   clearMemoryCache();
   clearRecentDocuments();
+  forgetCoverage(env.DB);
 });

@@ -167,9 +167,11 @@ const CASES = [
   ["tools/call arxiv_search_papers (cache hit, 10 papers)", (url) => rpc(url, "tools/call", { name: "arxiv_search_papers", arguments: { query: "testing" } })],
   ["tools/call arxiv_get_metadata (cache hit, 1 paper)", (url) => rpc(url, "tools/call", { name: "arxiv_get_metadata", arguments: { paper_ids: ["1605.08386"] } })],
   ["tools/call arxiv_read_paper (R2 cache hit, page 2 of 2501.11120v1)", (url) => rpc(url, "tools/call", { name: "arxiv_read_paper", arguments: { paper_id: "2501.11120v1", start: 40000 } })],
+  ["tools/call nber_search_papers (mirror, 30,083 papers, FTS5)", (url) => rpc(url, "tools/call", { name: "nber_search_papers", arguments: { query: "monetary policy", end_date: "2020-12-31" } })],
+  ["tools/call nber_get_paper_info (cache hit)", (url) => rpc(url, "tools/call", { name: "nber_get_paper_info", arguments: { paper_id: "w10000" } })],
 ];
 
-const stack = await startStack({ waitFor: "ready" });
+const stack = await startStack({ waitFor: "ready", seed: true });
 try {
   // The first request after start, sent the moment wrangler dev reports "Ready on": it pays for
   // whatever start-up is left in the Worker (first McpServer, first schema conversion, lazy imports).
@@ -203,6 +205,14 @@ try {
     first_page_content_text_tokens: Math.round(pageResult.content[0].text.length / 4),
     first_page_response_bytes: firstPage.bytes,
   };
+  // An NBER PDF served from R2 by /files (stored once by nber_download_paper from the fake upstream).
+  await rpc(stack.mcpUrl, "tools/call", { name: "nber_download_paper", arguments: { paper_id: "w10000" } });
+  const downloads = 200;
+  let bytes = 0;
+  const t0 = performance.now();
+  for (let i = 0; i < downloads; i++) bytes += (await (await fetch(`${stack.url}/files/nber/w10000.pdf`)).arrayBuffer()).byteLength;
+  const seconds = (performance.now() - t0) / 1000;
+  const files = { downloads, file_kb: Math.round(bytes / downloads / 1024), mb_per_s: Math.round((bytes / 1048576 / seconds) * 10) / 10, per_download_ms: Math.round((seconds * 1000 * 100) / downloads) / 100 };
   const extraction = await extractionBenchmarks();
   const pdfMemory = await pdfMemoryBenchmarks();
 
@@ -217,6 +227,7 @@ try {
     micro,
     extraction,
     pdf_memory: pdfMemory,
+    files,
     tokens,
   };
   const dir = path.join(ROOT, "bench/results");
@@ -242,6 +253,8 @@ try {
     "| PDF extraction memory (Node, 128 MB heap cap) | ms | characters | heap+buffers baseline MB | peak MB | growth MB |",
     "|---|---|---|---|---|---|",
     ...pdfMemory.map((r) => `| ${r.case} | ${r.ms} | ${r.chars} | ${r.baseline_mb} | ${r.peak_mb} | ${r.growth_mb} |`),
+    "",
+    `NBER PDF served from R2 by /files: ${files.downloads} sequential downloads of ${files.file_kb} KB, ${files.mb_per_s} MB/s (${files.per_download_ms} ms each).`,
     "",
     `Default arxiv_read_paper page: ${tokens.default_page_text_chars} characters of text = ${tokens.default_page_text_tokens} tokens (characters / 4); the first page's whole text content (with outline) = ${tokens.first_page_content_text_tokens} tokens; ${tokens.first_page_response_bytes} bytes on the wire (text and structuredContent).`,
     "",

@@ -117,12 +117,16 @@ async function loopbackArgs() {
   ];
 }
 
-export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor = "health" } = {}) {
+export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor = "health", seed = false } = {}) {
   const fake = await startFakeUpstream();
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-e2e-"));
   const env = quietWranglerEnv({ XDG_CONFIG_HOME: path.join(stateDir, "config") });
   try {
     await run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", path.join(stateDir, "state")], env);
+    if (seed) {
+      const { seedLocal } = await import("../seed-local.mjs");
+      seedLocal({ persistTo: path.join(stateDir, "state") });
+    }
   } catch (error) {
     await fake.close();
     rmSync(stateDir, { recursive: true, force: true });

@@ -60,6 +60,7 @@ export async function upsertMirror(db: D1Database, rows: readonly MirrorRow[]): 
       }),
   );
   await orm.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  forgetCoverage(db);
 }
 
 export async function mirrorPaper(db: D1Database, id: string): Promise<MirrorPaper | undefined> {
@@ -79,9 +80,22 @@ export interface MirrorCoverage {
   newest: string | null;
 }
 
-export async function mirrorCoverage(db: D1Database): Promise<MirrorCoverage> {
+// Coverage decides mirror-or-live on every search; it changes once a day, so an isolate keeps it a minute.
+const COVERAGE_TTL_MS = 60_000;
+const coverageMemo = new WeakMap<D1Database, { value: MirrorCoverage; at: number }>();
+
+export async function mirrorCoverage(db: D1Database, at = Date.now()): Promise<MirrorCoverage> {
+  const memo = coverageMemo.get(db);
+  if (memo && at - memo.at < COVERAGE_TTL_MS) return memo.value;
   const row = await db.prepare("SELECT count(*) AS papers, max(date) AS newest FROM nber_papers").first<{ papers: number; newest: string | null }>();
-  return { papers: row?.papers ?? 0, newest: row?.newest ?? null };
+  const value = { papers: row?.papers ?? 0, newest: row?.newest ?? null };
+  coverageMemo.set(db, { value, at });
+  return value;
+}
+
+/** Forget the memo (after the mirror changed in this isolate, and in tests). */
+export function forgetCoverage(db: D1Database): void {
+  coverageMemo.delete(db);
 }
 
 /** Words of the user's query as an FTS5 expression: every word must match (quoted, so no FTS5 syntax leaks through). */

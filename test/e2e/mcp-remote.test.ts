@@ -73,6 +73,11 @@ describe("mcp-remote as a stdio proxy", () => {
     expect(call.result.isError).toBeFalsy();
     expect(call.result.structuredContent.categories.map((c: { code: string }) => c.code)).toEqual(["eess.AS", "eess.IV", "eess.SP", "eess.SY"]);
 
+    // The NBER download is offered over stdio too (it writes to R2, never to the client's disk).
+    expect(list.result.tools.map((tool: { name: string }) => tool.name)).toContain("nber_download_paper");
+    const download = await request(5, "tools/call", { name: "nber_download_paper", arguments: { paper_id: "w10000" } });
+    expect(download.result.content.map((c: { type: string }) => c.type)).toEqual(["text", "resource_link"]);
+
     const bad = await request(4, "tools/call", { name: "arxiv_list_categories", arguments: { group: "nonsense" } });
     expect(bad.result.isError).toBe(true);
     expect(JSON.parse(bad.result.content[0].text).error.reason).toBe("invalid_group");

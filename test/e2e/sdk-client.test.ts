@@ -55,6 +55,17 @@ describe("MCP SDK client over Streamable HTTP", () => {
     expect(page.next_start).toBe(2000);
   });
 
+  it("downloads an NBER paper and fetches it from the link it returns", async () => {
+    const result = await client.callTool({ name: "nber_download_paper", arguments: { paper_id: "w10000" } });
+    expect(result.isError).toBeFalsy();
+    const out = result.structuredContent as { url: string; size: number; sha256: string };
+    expect(out.url).toBe(`${new URL(mcpUrl).origin}/files/nber/w10000.pdf`);
+    expect((result.content as { type: string }[]).map((c) => c.type)).toEqual(["text", "resource_link"]);
+    const file = await fetch(out.url);
+    expect(file.status).toBe(200);
+    expect((await file.arrayBuffer()).byteLength).toBe(out.size);
+  });
+
   it("reads the category resources", async () => {
     const all = await client.readResource({ uri: "arxiv://categories" });
     expect(JSON.parse((all.contents[0] as { text: string }).text).categories).toHaveLength(155);

@@ -20,7 +20,7 @@ export const nberGetPaperInfo = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: ["invalid_id", "no_match", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
-  handler: ({ paper_id, include_all, refresh }, { env }) => getNberPaperInfo(env, paper_id, { includeAll: include_all, refresh }),
+  handler: ({ paper_id, include_all, refresh }, { env, waitUntil }) => getNberPaperInfo(env, paper_id, { includeAll: include_all, refresh }, waitUntil),
   render(info) {
     const extra = [
       info.topics && `Topics: ${info.topics.join(", ")}`,

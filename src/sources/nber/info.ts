@@ -31,14 +31,20 @@ function trim(info: NberPaperInfo, includeAll: boolean): NberPaperInfo {
   return core;
 }
 
-export async function getNberPaperInfo(env: Env, paperId: string, options: { includeAll: boolean; refresh: boolean }): Promise<ServedInfo> {
+export async function getNberPaperInfo(
+  env: Env,
+  paperId: string,
+  options: { includeAll: boolean; refresh: boolean },
+  // Log writes run after the answer is sent when the caller can wait for them (a Worker request).
+  defer: (work: Promise<unknown>) => void = () => {},
+): Promise<ServedInfo> {
   const id = requireNberId(paperId);
   const config = loadConfig(env);
   try {
     if (!options.refresh) {
       const cached = await getCachedInfo<NberPaperInfo>(env.DB, id.id, config.NBER_INFO_CACHE_TTL_DAYS);
       if (cached) {
-        await logInfo(env.DB, { paperId: id.id, servedFrom: "cache" });
+        defer(logInfo(env.DB, { paperId: id.id, servedFrom: "cache" }));
         const age = Math.max(0, Math.round((Date.now() - Date.parse(cached.cachedAt)) / 1000));
         return { ...trim(cached.value, options.includeAll), served_from: "cache", cached_at: cached.cachedAt, cache_age_seconds: age, notices: [] };
       }

@@ -76,7 +76,8 @@ export async function searchNber(env: Env, input: NberSearchInput, surface: stri
   if (result.papers.length === 0) {
     notices.push(result.total > 0 ? `page ${input.page} is past the last result (total ${result.total}).` : "No paper matches. Try fewer or different words, an author's last name, or drop the dates.");
   }
-  await logQuery(env.DB, { surface, keyword: query, conditions, resultCount: result.total, servedFrom: result.served_from });
+  // Logged after the answer is sent: the log write is not on the caller's clock.
+  waitUntil(logQuery(env.DB, { surface, keyword: query, conditions, resultCount: result.total, servedFrom: result.served_from }));
   return result;
 
   async function live(): Promise<NberSearchResult> {
