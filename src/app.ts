@@ -1,7 +1,12 @@
 // The Hono app: routes only. Each route delegates to one module.
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { createMcpHandler } from "agents/mcp/server";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig, type Config } from "./config";
+import { nberHarvester } from "./harvest/nber";
+import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { bearerToken, sha256Hex, tokenMatches, unauthorized } from "./http/auth";
+import { handleAuthorize } from "./http/consent";
+import { EXPENSIVE_TOOLS, acquireSlot, calledTools, jsonRpcRefusal, readBodyCapped, releaseWhenDone } from "./http/limits";
 import { renderLanding } from "./landing";
 import { createServer } from "./mcp/server";
 import { TOOLS } from "./mcp/registry";
@@ -39,14 +44,87 @@ function mcpHandlerFor(env: Env, requestHost: string): ReturnType<typeof createM
   return handler;
 }
 
-app.all("/mcp", (c) => {
+type AppContext = Context<{ Bindings: Env }>;
+
+/**
+ * Who is calling, for limits: the OAuth client, the bearer token (by digest), or the IP address.
+ * In bearer mode a missing or wrong token is answered here with 401.
+ */
+async function identify(c: AppContext, config: Config): Promise<{ client: string } | { refusal: Response }> {
+  const props = (c.executionCtx as unknown as { props?: { clientId?: string } }).props;
+  if (config.AUTH_MODE === "oauth") return { client: `oauth:${props?.clientId ?? "unknown"}` };
+  if (config.AUTH_MODE === "bearer") {
+    const token = bearerToken(c.req.header("authorization"));
+    if (!(await tokenMatches(token, config.AUTH_TOKEN_HASHES))) {
+      return { refusal: unauthorized("papers-mcp", token ? "The bearer token is not valid." : "A bearer token is required.") };
+    }
+    return { client: `token:${(await sha256Hex(token!)).slice(0, 16)}` };
+  }
+  return { client: `ip:${c.req.header("cf-connecting-ip") ?? "local"}` };
+}
+
+app.all("/mcp", async (c) => {
+  const config = loadConfig(c.env);
   // Hono types its context loosely; at runtime it is the Worker's ExecutionContext.
   const executionCtx = c.executionCtx as unknown as ExecutionContext;
-  return mcpHandlerFor(c.env, new URL(c.req.url).hostname)(c.req.raw, c.env, executionCtx);
+  const handler = mcpHandlerFor(c.env, new URL(c.req.url).hostname);
+  const who = await identify(c, config);
+  if ("refusal" in who) return who.refusal;
+  if (c.req.method !== "POST") return handler(c.req.raw, c.env, executionCtx);
+
+  const body = await readBodyCapped(c.req.raw, config.MCP_MAX_BODY_BYTES);
+  if (body === undefined) {
+    return jsonRpcRefusal(413, "request_too_large", `The request body is larger than ${config.MCP_MAX_BODY_BYTES} bytes.`, "Send smaller arguments; no tool needs a body this large.");
+  }
+  if (!(await c.env.RATE_LIMIT_ENDPOINT.limit({ key: who.client })).success) {
+    return jsonRpcRefusal(429, "rate_limited", "Too many requests from this client.", "Wait a minute, then retry more slowly.", 60);
+  }
+  let release: (() => void) | undefined;
+  if (calledTools(body).some((name) => EXPENSIVE_TOOLS.has(name))) {
+    if (!(await c.env.RATE_LIMIT_EXPENSIVE.limit({ key: who.client })).success) {
+      return jsonRpcRefusal(429, "rate_limited", "Too many paper reads or downloads from this client.", "Wait a minute; page through text you already have meanwhile.", 60);
+    }
+    release = acquireSlot(who.client, config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT);
+    if (!release) {
+      return jsonRpcRefusal(429, "too_many_concurrent", `This client already has ${config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT} reads or downloads running.`, "Wait for one to finish, then retry.", 5);
+    }
+  }
+  try {
+    const response = await handler(new Request(c.req.raw, { body }), c.env, executionCtx);
+    return release ? releaseWhenDone(response, release) : response;
+  } catch (error) {
+    release?.();
+    throw error;
+  }
+});
+
+// The OAuth consent page (AUTH_MODE=oauth; the provider in index.ts injects OAUTH_PROVIDER).
+app.on(["GET", "POST"], "/authorize", async (c) => {
+  const oauth = (c.env as Env & { OAUTH_PROVIDER?: OAuthHelpers }).OAUTH_PROVIDER;
+  if (loadConfig(c.env).AUTH_MODE !== "oauth" || !oauth) return c.notFound();
+  return handleAuthorize(c.req.raw, oauth);
+});
+
+// Operator routes: always behind the admin token, whatever AUTH_MODE is.
+app.use("/admin/*", async (c, next) => {
+  const config = loadConfig(c.env);
+  if (!config.ADMIN_TOKEN_HASH || !(await tokenMatches(bearerToken(c.req.header("authorization")), [config.ADMIN_TOKEN_HASH]))) {
+    return unauthorized("papers-mcp-admin", config.ADMIN_TOKEN_HASH ? "The admin token is missing or wrong." : "Admin routes are closed: ADMIN_TOKEN_HASH is not set.");
+  }
+  await next();
+});
+
+app.get("/admin/status", async (c) => c.json(await readStoreHealth(c.env.DB)));
+
+app.post("/admin/harvest/nber", async (c) => {
+  await nberHarvester.onSchedule(c.env, "admin");
+  return c.json({ started: "nber", status: "/admin/status" }, 202);
 });
 
 // NBER PDFs fetched by nber_download_paper, from R2. The key comes from the validated ID only.
 app.on(["GET", "HEAD"], "/files/nber/:file", async (c) => {
+  const who = await identify(c, loadConfig(c.env));
+  if ("refusal" in who) return who.refusal;
   const parsed = parseNberId(c.req.param("file").replace(/\.pdf$/i, ""));
   const notFound = () =>
     c.json({ error: { reason: "not_found", message: "No such file.", recovery: "Call nber_download_paper first; it returns this file's URL." } }, 404);

@@ -44,8 +44,22 @@ const configSchema = z.object({
     .default("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"),
   NBER_INFO_CACHE_TTL_DAYS: z.coerce.number().min(0).max(3650).default(30),
   NBER_MAX_PDF_BYTES: z.coerce.number().int().min(1).default(40_000_000),
-  /** Origin of this server as clients see it (for download links); default: the request's origin. */
+  /** Origin of this server as clients see it (download links, OAuth metadata); default: the request's origin. */
   PUBLIC_BASE_URL: baseUrl.optional(),
+  /** none: public read-only endpoint; bearer: tokens from AUTH_TOKEN_HASHES; oauth: OAuth 2.1 (DCR, PKCE). */
+  AUTH_MODE: z.enum(["none", "bearer", "oauth"]).default("none"),
+  /** Secret: comma-separated SHA-256 hex digests of the accepted bearer tokens. */
+  AUTH_TOKEN_HASHES: z
+    .string()
+    .default("")
+    .transform((list) => list.split(",").map((hash) => hash.trim().toLowerCase()).filter((hash) => hash.length > 0))
+    .pipe(z.array(z.string().regex(/^[0-9a-f]{64}$/, "each entry must be a SHA-256 hex digest"))),
+  /** Secret: SHA-256 hex digest of the admin token (/admin/*). Unset: admin routes are closed. */
+  ADMIN_TOKEN_HASH: z.string().regex(/^[0-9a-f]{64}$/i, "must be a SHA-256 hex digest").optional(),
+  /** Largest JSON-RPC request body /mcp accepts. */
+  MCP_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(262_144),
+  /** Expensive tool calls (reads, downloads) one client may have running at once in an isolate. */
+  MAX_CONCURRENT_EXPENSIVE_PER_CLIENT: z.coerce.number().int().min(1).max(100).default(2),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -98,11 +112,20 @@ export function loadConfig(env: object): Config {
   for (const key of Object.keys(configSchema.shape)) {
     const value = (env as Record<string, unknown>)[key];
     // An empty string in .dev.vars means "use the default", except for lists.
-    if (typeof value === "string" && value === "" && key !== "MCP_ALLOWED_HOSTNAMES") continue;
+    if (typeof value === "string" && value === "" && key !== "MCP_ALLOWED_HOSTNAMES" && key !== "AUTH_TOKEN_HASHES") continue;
     if (value === undefined) continue;
     vars[key] = value;
   }
-  const result = configSchema.safeParse(vars);
+  const result = configSchema
+    .refine((config) => config.AUTH_MODE !== "bearer" || config.AUTH_TOKEN_HASHES.length > 0, {
+      message: "AUTH_MODE=bearer needs at least one hash in AUTH_TOKEN_HASHES",
+      path: ["AUTH_TOKEN_HASHES"],
+    })
+    .refine((config) => config.AUTH_MODE !== "oauth" || config.PUBLIC_BASE_URL !== undefined, {
+      message: "AUTH_MODE=oauth needs PUBLIC_BASE_URL (the https origin clients use)",
+      path: ["PUBLIC_BASE_URL"],
+    })
+    .safeParse(vars);
   if (!result.success) {
     const problems = result.error.issues
       .map((issue) => `${issue.path.join(".")}: ${issue.message}`)

@@ -1,14 +1,53 @@
-// Worker entry: HTTP (Hono), cron and queue handlers; Durable Object classes re-exported.
+// Worker entry: HTTP (Hono, behind the OAuth provider when AUTH_MODE=oauth), cron and queue
+// handlers; Durable Object classes re-exported.
+import { OAuthProvider } from "@cloudflare/workers-oauth-provider";
 import { app } from "./app";
+import { ConfigError, loadConfig } from "./config";
 import { handleQueueBatch, registerHarvester, runScheduled } from "./harvest/dispatch";
 import { nberHarvester } from "./harvest/nber";
 
-registerHarvester("nber", nberHarvester);
-
 export { CrawlGate } from "./upstream/gate";
 
+registerHarvester("nber", nberHarvester);
+
+const appHandler = { fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, env, ctx) };
+
+// One provider per isolate and public origin: it serves /register, /token, the metadata
+// documents, and checks tokens on /mcp and /files/ before the app sees the request.
+const providers = new Map<string, OAuthProvider<Env>>();
+
+function oauthProvider(base: string): OAuthProvider<Env> {
+  let provider = providers.get(base);
+  if (!provider) {
+    provider = new OAuthProvider<Env>({
+      apiRoute: ["/mcp", "/files/"],
+      apiHandler: appHandler,
+      defaultHandler: appHandler,
+      authorizeEndpoint: "/authorize",
+      tokenEndpoint: "/token",
+      clientRegistrationEndpoint: "/register",
+      scopesSupported: ["papers:read"],
+      requiredScopes: ["papers:read"],
+      // The resource is the whole origin, so one token covers /mcp and the /files/ it links to.
+      resourceMetadata: { resource: base, authorization_servers: [base] },
+    });
+    providers.set(base, provider);
+  }
+  return provider;
+}
+
 export default {
-  fetch: app.fetch,
+  fetch(request, env, ctx) {
+    let mode: string;
+    let base: string | undefined;
+    try {
+      ({ AUTH_MODE: mode, PUBLIC_BASE_URL: base } = loadConfig(env));
+    } catch (error) {
+      if (error instanceof ConfigError) return app.fetch(request, env, ctx); // the app answers 503 and says why
+      throw error;
+    }
+    return mode === "oauth" && base ? oauthProvider(base).fetch(request, env, ctx) : app.fetch(request, env, ctx);
+  },
   scheduled: (controller, env, ctx) => ctx.waitUntil(runScheduled(controller, env)),
   queue: (batch, env, _ctx) => handleQueueBatch(batch, env),
 } satisfies ExportedHandler<Env, unknown>;

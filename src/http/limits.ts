@@ -1,0 +1,85 @@
+// Abuse limits in front of /mcp: a body size cap, per-client rate limits (Workers Rate Limiting
+// bindings: the whole endpoint, and the expensive tools), and a cap on one client's concurrent
+// expensive calls. Every refusal is a JSON-RPC error with a reason and a Retry-After.
+
+export const EXPENSIVE_TOOLS: ReadonlySet<string> = new Set(["arxiv_read_paper", "nber_read_paper", "nber_download_paper"]);
+
+export function jsonRpcRefusal(status: number, reason: string, message: string, recovery: string, retryAfterSeconds?: number): Response {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (retryAfterSeconds !== undefined) headers["retry-after"] = String(retryAfterSeconds);
+  const data = { reason, recovery, ...(retryAfterSeconds === undefined ? {} : { retry_after_ms: retryAfterSeconds * 1000 }) };
+  return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message, data } }), { status, headers });
+}
+
+/** Reads a request body up to `maxBytes`; undefined when it is larger. */
+export async function readBodyCapped(request: Request, maxBytes: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) return undefined;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** Names of the tools a JSON-RPC body calls (a single message or a batch); [] when it is not JSON. */
+export function calledTools(body: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  return messages.flatMap((message) => {
+    if (!message || typeof message !== "object") return [];
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    return method === "tools/call" && typeof params?.name === "string" ? [params.name] : [];
+  });
+}
+
+// Expensive calls in flight per client, per isolate.
+const inFlight = new Map<string, number>();
+
+/** Takes a slot for `client`; returns its release, or undefined when the client is at `max`. */
+export function acquireSlot(client: string, max: number): (() => void) | undefined {
+  const current = inFlight.get(client) ?? 0;
+  if (current >= max) return undefined;
+  inFlight.set(client, current + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (inFlight.get(client) ?? 1) - 1;
+    if (left <= 0) inFlight.delete(client);
+    else inFlight.set(client, left);
+  };
+}
+
+/** Calls `release` once the response body is fully sent (or abandoned). */
+export function releaseWhenDone(response: Response, release: () => void): Response {
+  if (!response.body) {
+    release();
+    return response;
+  }
+  const { readable, writable } = new TransformStream();
+  // Settles when the body is done, errors, or the client goes away: release in every case.
+  response.body.pipeTo(writable).then(release, release);
+  return new Response(readable, response);
+}

@@ -1,0 +1,179 @@
+// Authentication modes, admin routes and abuse limits, through the Worker's own fetch.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import worker from "../src/index";
+import { sha256Hex } from "../src/http/auth";
+import { FAKE } from "./helpers";
+
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+
+async function call(url: string, init: RequestInit, vars: Record<string, unknown> = {}) {
+  const ctx = createExecutionContext();
+  const request = new Request(url, init) as unknown as Parameters<typeof worker.fetch>[0];
+  const response = await worker.fetch(request, { ...env, ...vars } as Env, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+const toolCall = (name: string, args: object, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  headers: { host: "localhost", ...MCP_HEADERS, ...headers },
+  body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+});
+
+const messageOf = async (response: Response) => {
+  const text = await response.text();
+  return JSON.parse(text.startsWith("event:") ? text.split("\n").find((l) => l.startsWith("data: "))!.slice(6) : text);
+};
+
+describe("AUTH_MODE=bearer", () => {
+  const token = "test-token-please-change-0123456789";
+  const vars = async () => ({ AUTH_MODE: "bearer", AUTH_TOKEN_HASHES: `${"0".repeat(64)},${await sha256Hex(token)}` });
+
+  it("refuses a missing or wrong token with 401 and WWW-Authenticate; accepts the right one", async () => {
+    const missing = await call("http://localhost/mcp", toolCall("arxiv_list_categories", {}), await vars());
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get("www-authenticate")).toMatch(/^Bearer realm="papers-mcp"/);
+    const wrong = await call("http://localhost/mcp", toolCall("arxiv_list_categories", {}, { authorization: "Bearer nope" }), await vars());
+    expect(wrong.status).toBe(401);
+    const right = await call("http://localhost/mcp", toolCall("arxiv_list_categories", { group: "econ" }, { authorization: `Bearer ${token}` }), await vars());
+    expect(right.status).toBe(200);
+    expect((await messageOf(right)).result.structuredContent.count).toBe(3);
+  });
+
+  it("guards /files too", async () => {
+    const response = await call("http://localhost/files/nber/w10000.pdf", { headers: { host: "localhost" } }, await vars());
+    expect(response.status).toBe(401);
+  });
+
+  it("refuses to start without token hashes (configuration error, not an open door)", async () => {
+    const response = await call("http://localhost/mcp", toolCall("arxiv_list_categories", {}), { AUTH_MODE: "bearer", AUTH_TOKEN_HASHES: "" });
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain("AUTH_TOKEN_HASHES");
+  });
+});
+
+describe("admin routes", () => {
+  it("are closed without ADMIN_TOKEN_HASH and need the admin token with it, in every mode", async () => {
+    expect((await call("http://localhost/admin/status", { headers: { host: "localhost" } })).status).toBe(401);
+    const sent: unknown[] = [];
+    const vars = { ADMIN_TOKEN_HASH: await sha256Hex("admin-secret"), HARVEST_QUEUE: { send: async (message: unknown) => void sent.push(message) } };
+    expect((await call("http://localhost/admin/status", { headers: { host: "localhost", authorization: "Bearer wrong" } }, vars)).status).toBe(401);
+    const ok = await call("http://localhost/admin/status", { headers: { host: "localhost", authorization: "Bearer admin-secret" } }, vars);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ reachable: true });
+    const harvest = await call("http://localhost/admin/harvest/nber", { method: "POST", headers: { host: "localhost", authorization: "Bearer admin-secret" } }, vars);
+    expect(harvest.status).toBe(202);
+    expect(sent).toEqual([expect.objectContaining({ source: "nber", cursor: "1" })]);
+  });
+});
+
+describe("abuse limits", () => {
+  it("caps the request body", async () => {
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "arxiv_search_papers", arguments: { query: "x".repeat(300_000) } } });
+    const response = await call("http://localhost/mcp", { method: "POST", headers: { host: "localhost", ...MCP_HEADERS }, body: big });
+    expect(response.status).toBe(413);
+    expect((await response.json()) as object).toMatchObject({ error: { data: { reason: "request_too_large" } } });
+  });
+
+  it("rate-limits the expensive tools per client with 429 and Retry-After", async () => {
+    const client = { "cf-connecting-ip": "203.0.113.7" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++) {
+      const response = await call("http://localhost/mcp", toolCall("nber_download_paper", { paper_id: "not-an-id" }, client));
+      statuses.push(response.status);
+      if (response.status === 429) {
+        expect(response.headers.get("retry-after")).toBe("60");
+        expect(await response.json()).toMatchObject({ error: { data: { reason: "rate_limited", retry_after_ms: 60_000 } } });
+      } else await response.text();
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 200)).toBe(true);
+    expect(statuses.slice(30)).toEqual([429, 429]);
+    // Another client is not affected.
+    const other = await call("http://localhost/mcp", toolCall("nber_download_paper", { paper_id: "not-an-id" }, { "cf-connecting-ip": "203.0.113.8" }));
+    expect(other.status).toBe(200);
+  });
+
+  it("bounds one client's concurrent reads", async () => {
+    const client = { "cf-connecting-ip": "198.51.100.1" };
+    const vars = { ARXIV_BASE_URL: `${FAKE}/arxiv/_scenario/slow`, AR5IV_BASE_URL: `${FAKE}/ar5iv/_scenario/slow`, ARXIV_READ_TIMEOUT_MS: "600" };
+    const reads = [1, 2, 3].map((n) => call("http://localhost/mcp", toolCall("arxiv_read_paper", { paper_id: `2401.0000${n}v1` }, client), vars));
+    const responses = await Promise.all(reads);
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 200, 429]);
+    // The two admitted reads run out of their 600 ms budget against the slow source.
+    for (const response of responses.filter((r) => r.status === 200)) expect(JSON.stringify(await messageOf(response))).toContain("timeout");
+    // Their slots are free again.
+    const after = await call("http://localhost/mcp", toolCall("arxiv_read_paper", { paper_id: "2401.00004v1" }, client), vars);
+    expect(after.status).toBe(200);
+    await after.text();
+  });
+});
+
+describe("AUTH_MODE=oauth", () => {
+  const BASE = "https://papers.example.org";
+  const vars = { AUTH_MODE: "oauth", PUBLIC_BASE_URL: BASE, MCP_ALLOWED_HOSTNAMES: "papers.example.org" };
+  const b64url = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+  it("a client registers, is authorized with PKCE through the consent page, and calls a tool", async () => {
+    const unauthenticated = await call(`${BASE}/mcp`, toolCall("arxiv_list_categories", {}, { host: "papers.example.org" }), vars);
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get("www-authenticate")).toContain("resource_metadata");
+
+    const registration = await call(`${BASE}/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "Test <client>", redirect_uris: ["http://127.0.0.1:33418/callback"], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }),
+    }, vars);
+    expect(registration.status).toBe(201);
+    const { client_id } = (await registration.json()) as { client_id: string };
+
+    const verifier = b64url(crypto.getRandomValues(new Uint8Array(32)).buffer);
+    const challenge = b64url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
+    const authorizeUrl = new URL(`${BASE}/authorize`);
+    for (const [key, value] of Object.entries({ response_type: "code", client_id, redirect_uri: "http://127.0.0.1:33418/callback", code_challenge: challenge, code_challenge_method: "S256", state: "s-123", scope: "papers:read", resource: BASE })) {
+      authorizeUrl.searchParams.set(key, value);
+    }
+    const consent = await call(authorizeUrl.href, { headers: { host: "papers.example.org" } }, vars);
+    expect(consent.status).toBe(200);
+    const html = await consent.text();
+    expect(html).toContain("Allow Test &#60;client&#62; to use papers-mcp?");
+    expect(html).toContain("127.0.0.1");
+    const handle = /name="handle" value="([^"]+)"/.exec(html)![1]!;
+    const cookie = consent.headers.get("set-cookie")!.split(";")[0]!;
+
+    const approval = await call(`${BASE}/authorize`, {
+      method: "POST",
+      headers: { host: "papers.example.org", cookie, "content-type": "application/x-www-form-urlencoded", origin: BASE },
+      body: new URLSearchParams({ handle, decision: "approve" }).toString(),
+      redirect: "manual",
+    }, vars);
+    expect(approval.status).toBe(302);
+    const redirect = new URL(approval.headers.get("location")!);
+    expect(redirect.searchParams.get("state")).toBe("s-123");
+    const code = redirect.searchParams.get("code")!;
+
+    const token = await call(`${BASE}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: "http://127.0.0.1:33418/callback", client_id, code_verifier: verifier, resource: BASE }).toString(),
+    }, vars);
+    expect(token.status).toBe(200);
+    const { access_token } = (await token.json()) as { access_token: string };
+
+    const authorized = await call(`${BASE}/mcp`, toolCall("arxiv_list_categories", { group: "stat" }, { host: "papers.example.org", authorization: `Bearer ${access_token}` }), vars);
+    expect(authorized.status).toBe(200);
+    expect((await messageOf(authorized)).result.structuredContent.count).toBe(6);
+
+    const wrongVerifier = await call(`${BASE}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: "http://127.0.0.1:33418/callback", client_id, code_verifier: "x".repeat(43) }).toString(),
+    }, vars);
+    expect(wrongVerifier.status).toBe(400);
+  });
+
+  it("/authorize is not served in the other modes", async () => {
+    expect((await call("http://localhost/authorize", { headers: { host: "localhost" } })).status).toBe(404);
+  });
+});
