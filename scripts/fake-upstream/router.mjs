@@ -132,6 +132,50 @@ export function createFixtureRouter({ fixturesDir }) {
           '<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><feed xmlns="http://www.w3.org/2005/Atom"><title>&c;</title></feed>',
           { "content-type": "application/atom+xml" },
         );
+      case "xxe":
+        return handMadeResponse(
+          200,
+          '<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY secret SYSTEM "file:///etc/passwd">]><feed xmlns="http://www.w3.org/2005/Atom"><title>&secret;</title></feed>',
+          { "content-type": "application/atom+xml" },
+        );
+      case "huge-xml": {
+        // 100 MB, generated as it streams: an Atom head, then entries without end.
+        const head = new TextEncoder().encode("<?xml version='1.0'?><feed xmlns=\"http://www.w3.org/2005/Atom\">");
+        const entry = new TextEncoder().encode(`<entry><id>http://arxiv.org/abs/2401.00001v1</id><title>${"x".repeat(4000)}</title></entry>`);
+        let sent = 0;
+        const body = new ReadableStream({
+          start(controller) {
+            controller.enqueue(head);
+          },
+          pull(controller) {
+            if (sent >= 100 * 1024 * 1024) return controller.close();
+            controller.enqueue(entry);
+            sent += entry.byteLength;
+          },
+        });
+        return new Response(body, { headers: { "content-type": "application/atom+xml", "x-fake-upstream": "hand-made" } });
+      }
+      case "drip": {
+        // A body that never ends: one byte every 100 ms until the client goes away.
+        let timer;
+        const body = new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode("<?xml version='1.0'?><feed>"));
+            timer = setInterval(() => {
+              try {
+                controller.enqueue(new TextEncoder().encode(" "));
+              } catch {
+                clearInterval(timer);
+              }
+            }, 100);
+          },
+          cancel() {
+            clearInterval(timer);
+          },
+        });
+        request.signal?.addEventListener?.("abort", () => clearInterval(timer));
+        return new Response(body, { headers: { "content-type": "application/atom+xml", "x-fake-upstream": "hand-made" } });
+      }
       case "truncated-xml":
         return handMadeResponse(200, "<?xml version='1.0'?><feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://arxiv.org/abs/2401.1", { "content-type": "application/atom+xml" });
       case "huge-html": {

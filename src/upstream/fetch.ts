@@ -195,7 +195,17 @@ export async function readBytesCapped(response: Response, maxBytes: number, reas
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      // The request's timeout signal also covers the body: a body that never ends stops here.
+      if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+        throw new ToolError("timeout", `${what} did not finish arriving within the time budget.`, { retryable: true, recovery: "Retry later." });
+      }
+      throw new ToolError("upstream_unavailable", `${what} broke off while arriving.`, { retryable: true, recovery: "Retry in a minute.", cause: error });
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
