@@ -38,7 +38,7 @@ const NASTY_STRINGS = [
   "x".repeat(301), "y".repeat(1001), "z".repeat(100_000), "a b c d e f g h i j k l m n o p q r s t u v w x y z",
 ];
 const NASTY_NUMBERS = [0, -1, 1, 1.5, 49, 50, 51, 99, 100, 10_000, 2 ** 31, -(2 ** 53), Number.MAX_SAFE_INTEGER, 1e308, NaN, Infinity];
-const WRONG_TYPES = [null, true, false, [], {}, ["a"], { $ne: null }, [1, 2, 3], { toString: "x" }];
+const WRONG_TYPES: unknown[] = [null, true, false, [], {}, ["a"], { $ne: null }, [1, 2, 3], { toString: "x" }];
 
 const randomString = () => {
   if (random() < 0.6) return pick(NASTY_STRINGS);
