@@ -185,6 +185,12 @@ describe("hostile content and budgets", () => {
     expect(error.message).toContain("content_too_large");
   });
 
+  it("a PDF above the configured size fails content_too_large without being stored", async () => {
+    const result = await readWith({ ARXIV_READ_MAX_PDF_BYTES: "10000" }, { paper_id: "1512.03905v1" });
+    expect(toolError(result)).toMatchObject({ reason: "content_too_large" });
+    expect(await env.BLOBS.head("arxiv/pdf/1512.03905v1.pdf")).toBeNull();
+  });
+
   it("a slow source ends in timeout within the read's budget, naming what was tried", async () => {
     const started = Date.now();
     const result = await readWith({ ARXIV_BASE_URL: `${FAKE}/arxiv/_scenario/slow`, ARXIV_READ_TIMEOUT_MS: "800" }, { paper_id: "2501.11120v1" });

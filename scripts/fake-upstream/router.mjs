@@ -156,18 +156,26 @@ export function createFixtureRouter({ fixturesDir }) {
         return new Response(body, { headers: { "content-type": "application/atom+xml", "x-fake-upstream": "hand-made" } });
       }
       case "drip": {
-        // A body that never ends: one byte every 100 ms until the client goes away.
+        // A body that never ends: one byte every 100 ms until the client goes away (or, so that the
+        // fake itself never outlives a test run, for at most 30 s).
         let timer;
+        let ticks = 0;
         const body = new ReadableStream({
           start(controller) {
             controller.enqueue(new TextEncoder().encode("<?xml version='1.0'?><feed>"));
             timer = setInterval(() => {
               try {
+                if (++ticks > 300) {
+                  clearInterval(timer);
+                  controller.close();
+                  return;
+                }
                 controller.enqueue(new TextEncoder().encode(" "));
               } catch {
                 clearInterval(timer);
               }
             }, 100);
+            timer.unref?.();
           },
           cancel() {
             clearInterval(timer);
