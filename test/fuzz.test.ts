@@ -7,6 +7,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
+import { TOOLS as REGISTERED } from "../src/mcp/registry";
 import { resetUpstream, upstreamHits } from "./helpers";
 
 // Fast upstreams for the fuzz run: no spacing, short budgets (the gate logic has its own tests).
@@ -150,6 +151,9 @@ describe("fuzz: every tool, hostile arguments", () => {
           reasons.set("ok", (reasons.get("ok") ?? 0) + 1);
         }
       }
+      // Every reason seen is one the tool declares (plus the wrapper's invalid_argument).
+      const declared = new Set([...REGISTERED.find((t) => t.name === tool)!.errors, "invalid_argument", "invalid_params", "ok"]);
+      for (const reason of reasons.keys()) expect(declared, `${tool} returned undeclared ${reason}`).toContain(reason);
       console.log(`fuzz ${tool}: ${JSON.stringify(Object.fromEntries([...reasons].sort((a, b) => b[1] - a[1])))}`);
       // The run exercised rejections (and, for most tools, some accepted calls too).
       expect([...reasons.keys()].some((reason) => REJECTIONS.has(reason))).toBe(true);

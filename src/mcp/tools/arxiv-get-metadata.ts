@@ -28,7 +28,7 @@ export const arxivGetMetadata = defineTool({
     remaining_ids: z.array(z.string()),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
-  errors: ["invalid_id", "no_match", "version_not_served", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
+  errors: ["invalid_request", "invalid_id", "no_match", "version_not_served", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
   handler: ({ paper_ids }, { env }) => getMetadata(env, paper_ids),
   render(result) {
     const lines = result.papers.map((paper) => {

@@ -29,7 +29,7 @@ export const nberReadPaper = defineTool({
     text: z.string(),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
-  errors: ["invalid_id", "no_match", "not_downloadable_now", "pdf_extraction_failed", "content_too_large", "rate_limited", "timeout"],
+  errors: ["invalid_id", "no_match", "not_downloadable_now", "pdf_extraction_failed", "content_too_large", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
   async handler({ paper_id, start, max_characters }, { env }) {
     const { id, document, servedFrom } = await loadNberDocument(env, paper_id);
     if (start > document.text.length) {

@@ -29,7 +29,7 @@ export const nberSearchPapers = defineTool({
     notices: z.array(z.string()),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
-  errors: ["invalid_query", "invalid_date", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
+  errors: ["invalid_request", "invalid_query", "invalid_date", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
   handler: (args, { env, waitUntil }) => searchNber(env, args, "nber_search_papers", waitUntil),
   render(result) {
     const head = `${result.papers.length} of ${result.total} NBER papers for "${result.query}" (page ${result.page}, ${result.served_from})`;
