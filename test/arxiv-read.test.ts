@@ -1,13 +1,11 @@
 // arxiv_read_paper against recorded HTML and PDFs: content, structure, paging, caching,
 // fallbacks and hostile inputs.
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { app } from "../src/app";
 import { htmlToDocument } from "../src/sources/arxiv/read/html";
 import { pdfToDocument } from "../src/sources/text/pdf";
 import { ToolError } from "../src/errors";
-import { FAKE, callTool, resetUpstream, toolError, upstreamHits } from "./helpers";
+import { FAKE, callTool, callToolWith, resetUpstream, toolError, upstreamHits } from "./helpers";
 
 beforeEach(resetUpstream);
 
@@ -164,19 +162,7 @@ describe("fallbacks", () => {
 });
 
 describe("hostile content and budgets", () => {
-  async function readWith(vars: Record<string, string>, args: Record<string, unknown>) {
-    const response = await app.fetch(
-      new Request("http://localhost/mcp", {
-        method: "POST",
-        headers: { host: "localhost", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "arxiv_read_paper", arguments: args } }),
-      }),
-      { ...env, ...vars },
-      createExecutionContext(),
-    );
-    const text = await response.text();
-    return JSON.parse(text.split("\n").find((line) => line.startsWith("data: "))!.slice(6)).result;
-  }
+  const readWith = async (vars: Record<string, string>, args: Record<string, unknown>) => (await callToolWith("arxiv_read_paper", args, vars)).result;
 
   it("a 50 MB HTML body is cut off at the size limit and the read moves on", async () => {
     const result = await readWith({ ARXIV_BASE_URL: `${FAKE}/arxiv/_scenario/huge-html`, ARXIV_READ_MAX_HTML_BYTES: "5000000" }, { paper_id: "2501.11120v1" });

@@ -1,9 +1,7 @@
 // arxiv_search_papers, arxiv_get_metadata and arxiv://paper through /mcp, against recorded feeds.
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { app } from "../src/app";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FAKE, callTool, mcpCall, resetUpstream, toolError, upstreamHits } from "./helpers";
+import { FAKE, callTool, callToolWith, mcpCall, resetUpstream, toolError, upstreamHits } from "./helpers";
 
 beforeEach(resetUpstream);
 
@@ -213,19 +211,9 @@ describe("arxiv://paper/{paperId}", () => {
 describe("a misbehaving arXiv API", () => {
   // The scenario sits in the base URL, so the tool's own request path reaches it unchanged.
   async function searchAgainst(scenario: string) {
-    const response = await app.fetch(
-      new Request("http://localhost/mcp", {
-        method: "POST",
-        headers: { host: "localhost", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "arxiv_search_papers", arguments: { query: "testing" } } }),
-      }),
-      { ...env, ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/${scenario}` },
-      createExecutionContext(),
-    );
-    expect(response.status).toBe(200);
-    const text = await response.text();
-    const message = JSON.parse(text.split("\n").find((line) => line.startsWith("data: "))!.slice(6));
-    return toolError(message.result);
+    const { status, result } = await callToolWith("arxiv_search_papers", { query: "testing" }, { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/${scenario}` });
+    expect(status).toBe(200);
+    return toolError(result);
   }
 
   it.each([

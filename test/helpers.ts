@@ -54,3 +54,30 @@ export function toolError(result: { isError?: boolean; content: { type: string; 
   if (!result.isError) throw new Error(`expected an error result, got ${JSON.stringify(result).slice(0, 300)}`);
   return JSON.parse(result.content[0]!.text).error as { reason: string; message: string; retryable: boolean; retry_after_ms?: number; recovery: string };
 }
+
+/**
+ * One tools/call through the Worker's fetch with some vars overridden (a scenario base URL, a
+ * small budget): the override applies to this call only.
+ */
+export async function callToolWith(
+  name: string,
+  args: unknown,
+  vars: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; result: any; message: any }> {
+  const { default: worker } = await import("../src/index");
+  const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");
+  const { env } = await import("cloudflare:workers");
+  const ctx = createExecutionContext();
+  const request = new Request("http://localhost/mcp", {
+    method: "POST",
+    headers: { ...MCP_HEADERS, ...headers },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+  }) as unknown as Parameters<typeof worker.fetch>[0];
+  const response = await worker.fetch(request, { ...env, ...vars } as unknown as Env, ctx);
+  const text = await response.text();
+  await waitOnExecutionContext(ctx);
+  const data = text.startsWith("event:") ? text.split("\n").find((line) => line.startsWith("data: "))?.slice(6) : text;
+  const message = data ? JSON.parse(data) : undefined;
+  return { status: response.status, result: message?.result, message };
+}

@@ -1,14 +1,12 @@
 // NBER: IDs, search (mirror and live), paper info with its cache, downloads to R2 and /files,
 // reading, the resource, the logs and the cron refresh. NBER answers come from hand-made
 // fixtures in the documented shapes (no recordings exist); mirror rows are real nberwp records.
-import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { app } from "../src/app";
 import { nberHarvester } from "../src/harvest/nber";
 import { parseNberId } from "../src/sources/nber/ids";
 import { countRows, upsertMirror } from "../src/store/nber";
-import { FAKE, callTool, mcpCall, resetUpstream, toolError, upstreamHits } from "./helpers";
+import { FAKE, callTool, callToolWith, mcpCall, resetUpstream, toolError, upstreamHits } from "./helpers";
 
 // Real records from data/nberwp (CC0).
 const SEED = [
@@ -100,16 +98,7 @@ describe("nber_search_papers", () => {
 
   it("falls back to the mirror, saying so, when NBER rate-limits", async () => {
     await seed();
-    const response = await app.fetch(
-      new Request("http://localhost/mcp", {
-        method: "POST",
-        headers: { host: "localhost", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "nber_search_papers", arguments: { query: "bribery" } } }),
-      }),
-      { ...env, NBER_BASE_URL: `${FAKE}/nber/_scenario/status-429` },
-      createExecutionContext(),
-    );
-    const message = JSON.parse((await response.text()).split("\n").find((l) => l.startsWith("data: "))!.slice(6));
+    const { message } = await callToolWith("nber_search_papers", { query: "bribery" }, { NBER_BASE_URL: `${FAKE}/nber/_scenario/status-429` });
     expect(message.result.structuredContent).toMatchObject({ served_from: "mirror", total: 1 });
     expect(message.result.structuredContent.notices[0]).toContain("rate_limited");
   });

@@ -2,6 +2,8 @@
 // bindings: the whole endpoint, and the expensive tools), and a cap on one client's concurrent
 // expensive calls. Every refusal is a JSON-RPC error with a reason and a Retry-After.
 
+import { collectCapped } from "../streams";
+
 export const EXPENSIVE_TOOLS: ReadonlySet<string> = new Set(["arxiv_read_paper", "nber_read_paper", "nber_download_paper"]);
 
 export function jsonRpcRefusal(status: number, reason: string, message: string, recovery: string, retryAfterSeconds?: number): Response {
@@ -13,29 +15,10 @@ export function jsonRpcRefusal(status: number, reason: string, message: string, 
 
 /** Reads a request body up to `maxBytes`; undefined when it is larger. */
 export async function readBodyCapped(request: Request, maxBytes: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) return undefined;
+  if (Number(request.headers.get("content-length") ?? "0") > maxBytes) return undefined;
   if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  const bytes = await collectCapped(request.body, maxBytes);
+  return bytes && new TextDecoder().decode(bytes);
 }
 
 /** Names of the tools a JSON-RPC body calls (a single message or a batch); [] when it is not JSON. */

@@ -3,6 +3,7 @@
 // every kind of failure into a typed ToolError.
 import { loadConfig, upstreamSettings, type Upstream } from "../config";
 import { ToolError } from "../errors";
+import { collectCapped } from "../streams";
 import type { CrawlGate } from "./gate";
 
 export interface PoliteFetchOptions {
@@ -191,35 +192,17 @@ export async function readBytesCapped(response: Response, maxBytes: number, reas
     throw tooLarge(what, maxBytes, reason);
   }
   if (!response.body) return new Uint8Array();
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch (error) {
-      // The request's timeout signal also covers the body: a body that never ends stops here.
-      if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-        throw new ToolError("timeout", `${what} did not finish arriving within the time budget.`, { retryable: true, recovery: "Retry later." });
-      }
-      throw new ToolError("upstream_unavailable", `${what} broke off while arriving.`, { retryable: true, recovery: "Retry in a minute.", cause: error });
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await collectCapped(response.body, maxBytes);
+  } catch (error) {
+    // The request's timeout signal also covers the body: a body that never ends stops here.
+    if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+      throw new ToolError("timeout", `${what} did not finish arriving within the time budget.`, { retryable: true, recovery: "Retry later." });
     }
-    const { done, value } = chunk;
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(what, maxBytes, reason);
-    }
-    chunks.push(value);
+    throw new ToolError("upstream_unavailable", `${what} broke off while arriving.`, { retryable: true, recovery: "Retry in a minute.", cause: error });
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  if (!bytes) throw tooLarge(what, maxBytes, reason);
   return bytes;
 }
 
