@@ -6,7 +6,7 @@ import { nberHarvester } from "./harvest/nber";
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { bearerToken, sha256Hex, tokenMatches, unauthorized } from "./http/auth";
 import { handleAuthorize } from "./http/consent";
-import { EXPENSIVE_TOOLS, acquireSlot, calledTools, jsonRpcRefusal, readBodyCapped, releaseWhenDone } from "./http/limits";
+import { EXPENSIVE_TOOLS, acquireSlot, calledTools, jsonRpcRefusal, parseJson, readBodyCapped, releaseWhenDone } from "./http/limits";
 import { renderLanding } from "./landing";
 import { createServer } from "./mcp/server";
 import { TOOLS } from "./mcp/registry";
@@ -79,8 +79,9 @@ app.all("/mcp", async (c) => {
   if (!(await c.env.RATE_LIMIT_ENDPOINT.limit({ key: who.client })).success) {
     return jsonRpcRefusal(429, "rate_limited", "Too many requests from this client.", "Wait a minute, then retry more slowly.", 60);
   }
+  const parsed = parseJson(body);
   let release: (() => void) | undefined;
-  if (calledTools(body).some((name) => EXPENSIVE_TOOLS.has(name))) {
+  if (calledTools(parsed).some((name) => EXPENSIVE_TOOLS.has(name))) {
     if (!(await c.env.RATE_LIMIT_EXPENSIVE.limit({ key: who.client })).success) {
       return jsonRpcRefusal(429, "rate_limited", "Too many paper reads or downloads from this client.", "Wait a minute; page through text you already have meanwhile.", 60);
     }
@@ -90,7 +91,12 @@ app.all("/mcp", async (c) => {
     }
   }
   try {
-    const response = await handler(new Request(c.req.raw, { body }), c.env, executionCtx);
+    // The body is already read: hand the handler the parsed JSON (it skips reading and parsing
+    // again); a body that is not JSON goes through as text so the handler answers the parse error.
+    const response =
+      parsed === undefined
+        ? await handler(new Request(c.req.raw, { body }), c.env, executionCtx)
+        : await handler.fetch(c.req.raw, { parsedBody: parsed });
     return release ? releaseWhenDone(response, release) : response;
   } catch (error) {
     release?.();

@@ -15,20 +15,26 @@ export function jsonRpcRefusal(status: number, reason: string, message: string, 
 
 /** Reads a request body up to `maxBytes`; undefined when it is larger. */
 export async function readBodyCapped(request: Request, maxBytes: number): Promise<string | undefined> {
-  if (Number(request.headers.get("content-length") ?? "0") > maxBytes) return undefined;
+  const declared = request.headers.get("content-length");
+  if (Number(declared ?? "0") > maxBytes) return undefined;
+  // A declared length within the cap can be read natively; without one, count as it arrives.
+  if (declared !== null) return request.text();
   if (!request.body) return "";
   const bytes = await collectCapped(request.body, maxBytes);
   return bytes && new TextDecoder().decode(bytes);
 }
 
-/** Names of the tools a JSON-RPC body calls (a single message or a batch); [] when it is not JSON. */
-export function calledTools(body: string): string[] {
-  let parsed: unknown;
+/** The body as JSON, or undefined when it is not JSON (the MCP handler then answers the parse error). */
+export function parseJson(body: string): unknown {
   try {
-    parsed = JSON.parse(body);
+    return JSON.parse(body);
   } catch {
-    return [];
+    return undefined;
   }
+}
+
+/** Names of the tools a parsed JSON-RPC body calls (a single message or a batch). */
+export function calledTools(parsed: unknown): string[] {
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   return messages.flatMap((message) => {
     if (!message || typeof message !== "object") return [];
