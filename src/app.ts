@@ -6,7 +6,7 @@ import { nberHarvester } from "./harvest/nber";
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { bearerToken, sha256Hex, tokenMatches, unauthorized } from "./http/auth";
 import { handleAuthorize } from "./http/consent";
-import { EXPENSIVE_TOOLS, acquireSlot, calledTools, jsonRpcRefusal, parseJson, readBodyCapped, releaseWhenDone } from "./http/limits";
+import { EXPENSIVE_TOOLS, LOCAL_FREE_REQUESTS, acquireSlot, calledTools, jsonRpcRefusal, localRequestCount, parseJson, readBodyCapped, releaseWhenDone } from "./http/limits";
 import { renderLanding } from "./landing";
 import { createServer } from "./mcp/server";
 import { TOOLS } from "./mcp/registry";
@@ -76,8 +76,13 @@ app.all("/mcp", async (c) => {
   if (body === undefined) {
     return jsonRpcRefusal(413, "request_too_large", `The request body is larger than ${config.MCP_MAX_BODY_BYTES} bytes.`, "Send smaller arguments; no tool needs a body this large.");
   }
-  if (!(await c.env.RATE_LIMIT_ENDPOINT.limit({ key: who.client })).success) {
-    return jsonRpcRefusal(429, "rate_limited", "Too many requests from this client.", "Wait a minute, then retry more slowly.", 60);
+  const endpointCheck = c.env.RATE_LIMIT_ENDPOINT.limit({ key: who.client });
+  if (localRequestCount(who.client) > LOCAL_FREE_REQUESTS) {
+    if (!(await endpointCheck).success) {
+      return jsonRpcRefusal(429, "rate_limited", "Too many requests from this client.", "Wait a minute, then retry more slowly.", 60);
+    }
+  } else {
+    executionCtx.waitUntil(endpointCheck);
   }
   const parsed = parseJson(body);
   let release: (() => void) | undefined;

@@ -95,6 +95,18 @@ describe("abuse limits", () => {
     expect(other.status).toBe(200);
   });
 
+  it("rate-limits the whole endpoint per client (enforced once a client is busy in this isolate)", async () => {
+    const client = { "cf-connecting-ip": "192.0.2.55" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 320; i++) {
+      const response = await call("http://localhost/mcp", { method: "POST", headers: { host: "localhost", ...MCP_HEADERS, ...client }, body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "ping" }) });
+      statuses.push(response.status);
+      await response.text();
+    }
+    expect(statuses.slice(0, 300).every((status) => status === 200)).toBe(true);
+    expect(statuses.slice(300).every((status) => status === 429)).toBe(true);
+  }, 60_000);
+
   it("bounds one client's concurrent reads", async () => {
     const client = { "cf-connecting-ip": "198.51.100.1" };
     const vars = { ARXIV_BASE_URL: `${FAKE}/arxiv/_scenario/slow`, AR5IV_BASE_URL: `${FAKE}/ar5iv/_scenario/slow`, ARXIV_READ_TIMEOUT_MS: "600" };

@@ -72,3 +72,22 @@ export function releaseWhenDone(response: Response, release: () => void): Respon
   response.body.pipeTo(writable).then(release, release);
   return new Response(readable, response);
 }
+
+// Requests per client in the last minute, per isolate. A client well under the endpoint limit here
+// is counted by the Rate Limiting binding without the request waiting for it; past this many
+// requests the binding's answer is awaited and enforced. (The binding's counters are approximate
+// and per location anyway; this keeps its round trip off the hot path of light clients.)
+export const LOCAL_FREE_REQUESTS = 60;
+const recent = new Map<string, number[]>();
+
+export function localRequestCount(client: string, now = Date.now()): number {
+  const since = now - 60_000;
+  const times = (recent.get(client) ?? []).filter((at) => at > since);
+  times.push(now);
+  recent.set(client, times);
+  if (recent.size > 10_000) {
+    // Forget the quietest clients first; the binding still counts them.
+    for (const [key, stamps] of recent) if (stamps.every((at) => at <= since) || recent.size > 10_000) recent.delete(key);
+  }
+  return times.length;
+}
