@@ -80,14 +80,19 @@ export function releaseWhenDone(response: Response, release: () => void): Respon
 export const LOCAL_FREE_REQUESTS = 60;
 const recent = new Map<string, number[]>();
 
+const MAX_TRACKED_CLIENTS = 10_000;
+
 export function localRequestCount(client: string, now = Date.now()): number {
   const since = now - 60_000;
   const times = (recent.get(client) ?? []).filter((at) => at > since);
   times.push(now);
+  // Re-insert so the Map's order is least recently seen first.
+  recent.delete(client);
   recent.set(client, times);
-  if (recent.size > 10_000) {
-    // Forget the quietest clients first; the binding still counts them.
-    for (const [key, stamps] of recent) if (stamps.every((at) => at <= since) || recent.size > 10_000) recent.delete(key);
+  if (recent.size > MAX_TRACKED_CLIENTS) {
+    // Forget the least recently seen client; the binding still counts it.
+    const oldest = recent.keys().next().value;
+    if (oldest !== undefined) recent.delete(oldest);
   }
   return times.length;
 }
