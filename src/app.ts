@@ -5,7 +5,6 @@ import { ConfigError, loadConfig, type Config } from "./config";
 import { nberHarvester } from "./harvest/nber";
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { bearerToken, sha256Hex, tokenMatches, unauthorized } from "./http/auth";
-import { handleAuthorize } from "./http/consent";
 import { EXPENSIVE_TOOLS, LOCAL_FREE_REQUESTS, acquireSlot, calledTools, jsonRpcRefusal, localRequestCount, parseJson, readBodyCapped, releaseWhenDone } from "./http/limits";
 import { renderLanding } from "./landing";
 import { createServer } from "./mcp/server";
@@ -46,6 +45,14 @@ function mcpHandlerFor(env: Env, requestHost: string): ReturnType<typeof createM
 
 type AppContext = Context<{ Bindings: Env }>;
 
+/** A rate-limit check that never fails the request: a broken limiter lets traffic through, logged. */
+function limit(binding: RateLimit, key: string): Promise<{ success: boolean }> {
+  return binding.limit({ key }).catch((error: unknown) => {
+    console.error("rate limiter unavailable; allowing the request", error);
+    return { success: true };
+  });
+}
+
 /**
  * Who is calling, for limits: the OAuth client, the bearer token (by digest), or the IP address.
  * In bearer mode a missing or wrong token is answered here with 401.
@@ -76,7 +83,7 @@ app.all("/mcp", async (c) => {
   if (body === undefined) {
     return jsonRpcRefusal(413, "request_too_large", `The request body is larger than ${config.MCP_MAX_BODY_BYTES} bytes.`, "Send smaller arguments; no tool needs a body this large.");
   }
-  const endpointCheck = c.env.RATE_LIMIT_ENDPOINT.limit({ key: who.client });
+  const endpointCheck = limit(c.env.RATE_LIMIT_ENDPOINT, who.client);
   if (localRequestCount(who.client) > LOCAL_FREE_REQUESTS) {
     if (!(await endpointCheck).success) {
       return jsonRpcRefusal(429, "rate_limited", "Too many requests from this client.", "Wait a minute, then retry more slowly.", 60);
@@ -87,7 +94,7 @@ app.all("/mcp", async (c) => {
   const parsed = parseJson(body);
   let release: (() => void) | undefined;
   if (calledTools(parsed).some((name) => EXPENSIVE_TOOLS.has(name))) {
-    if (!(await c.env.RATE_LIMIT_EXPENSIVE.limit({ key: who.client })).success) {
+    if (!(await limit(c.env.RATE_LIMIT_EXPENSIVE, who.client)).success) {
       return jsonRpcRefusal(429, "rate_limited", "Too many paper reads or downloads from this client.", "Wait a minute; page through text you already have meanwhile.", 60);
     }
     release = acquireSlot(who.client, config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT);
@@ -113,6 +120,8 @@ app.all("/mcp", async (c) => {
 app.on(["GET", "POST"], "/authorize", async (c) => {
   const oauth = (c.env as Env & { OAUTH_PROVIDER?: OAuthHelpers }).OAUTH_PROVIDER;
   if (loadConfig(c.env).AUTH_MODE !== "oauth" || !oauth) return c.notFound();
+  // Loaded only in OAuth mode: the provider library is not needed otherwise.
+  const { handleAuthorize } = await import("./http/consent");
   return handleAuthorize(c.req.raw, oauth);
 });
 

@@ -1,6 +1,6 @@
 // Worker entry: HTTP (Hono, behind the OAuth provider when AUTH_MODE=oauth), cron and queue
 // handlers; Durable Object classes re-exported.
-import { OAuthProvider } from "@cloudflare/workers-oauth-provider";
+import type { OAuthProvider } from "@cloudflare/workers-oauth-provider";
 import { app } from "./app";
 import { ConfigError, loadConfig } from "./config";
 import { handleQueueBatch, registerHarvester, runScheduled } from "./harvest/dispatch";
@@ -14,11 +14,13 @@ const appHandler = { fetch: (request: Request, env: Env, ctx: ExecutionContext) 
 
 // One provider per isolate and public origin: it serves /register, /token, the metadata
 // documents, and checks tokens on /mcp and /files/ before the app sees the request.
+// The library is imported only in OAuth mode (it is not needed otherwise).
 const providers = new Map<string, OAuthProvider<Env>>();
 
-function oauthProvider(base: string): OAuthProvider<Env> {
+async function oauthProvider(base: string): Promise<OAuthProvider<Env>> {
   let provider = providers.get(base);
   if (!provider) {
+    const { OAuthProvider } = await import("@cloudflare/workers-oauth-provider");
     provider = new OAuthProvider<Env>({
       apiRoute: ["/mcp", "/files/"],
       apiHandler: appHandler,
@@ -37,7 +39,7 @@ function oauthProvider(base: string): OAuthProvider<Env> {
 }
 
 export default {
-  fetch(request, env, ctx) {
+  async fetch(request, env, ctx) {
     let mode: string;
     let base: string | undefined;
     try {
@@ -46,7 +48,7 @@ export default {
       if (error instanceof ConfigError) return app.fetch(request, env, ctx); // the app answers 503 and says why
       throw error;
     }
-    return mode === "oauth" && base ? oauthProvider(base).fetch(request, env, ctx) : app.fetch(request, env, ctx);
+    return mode === "oauth" && base ? (await oauthProvider(base)).fetch(request, env, ctx) : app.fetch(request, env, ctx);
   },
   scheduled: (controller, env, ctx) => ctx.waitUntil(runScheduled(controller, env)),
   queue: (batch, env, _ctx) => handleQueueBatch(batch, env),
