@@ -27,8 +27,10 @@ describe("spacing", () => {
     const arrivals = (await upstreamHits()).map((hit) => hit.at).sort((a, b) => a - b);
     expect(arrivals).toHaveLength(5);
     const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(delay - 15);
-    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(4 * delay - 30);
+    // Slots are exactly `delay` apart at the gate; a caller's timer may wake a little late, which
+    // can shorten the gap to the next arrival by that much, never the spacing of the whole run.
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(delay * 0.7);
+    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(4 * delay - 20);
   });
 
   it("keeps separate upstreams independent", async () => {
