@@ -5,7 +5,7 @@ import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { nberHarvester } from "../src/harvest/nber";
 import { parseNberId } from "../src/sources/nber/ids";
-import { countRows, upsertMirror } from "../src/store/nber";
+import { countRows, ftsQuery, upsertMirror } from "../src/store/nber";
 import { FAKE, callTool, callToolWith, mcpCall, resetUpstream, toolError, upstreamHits } from "./helpers";
 
 // Real records from data/nberwp (CC0).
@@ -70,6 +70,13 @@ describe("nber_search_papers", () => {
     expect(window.structuredContent.notices[0]).toContain("could not be asked");
     const bounded = await callTool("nber_search_papers", { query: "education", start_date: "1973-06-30", end_date: "1999-12-31" });
     expect(bounded.structuredContent.papers.map((p: { id: string }) => p.id)).toEqual(["w0001"]);
+  });
+
+  it("ignores words nearly every title has, unless the query has nothing else", async () => {
+    expect(ftsQuery("The Effect of the Minimum Wage")).toBe('"effect" "minimum" "wage"');
+    expect(ftsQuery("the of")).toBe('"the" "of"');
+    expect(ftsQuery('NEAR("x" *) AND -- \'; DROP')).toBe('"near" "x" "drop"');
+    expect(ftsQuery("!!!")).toBeUndefined();
   });
 
   it("looks a paper number up in the mirror", async () => {

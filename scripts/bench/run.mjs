@@ -141,6 +141,33 @@ async function extractionBenchmarks() {
   return rows;
 }
 
+/**
+ * The NBER mirror's search queries timed by D1 itself (meta.duration, ms), on the seeded local
+ * database: the count and the first page, as nber_search_papers runs them.
+ */
+async function nberMirrorD1(stateDir) {
+  const { execFileSync } = await import("node:child_process");
+  const wrangler = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", XDG_CONFIG_HOME: path.join(stateDir, "config") };
+  const queries = ['"monetary" "policy"', '"minimum" "wage" "employment"', '"card"', '"trade"', '"health" "insurance"', '"economic"'];
+  const rows = [];
+  for (const match of queries) {
+    const from = "FROM nber_papers_fts JOIN nber_papers p ON p.rowid = nber_papers_fts.rowid";
+    const where = `nber_papers_fts MATCH '${match.replaceAll("'", "''")}' AND p.date <= '2020-12-31'`;
+    const command = `SELECT count(*) AS n ${from} WHERE ${where}; SELECT p.* ${from} WHERE ${where} ORDER BY bm25(nber_papers_fts, 10.0, 5.0, 1.0), p.date DESC LIMIT 20`;
+    const runs = [];
+    let hits = 0;
+    for (let i = 0; i < 3; i++) {
+      const out = JSON.parse(execFileSync(process.execPath, [wrangler, "d1", "execute", "DB", "--local", "--persist-to", path.join(stateDir, "state"), "--json", "--command", command], { cwd: ROOT, env, encoding: "utf8" }));
+      runs.push(out.reduce((sum, result) => sum + (result.meta?.duration ?? 0), 0));
+      hits = out[0].results[0].n;
+    }
+    runs.sort((a, b) => a - b);
+    rows.push({ query: match, hits, d1_ms_median_of_3: runs[1] });
+  }
+  return rows;
+}
+
 /** PDF extraction memory in Node under a 128 MB heap cap (workerd does not report isolate memory). */
 async function pdfMemoryBenchmarks() {
   const { execFileSync } = await import("node:child_process");
@@ -218,6 +245,7 @@ try {
   for (let i = 0; i < downloads; i++) bytes += (await (await fetch(`${stack.url}/files/nber/w10000.pdf`, { headers: clientHeader() })).arrayBuffer()).byteLength;
   const seconds = (performance.now() - t0) / 1000;
   const files = { downloads, file_kb: Math.round(bytes / downloads / 1024), mb_per_s: Math.round((bytes / 1048576 / seconds) * 10) / 10, per_download_ms: Math.round((seconds * 1000 * 100) / downloads) / 100 };
+  const nberD1 = await nberMirrorD1(stack.stateDir);
   const extraction = await extractionBenchmarks();
   const pdfMemory = await pdfMemoryBenchmarks();
 
@@ -233,6 +261,7 @@ try {
     extraction,
     pdf_memory: pdfMemory,
     files,
+    nber_mirror_d1: nberD1,
     tokens,
   };
   const dir = path.join(ROOT, "bench/results");
@@ -258,6 +287,10 @@ try {
     "| PDF extraction memory (Node, 128 MB heap cap) | ms | characters | heap+buffers baseline MB | peak MB | growth MB |",
     "|---|---|---|---|---|---|",
     ...pdfMemory.map((r) => `| ${r.case} | ${r.ms} | ${r.chars} | ${r.baseline_mb} | ${r.peak_mb} | ${r.growth_mb} |`),
+    "",
+    "| NBER mirror query in D1 (30,083 papers; count + first page of 20) | hits | D1 ms (median of 3) |",
+    "|---|---|---|",
+    ...nberD1.map((r) => `| ${r.query} | ${r.hits} | ${r.d1_ms_median_of_3} |`),
     "",
     `NBER PDF served from R2 by /files: ${files.downloads} sequential downloads of ${files.file_kb} KB, ${files.mb_per_s} MB/s (${files.per_download_ms} ms each).`,
     "",

@@ -98,10 +98,16 @@ export function forgetCoverage(db: D1Database): void {
   coverageMemo.delete(db);
 }
 
+// Words nearly every title has: requiring them adds nothing but makes the ranking score thousands
+// of hits ("the" matches half the mirror). Dropped unless the query has nothing else.
+const STOPWORDS = new Set(["a", "an", "and", "are", "as", "at", "by", "for", "from", "in", "is", "of", "on", "or", "the", "to", "with"]);
+
 /** Words of the user's query as an FTS5 expression: every word must match (quoted, so no FTS5 syntax leaks through). */
 export function ftsQuery(query: string): string | undefined {
   const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 32) ?? [];
-  return words.length === 0 ? undefined : words.map((word) => `"${word}"`).join(" ");
+  const meaningful = words.filter((word) => !STOPWORDS.has(word));
+  const kept = meaningful.length > 0 ? meaningful : words;
+  return kept.length === 0 ? undefined : kept.map((word) => `"${word}"`).join(" ");
 }
 
 export interface MirrorSearch {
