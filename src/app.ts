@@ -83,13 +83,8 @@ app.all("/mcp", async (c) => {
   if (body === undefined) {
     return jsonRpcRefusal(413, "request_too_large", `The request body is larger than ${config.MCP_MAX_BODY_BYTES} bytes.`, "Send smaller arguments; no tool needs a body this large.");
   }
-  const endpointCheck = limit(c.env.RATE_LIMIT_ENDPOINT, who.client);
-  if (localRequestCount(who.client) > LOCAL_FREE_REQUESTS) {
-    if (!(await endpointCheck).success) {
-      return jsonRpcRefusal(429, "rate_limited", "Too many requests from this client.", "Wait a minute, then retry more slowly.", 60);
-    }
-  } else {
-    executionCtx.waitUntil(endpointCheck);
+  if (localRequestCount(who.client) > LOCAL_FREE_REQUESTS && !(await limit(c.env.RATE_LIMIT_ENDPOINT, who.client)).success) {
+    return jsonRpcRefusal(429, "rate_limited", "Too many requests from this client.", "Wait a minute, then retry more slowly.", 60);
   }
   const parsed = parseJson(body);
   let release: (() => void) | undefined;

@@ -73,11 +73,12 @@ export function releaseWhenDone(response: Response, release: () => void): Respon
   return new Response(readable, response);
 }
 
-// Requests per client in the last minute, per isolate. A client well under the endpoint limit here
-// is counted by the Rate Limiting binding without the request waiting for it; past this many
-// requests the binding's answer is awaited and enforced. (The binding's counters are approximate
-// and per location anyway; this keeps its round trip off the hot path of light clients.)
-export const LOCAL_FREE_REQUESTS = 60;
+// Requests per client in the last minute, per isolate. The first few of a minute skip the Rate
+// Limiting binding entirely (a light client, an agent making a handful of calls, never pays its
+// round trip); from then on every request is counted and enforced by the binding. The effective
+// limit is therefore the binding's limit plus this many per isolate, which is within the
+// binding's own approximation (its counters are per location and eventually consistent).
+export const LOCAL_FREE_REQUESTS = 10;
 const recent = new Map<string, number[]>();
 
 const MAX_TRACKED_CLIENTS = 10_000;
