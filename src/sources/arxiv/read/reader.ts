@@ -21,11 +21,9 @@ export interface LoadedDocument {
   source: TextSource;
   /** The ID read: with a version whenever it is known. */
   resolvedId: string;
-  requestedVersion: number | undefined;
   revisionUnconfirmed: boolean;
   servedFrom: "live" | "cache";
   cachedAt?: string;
-  tried: Attempt[];
   notices: string[];
 }
 
@@ -117,7 +115,7 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
       if (stored) {
         const { source: _s, only_version_is_v1, ...document } = stored.value;
         const unconfirmed = revisionUnconfirmed(source, id.version, onlyVersionIsV1 || only_version_is_v1);
-        return { document, source, resolvedId, requestedVersion: id.version, revisionUnconfirmed: unconfirmed, servedFrom: "cache", cachedAt: stored.storedAt, tried: [], notices };
+        return { document, source, resolvedId, revisionUnconfirmed: unconfirmed, servedFrom: "cache", cachedAt: stored.storedAt, notices };
       }
     }
   }
@@ -196,7 +194,7 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
     remember(arxivTextKey(resolvedId, found.source), { value: stored, storedAt: new Date().toISOString() });
   }
   const unconfirmed = revisionUnconfirmed(found.source, id.version, onlyVersionIsV1);
-  return { document: found.document, source: found.source, resolvedId, requestedVersion: id.version, revisionUnconfirmed: unconfirmed, servedFrom: "live", tried, notices };
+  return { document: found.document, source: found.source, resolvedId, revisionUnconfirmed: unconfirmed, servedFrom: "live", notices };
 }
 
 function describe(tried: Attempt[]): string {
