@@ -22,19 +22,35 @@ export async function fetchPaperPage(env: Env, id: NberId, deadline?: number): P
   return parsePaperPage(html, id);
 }
 
+/**
+ * Handlers that collect the text of each matching element and hand it to `done` at its end tag;
+ * `when` can decline an element (then its text is not collected).
+ */
+function collectText(done: (text: string) => void, when: () => boolean = () => true): HTMLRewriterElementContentHandlers {
+  let parts: string[] | null = null;
+  return {
+    element(element) {
+      if (!when()) return;
+      const mine: string[] = [];
+      parts = mine;
+      element.onEndTag(() => {
+        parts = null;
+        done(mine.join(""));
+      });
+    },
+    text(chunk) {
+      parts?.push(chunk.text);
+    },
+  };
+}
+
 export async function parsePaperPage(html: string, id: NberId): Promise<NberPaperInfo> {
   const meta: Record<string, string[]> = {};
-  let abstractParts: string[] | null = null;
   const abstract: string[] = [];
-  let inPublishedHeading = false;
-  let headingParts: string[] = [];
   let publishedNext = false;
-  let published: string[] | null = null;
   const publishedText: string[] = [];
   const grid: Record<string, string[]> = {};
-  let gridTitle: string[] | null = null;
   let currentGrid: string | null = null;
-  let gridItem: string[] | null = null;
 
   // Each element below matches one handler that registers an end-tag callback: HTMLRewriter keeps
   // only the last such callback per element.
@@ -46,72 +62,34 @@ export async function parsePaperPage(html: string, id: NberId): Promise<NberPape
         if (content) (meta[name] ??= []).push(content);
       },
     })
-    .on(".page-header__intro-inner p", {
-      element(element) {
-        abstractParts = [];
-        element.onEndTag(() => {
-          abstract.push((abstractParts ?? []).join(""));
-          abstractParts = null;
-        });
-      },
-      text(chunk) {
-        abstractParts?.push(chunk.text);
-      },
-    })
-    .on("h2", {
-      element(element) {
-        inPublishedHeading = true;
-        const parts: string[] = [];
-        element.onEndTag(() => {
-          inPublishedHeading = false;
-          publishedNext = /published versions?/i.test(parts.join(""));
-        });
-        headingParts = parts;
-      },
-      text(chunk) {
-        if (inPublishedHeading) headingParts.push(chunk.text);
-      },
-    })
-    .on("p", {
-      element(element) {
-        if (!publishedNext || publishedText.length > 0) return;
-        publishedNext = false;
-        published = [];
-        element.onEndTag(() => {
-          publishedText.push((published ?? []).join(""));
-          published = null;
-        });
-      },
-      text(chunk) {
-        published?.push(chunk.text);
-      },
-    })
-    .on(".info-grid__item-title", {
-      element(element) {
-        gridTitle = [];
-        element.onEndTag(() => {
-          currentGrid = decodeHTML((gridTitle ?? []).join("")).trim();
-          gridTitle = null;
-          grid[currentGrid] ??= [];
-        });
-      },
-      text(chunk) {
-        gridTitle?.push(chunk.text);
-      },
-    })
-    .on(".info-grid__item li", {
-      element(element) {
-        gridItem = [];
-        element.onEndTag(() => {
-          const text = decodeHTML((gridItem ?? []).join("")).replace(/\s+/g, " ").trim();
-          if (currentGrid && text) grid[currentGrid]!.push(text);
-          gridItem = null;
-        });
-      },
-      text(chunk) {
-        gridItem?.push(chunk.text);
-      },
-    })
+    .on(".page-header__intro-inner p", collectText((text) => abstract.push(text)))
+    // The paragraph right after a "Published Versions" heading is the published version.
+    .on("h2", collectText((text) => void (publishedNext = /published versions?/i.test(text))))
+    .on(
+      "p",
+      collectText(
+        (text) => publishedText.push(text),
+        () => {
+          const take = publishedNext && publishedText.length === 0;
+          publishedNext = false;
+          return take;
+        },
+      ),
+    )
+    .on(
+      ".info-grid__item-title",
+      collectText((text) => {
+        currentGrid = decodeHTML(text).trim();
+        grid[currentGrid] ??= [];
+      }),
+    )
+    .on(
+      ".info-grid__item li",
+      collectText((text) => {
+        const item = decodeHTML(text).replace(/\s+/g, " ").trim();
+        if (currentGrid && item) grid[currentGrid]!.push(item);
+      }),
+    )
     .transform(new Response(html))
     .arrayBuffer();
 
