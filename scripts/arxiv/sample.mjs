@@ -1,0 +1,69 @@
+// The real arXiv records bundled in data/arxiv-sample (see its PROVENANCE.md) as mirror records:
+// the seed for `npm start` and the word/author/category pools of the synthetic bench mirror.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const SAMPLE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../data/arxiv-sample");
+
+const seconds = (date) => {
+  const ms = Date.parse(date.replace(/\s+\(.*\)\s*$/, "").trim());
+  if (Number.isNaN(ms)) throw new Error(`not a date: ${date}`);
+  return Math.floor(ms / 1000);
+};
+const day = (unix) => new Date(unix * 1000).toISOString().slice(0, 10);
+const orNull = (value) => (value === undefined || value === null || String(value).trim() === "" ? null : String(value));
+
+function fromAbs(row) {
+  const versions = row.versions.map((v) => seconds(v.date));
+  return {
+    id: row.id,
+    style: row.id.includes("/") ? "legacy" : "new",
+    title: row.title,
+    authors: row.authors,
+    abstract: row.abstract ?? "",
+    categories: [...new Set(row.categories.split(/\s+/).filter(Boolean))],
+    versions,
+    comment: orNull(row.comments),
+    journal_ref: orNull(row.journal_ref),
+    doi: orNull(row.doi),
+    license: orNull(row.license),
+    datestamp: day(versions[versions.length - 1]),
+  };
+}
+
+function fromKaggle(row) {
+  const versions = row.versions.map((v) => seconds(v.created));
+  return {
+    id: row.id,
+    style: row.id.includes("/") ? "legacy" : "new",
+    title: row.title,
+    authors: row.authors,
+    abstract: row.abstract ?? "",
+    categories: [...new Set(row.categories.split(/\s+/).filter(Boolean))],
+    versions,
+    comment: orNull(row.comments),
+    journal_ref: orNull(row["journal-ref"]),
+    doi: orNull(row.doi),
+    license: orNull(row.license),
+    datestamp: row.update_date ?? day(versions[versions.length - 1]),
+  };
+}
+
+const jsonl = (file) => readFileSync(path.join(SAMPLE_DIR, file), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+
+/** Every bundled record with its metadata complete, one per ID (the later file wins). */
+export function loadSampleRecords() {
+  const byId = new Map();
+  for (const row of jsonl("arxiv-browse-abs_1129-records.jsonl")) if (row.versions?.length && row.title && row.categories) byId.set(row.id, fromAbs(row));
+  for (const row of jsonl("kaggle-arxiv-metadata-oai-snapshot_first200.jsonl")) byId.set(row.id, fromKaggle(row));
+  return [...byId.values()];
+}
+
+/** Titles and abstracts of the 2,261 quant-ph records (oai_dc), for the synthetic word pool. */
+export function loadQuantPhTexts() {
+  const xml = readFileSync(path.join(SAMPLE_DIR, "oai_dc-derived_quant-ph_2001_2261-records.xml"), "utf8");
+  const texts = [];
+  for (const match of xml.matchAll(/<title>([\s\S]*?)<\/title><description>([\s\S]*?)<\/description>/g)) texts.push(`${match[1]} ${match[2]}`);
+  return texts;
+}

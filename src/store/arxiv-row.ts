@@ -1,0 +1,128 @@
+// One harvested arXiv record and its row in arxiv_papers, both ways. Pure (no runtime imports),
+// so the seed builder in scripts/ runs this same code under Node.
+import type { ArxivId } from "../sources/arxiv/ids";
+
+/** A paper as OAI-PMH (or a bulk metadata file) describes it: the latest version. */
+export interface MirrorRecord {
+  id: string; // base ID
+  style: ArxivId["style"];
+  title: string;
+  authors: string; // arXiv's author line
+  abstract: string;
+  categories: string[]; // primary first
+  versions: number[]; // Unix seconds of v1, v2, ...
+  comment: string | null;
+  journal_ref: string | null;
+  doi: string | null;
+  license: string | null;
+  datestamp: string; // YYYY-MM-DD
+}
+
+export interface MirrorRow {
+  paper_key: number;
+  id: string;
+  version: number;
+  title: string;
+  authors: string;
+  abstract: string;
+  categories: string;
+  published: number;
+  versions: string;
+  comment: string | null;
+  journal_ref: string | null;
+  doi: string | null;
+  license: string | null;
+}
+
+// Licence URLs are long and few: the two hosts are stored as a short prefix.
+const LICENSE_PREFIXES: [string, string][] = [
+  ["http://creativecommons.org/licenses/", "cc:"],
+  ["http://creativecommons.org/publicdomain/", "ccpd:"],
+  ["http://arxiv.org/licenses/", "arxiv:"],
+];
+
+export function compactLicense(url: string | null): string | null {
+  if (url === null) return null;
+  const normalized = url.trim().replace(/^https:/, "http:");
+  for (const [prefix, short] of LICENSE_PREFIXES) if (normalized.startsWith(prefix)) return short + normalized.slice(prefix.length);
+  return url.trim();
+}
+
+export function expandLicense(stored: string | null): string | null {
+  if (stored === null) return null;
+  for (const [prefix, short] of LICENSE_PREFIXES) if (stored.startsWith(short)) return prefix + stored.slice(short.length);
+  return stored;
+}
+
+/** Whitespace as arXiv's API shows it: runs (the line wraps of OAI-PMH) become one space. */
+export function squash(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+export function toMirrorRow(record: MirrorRecord, key: number): MirrorRow {
+  const versions = record.versions.length > 0 ? record.versions : [0];
+  return {
+    paper_key: key,
+    id: record.id,
+    version: versions.length,
+    title: squash(record.title),
+    authors: squash(record.authors),
+    abstract: squash(record.abstract),
+    categories: JSON.stringify(record.categories),
+    published: versions[0]!,
+    versions: JSON.stringify(versions),
+    comment: record.comment === null ? null : squash(record.comment),
+    journal_ref: record.journal_ref === null ? null : squash(record.journal_ref),
+    doi: record.doi === null ? null : squash(record.doi),
+    license: compactLicense(record.license),
+  };
+}
+
+/** Column order of the INSERT (the seed builder and the D1 writer share it). */
+export const MIRROR_COLUMNS = [
+  "paper_key", "id", "version", "title", "authors", "abstract", "categories", "published", "versions",
+  "comment", "journal_ref", "doi", "license",
+] as const satisfies readonly (keyof MirrorRow)[];
+
+/**
+ * Upsert that changes nothing when the stored row is the same (a replayed page), and never
+ * replaces a newer version with an older one (pages can arrive out of order after a restart).
+ */
+export const UPSERT_SQL = `INSERT INTO arxiv_papers (${MIRROR_COLUMNS.join(", ")}) VALUES (${MIRROR_COLUMNS.map(() => "?").join(", ")})
+ON CONFLICT (paper_key) DO UPDATE SET ${MIRROR_COLUMNS.filter((c) => c !== "paper_key").map((c) => `${c} = excluded.${c}`).join(", ")}
+WHERE excluded.version >= arxiv_papers.version AND (${MIRROR_COLUMNS.filter((c) => c !== "paper_key")
+  .map((c) => `arxiv_papers.${c} IS NOT excluded.${c}`)
+  .join(" OR ")})`;
+
+/** Splits arXiv's author line into names, with parenthesised affiliations kept apart. */
+export function splitAuthors(line: string): { name: string; affiliations?: string[] }[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = "";
+  const flush = () => {
+    const name = current.trim().replace(/^and\s+/i, "").trim();
+    if (name !== "") parts.push(name);
+    current = "";
+  };
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch === "(") depth++;
+    else if (ch === ")") depth = Math.max(0, depth - 1);
+    if (depth === 0 && ch === ",") {
+      flush();
+      continue;
+    }
+    if (depth === 0 && (line.startsWith(" and ", i) || line.startsWith(" & ", i))) {
+      flush();
+      i += line.startsWith(" and ", i) ? 4 : 2;
+      continue;
+    }
+    current += ch;
+  }
+  flush();
+  return parts.map((part) => {
+    const affiliations = [...part.matchAll(/\(([^()]*)\)/g)].map((m) => squash(m[1]!)).filter(Boolean);
+    const name = squash(part.replace(/\([^()]*\)/g, " "));
+    return affiliations.length > 0 ? { name, affiliations } : { name };
+  }).filter((author) => author.name !== "");
+}
