@@ -94,3 +94,14 @@ ALTER TABLE harvest_state ADD COLUMN complete_list_size INTEGER;
 ALTER TABLE harvest_state ADD COLUMN from_datestamp TEXT;      -- where the run started (refresh re-reads that day)
 ALTER TABLE harvest_state ADD COLUMN last_page_ms INTEGER;     -- parse + write time of the last page
 ALTER TABLE harvest_state ADD COLUMN verified TEXT;            -- JSON: the last verify result
+ALTER TABLE harvest_state ADD COLUMN enqueued_page INTEGER NOT NULL DEFAULT 0; -- highest page number sent to the queue
+
+-- harvest_state.records counts the papers, kept by triggers: count(*) over millions of rows
+-- is a full scan, and the status page reads this on every request.
+INSERT OR IGNORE INTO harvest_state (source) VALUES ('arxiv');
+CREATE TRIGGER arxiv_papers_count_ai AFTER INSERT ON arxiv_papers BEGIN
+  UPDATE harvest_state SET records = records + 1 WHERE source = 'arxiv';
+END;
+CREATE TRIGGER arxiv_papers_count_ad AFTER DELETE ON arxiv_papers BEGIN
+  UPDATE harvest_state SET records = records - 1 WHERE source = 'arxiv';
+END;

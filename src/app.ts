@@ -2,7 +2,9 @@
 import { Hono, type Context } from "hono";
 import { createMcpHandler } from "agents/mcp/server";
 import { ConfigError, loadConfig, type Config } from "./config";
+import { startArxivHarvest } from "./harvest/arxiv";
 import { nberHarvester } from "./harvest/nber";
+import { ToolError } from "./errors";
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { bearerToken, sha256Hex, tokenMatches, unauthorized } from "./http/auth";
 import { EXPENSIVE_TOOLS, LOCAL_FREE_REQUESTS, acquireSlot, calledTools, jsonRpcRefusal, localRequestCount, parseJson, readBodyCapped, releaseWhenDone } from "./http/limits";
@@ -134,6 +136,34 @@ app.get("/admin/status", async (c) => c.json(await readStoreHealth(c.env.DB)));
 app.post("/admin/harvest/nber", async (c) => {
   await nberHarvester.onSchedule(c.env, "admin");
   return c.json({ started: "nber", status: "/admin/status" }, 202);
+});
+
+// Harvest control: GET shows progress; POST ?source=arxiv&mode=cold|refresh starts a run
+// (source=nber starts the NBER listing walk).
+app.get("/admin/harvest", async (c) => c.json(await readStoreHealth(c.env.DB)));
+app.post("/admin/harvest", async (c) => {
+  const source = c.req.query("source") ?? "arxiv";
+  const mode = c.req.query("mode") ?? "refresh";
+  if (source === "nber") {
+    await nberHarvester.onSchedule(c.env, "admin");
+    return c.json({ started: "nber", progress: "/admin/harvest" }, 202);
+  }
+  if (source !== "arxiv" || (mode !== "cold" && mode !== "refresh")) {
+    return c.json({ error: { reason: "invalid_request", message: "source must be arxiv or nber; mode must be cold or refresh.", recovery: "POST /admin/harvest?source=arxiv&mode=cold" } }, 400);
+  }
+  try {
+    const run = await startArxivHarvest(c.env, mode);
+    return c.json({ started: "arxiv", mode, ...run, progress: "/admin/harvest" }, 202);
+  } catch (error) {
+    if (error instanceof ToolError) return c.json({ error: { reason: error.reason, message: error.message, recovery: error.recovery } }, 409);
+    throw error;
+  }
+});
+
+// Mirror progress for anyone: records, pages, rate, started/finished, last error.
+app.get("/status", async (c) => {
+  const store = await readStoreHealth(c.env.DB);
+  return c.json({ name: SERVER_NAME, version: SERVER_VERSION, ...store }, store.reachable ? 200 : 503);
 });
 
 // NBER PDFs fetched by nber_download_paper, from R2. The key comes from the validated ID only.

@@ -18,6 +18,17 @@ const configSchema = z.object({
   ARXIV_CONTENT_REQUEST_DELAY_MS: millis(1000),
   NBER_REQUEST_DELAY_MS: millis(1000),
   ARXIV_API_TIMEOUT_MS: millis(15000),
+  /** One OAI-PMH page (1,000 arXivRaw records, a few MB) may take longer than an API answer. */
+  ARXIV_MIRROR_OAI_TIMEOUT_MS: millis(60000),
+  ARXIV_MIRROR_OAI_METADATA_PREFIX: z.enum(["arXivRaw", "arXiv"]).default("arXivRaw"),
+  /** Harvest one OAI set only (cs, math, physics:hep-th, ...); empty: all of arXiv. */
+  ARXIV_MIRROR_OAI_SET: z.string().regex(/^[a-z-]+(?::[a-z-]+)?$/i).optional(),
+  /** off: search and lookup never read the mirror. */
+  ARXIV_MIRROR_ENABLED: z.enum(["true", "false"]).default("true").transform((value) => value === "true"),
+  /** An ID the mirror lacks is looked up live (true) or reported as version_not_in_mirror / not_in_arxiv (false). */
+  ARXIV_MIRROR_FALLBACK_LIVE: z.enum(["true", "false"]).default("true").transform((value) => value === "true"),
+  /** Newest-first searches whose window reaches into the last N days go live (the mirror trails by up to a day); 0: never. */
+  ARXIV_MIRROR_RECENT_DAYS_LIVE: z.coerce.number().int().min(0).max(365).default(2),
   ARXIV_CONTENT_TIMEOUT_MS: millis(30000),
   ARXIV_READ_TIMEOUT_MS: millis(50000),
   NBER_TIMEOUT_MS: millis(15000),
@@ -88,7 +99,7 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
     case "arxiv-api":
       return { baseUrl: config.ARXIV_API_BASE_URL, delayMs: config.ARXIV_REQUEST_DELAY_MS, timeoutMs: config.ARXIV_API_TIMEOUT_MS, gate: "arxiv-api" };
     case "arxiv-oai":
-      return { baseUrl: config.ARXIV_MIRROR_OAI_BASE_URL, delayMs: config.ARXIV_MIRROR_OAI_REQUEST_DELAY_MS, timeoutMs: config.ARXIV_API_TIMEOUT_MS, gate: "arxiv-oai" };
+      return { baseUrl: config.ARXIV_MIRROR_OAI_BASE_URL, delayMs: config.ARXIV_MIRROR_OAI_REQUEST_DELAY_MS, timeoutMs: config.ARXIV_MIRROR_OAI_TIMEOUT_MS, gate: "arxiv-oai" };
     case "arxiv-content":
       return { baseUrl: config.ARXIV_BASE_URL, delayMs: config.ARXIV_CONTENT_REQUEST_DELAY_MS, timeoutMs: config.ARXIV_CONTENT_TIMEOUT_MS, gate: "arxiv-content" };
     case "ar5iv":

@@ -4,10 +4,12 @@ import type { OAuthProvider } from "@cloudflare/workers-oauth-provider";
 import { app } from "./app";
 import { ConfigError, loadConfig } from "./config";
 import { handleQueueBatch, registerHarvester, runScheduled } from "./harvest/dispatch";
+import { arxivHarvester } from "./harvest/arxiv";
 import { nberHarvester } from "./harvest/nber";
 
 export { CrawlGate } from "./upstream/gate";
 
+registerHarvester("arxiv", arxivHarvester);
 registerHarvester("nber", nberHarvester);
 
 const appHandler = { fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, env, ctx) };

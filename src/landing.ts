@@ -22,10 +22,11 @@ export function renderLanding({ mcpUrl, version, tools, health }: LandingInfo): 
     ? health.mirrors
         .map(
           (m) =>
-            `<tr><td>${escape(m.source)}</td><td>${escape(m.status)}</td><td>${m.records.toLocaleString("en-US")}</td><td>${escape(m.last_datestamp ?? "never")}</td><td>${escape(m.last_error ?? "")}</td></tr>`,
+            `<tr><td>${escape(m.source)}</td><td>${escape(m.status)}</td><td>${m.records.toLocaleString("en-US")}</td><td>${escape(m.last_datestamp ?? "never")}</td>` +
+            `<td>${escape(runSummary(m))}</td><td>${escape(m.last_error ?? "")}</td></tr>`,
         )
         .join("")
-    : `<tr><td colspan="5">database unreachable: ${escape(health.error)}</td></tr>`;
+    : `<tr><td colspan="6">database unreachable: ${escape(health.error)}</td></tr>`;
   const toolRows = tools.map((t) => `<li><code>${escape(t.name)}</code>: ${escape(t.description)}</li>`).join("");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -48,10 +49,23 @@ metadata mirror when it can.</p>
 <h2>Tools</h2>
 <ul>${toolRows}</ul>
 <h2>Mirrors</h2>
-<table><tr><th>source</th><th>status</th><th>papers</th><th>harvested up to</th><th>last error</th></tr>${mirrorRows}</table>
-<p>Machine-readable: <a href="/health">/health</a>.</p>
+<table><tr><th>source</th><th>status</th><th>papers</th><th>harvested up to</th><th>last run</th><th>last error</th></tr>${mirrorRows}</table>
+<p>Machine-readable: <a href="/status">/status</a>, <a href="/health">/health</a>, and the MCP resource <code>arxiv://mirror/status</code>.</p>
 <h2>Data policy</h2>
 <p>arXiv metadata is CC0. Paper PDFs and extracted text are kept only as a private processing cache and are not
 redistributed; links point to arxiv.org and nber.org.</p>
 </body></html>`;
+}
+
+function runSummary(m: StoreHealth["mirrors"][number]): string {
+  if (!m.started_at) return "none yet";
+  const parts = [
+    `${m.run.mode ?? "run"} started ${m.started_at.slice(0, 16).replace("T", " ")}`,
+    `${m.pages.toLocaleString("en-US")} pages`,
+    `${m.run.records.toLocaleString("en-US")} records${m.run.complete_list_size ? ` of ${m.run.complete_list_size.toLocaleString("en-US")}` : ""}`,
+    ...(m.run.deleted > 0 ? [`${m.run.deleted} deleted`] : []),
+    ...(m.run.records_per_second !== null ? [`${m.run.records_per_second} records/s`] : []),
+    m.finished_at ? `finished ${m.finished_at.slice(0, 16).replace("T", " ")}` : "in progress",
+  ];
+  return parts.join(", ");
 }

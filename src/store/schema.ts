@@ -12,6 +12,16 @@ export const harvestState = sqliteTable("harvest_state", {
   finishedAt: text("finished_at"),
   updatedAt: text("updated_at"),
   lastError: text("last_error"),
+  // Per-run progress (migration 0004).
+  runId: text("run_id"),
+  mode: text("mode"),
+  runRecords: integer("run_records").notNull().default(0),
+  runDeleted: integer("run_deleted").notNull().default(0),
+  completeListSize: integer("complete_list_size"),
+  fromDatestamp: text("from_datestamp"),
+  lastPageMs: integer("last_page_ms"),
+  verified: text("verified"),
+  enqueuedPage: integer("enqueued_page").notNull().default(0),
 });
 
 export const apiCache = sqliteTable("api_cache", {

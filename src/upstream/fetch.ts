@@ -29,9 +29,9 @@ function gateFor(env: Env, name: string): GateStub {
   return env.CRAWL_GATE.get(env.CRAWL_GATE.idFromName(name));
 }
 
-/** Builds base + path. The path must be absolute and may not switch host or scheme. */
+/** Builds base + path. The path must be absolute (or a query on the base) and may not switch host or scheme. */
 export function upstreamUrl(baseUrl: string, path: string): string {
-  if (!path.startsWith("/") || path.startsWith("//") || /[\s\\]/.test(path)) {
+  if (!(path.startsWith("/") || path.startsWith("?")) || path.startsWith("//") || /[\s\\]/.test(path)) {
     throw new ToolError("internal_error", `Refusing to build an upstream URL from path ${JSON.stringify(path)}`, {
       recovery: "This is a bug in papers-mcp; please report it.",
     });

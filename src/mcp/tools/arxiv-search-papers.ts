@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { searchArxiv } from "../../sources/arxiv/api";
 import { paperSchema, renderPaper, servedFromFields } from "../../sources/arxiv/paper";
-import { buildSearchQuery, MAX_QUERY_LENGTH } from "../../sources/arxiv/query";
+import { MAX_QUERY_LENGTH } from "../../sources/arxiv/query";
+import { searchPapers } from "../../sources/arxiv/search";
 import { ToolError } from "../../errors";
 import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
@@ -14,7 +14,7 @@ export const arxivSearchPapers = defineTool({
   name: "arxiv_search_papers",
   title: "Search arXiv",
   description:
-    'Search arXiv with its grammar: ti: au: abs: co: jr: cat: all:, upper-case AND/OR/ANDNOT (one precedence, grouped right; spaces mean OR), "phrases", parentheses. Returns papers, the query sent, total and next_start.',
+    'Search arXiv with its grammar: ti: au: abs: co: jr: cat: all:, upper-case AND/OR/ANDNOT (one precedence, grouped right; spaces mean OR), "phrases", parentheses. Mirror-backed.',
   input: z.object({
     query: z.string().min(1).max(MAX_QUERY_LENGTH).describe("arXiv query, e.g. abs:transformer AND cat:cs.CL"),
     category: z.string().min(1).max(40).optional().describe("Category (cs.CL) or archive (cs, astro-ph)"),
@@ -28,6 +28,7 @@ export const arxivSearchPapers = defineTool({
   output: z.object({
     query: z.string().describe("The search_query sent to arXiv"),
     total: z.number(),
+    total_is_lower_bound: z.boolean(),
     start: z.number(),
     returned: z.number(),
     next_start: z.number().nullable(),
@@ -54,37 +55,37 @@ export const arxivSearchPapers = defineTool({
       maxResults = RESULT_WINDOW - args.start;
       notices.push(`Capped to ${maxResults} results: arXiv serves only the first ${RESULT_WINDOW} of a query.`);
     }
-    const searchQuery = buildSearchQuery(args.query, {
+    const outcome = await searchPapers(env, {
+      query: args.query,
       ...(args.category === undefined ? {} : { category: args.category }),
       ...(args.submitted_from === undefined ? {} : { submittedFrom: args.submitted_from }),
       ...(args.submitted_to === undefined ? {} : { submittedTo: args.submitted_to }),
-    });
-    const { feed, source } = await searchArxiv(env, {
-      searchQuery,
       start: args.start,
       maxResults,
       sortBy: args.sort_by,
       sortOrder: args.sort_order,
     });
-    const returned = feed.papers.length;
-    const reachable = Math.min(feed.total, RESULT_WINDOW);
+    notices.push(...outcome.notices);
+    const returned = outcome.papers.length;
+    const reachable = Math.min(outcome.total, RESULT_WINDOW);
     const next = args.start + returned;
     return {
-      query: searchQuery,
-      total: feed.total,
+      query: outcome.query,
+      total: outcome.total,
+      total_is_lower_bound: outcome.totalIsLowerBound,
       start: args.start,
       returned,
-      next_start: returned > 0 && next < reachable ? next : null,
-      papers: feed.papers,
+      next_start: returned > 0 && (next < reachable || (outcome.totalIsLowerBound && next < RESULT_WINDOW)) ? next : null,
+      papers: outcome.papers,
       notices,
-      ...(returned === 0 ? { guidance: emptyPageGuidance(feed.total, args.start) } : {}),
-      ...source,
+      ...(returned === 0 ? { guidance: emptyPageGuidance(outcome.total, args.start) } : {}),
+      ...outcome.source,
     };
   },
   render(result) {
-    const head = `${result.returned} of ${result.total.toLocaleString("en-US")} results (start ${result.start}) for: ${result.query}`;
+    const head = `${result.returned} of ${result.total.toLocaleString("en-US")}${result.total_is_lower_bound ? "+" : ""} results (start ${result.start}) for: ${result.query}`;
     const next = result.next_start === null ? "No further page." : `Next page: call again with start=${result.next_start}.`;
-    const cache = result.served_from === "cache" ? ` (from cache, ${result.cache_age_seconds} s old)` : "";
+    const cache = result.served_from === "cache" ? ` (from cache, ${result.cache_age_seconds} s old)` : result.served_from === "mirror" ? " (from the mirror)" : "";
     return [
       head + cache,
       ...result.notices,

@@ -11,7 +11,7 @@ import type { ArxivPaper } from "./paper";
 const MAX_FEED_BYTES = 10_000_000;
 const VERSIONED_TTL_MS = 30 * 86_400_000; // a given version never changes
 
-export type ServedFrom = { served_from: "live" } | { served_from: "cache"; cached_at: string; cache_age_seconds: number };
+export type ServedFrom = { served_from: "live" } | { served_from: "mirror" } | { served_from: "cache"; cached_at: string; cache_age_seconds: number };
 
 export function servedFrom(hit: CacheHit<unknown> | undefined, now = Date.now()): ServedFrom {
   if (!hit) return { served_from: "live" };

@@ -1,6 +1,8 @@
 // Metadata by ID for tools and resources: parse every spelling, look up, and say exactly why
 // each miss missed. Throws only when nothing at all can be answered.
+import { loadConfig } from "../../config";
 import { ToolError } from "../../errors";
+import { mirrorLookup, mirrorState } from "../../store/arxiv-mirror";
 import { lookupArxivIds, type LookupOutcome } from "./api";
 import { formatId, parseArxivId, type ArxivId } from "./ids";
 import type { ServedPaper } from "./paper";
@@ -36,7 +38,7 @@ export async function getMetadata(env: Env, inputs: readonly string[]): Promise<
     });
   }
 
-  const outcomes = await lookupArxivIds(env, [...valid.values()]);
+  const outcomes = await lookupWithMirror(env, [...valid.values()]);
   const papers: ServedPaper[] = [];
   const notFound: NotFound[] = [];
   const seen = new Set<string>();
@@ -64,8 +66,55 @@ export async function getMetadata(env: Env, inputs: readonly string[]): Promise<
   return { papers, not_found: notFound, remaining_ids: remaining };
 }
 
-function describeMiss(input: string, id: ArxivId, outcome: Exclude<LookupOutcome, { kind: "found" }>): NotFound {
+type Outcome = LookupOutcome | { kind: "version_not_in_mirror"; held: number } | { kind: "not_in_mirror"; harvestedTo: string | null };
+
+/**
+ * The mirror first (one query for the whole batch), then the cache and arXiv's API for what it
+ * does not hold: IDs it lacks, and versions other than the latest it keeps. With
+ * ARXIV_MIRROR_FALLBACK_LIVE=false those come back as misses instead.
+ */
+async function lookupWithMirror(env: Env, ids: ArxivId[]): Promise<Map<string, Outcome>> {
+  const config = loadConfig(env);
+  const outcomes = new Map<string, Outcome>();
+  let rest = ids;
+  if (config.ARXIV_MIRROR_ENABLED) {
+    const state = await mirrorState(env.DB);
+    if (state.ready) {
+      const held = await mirrorLookup(env.DB, ids.map((id) => id.base));
+      rest = [];
+      for (const id of ids) {
+        const paper = held.get(id.base);
+        if (paper && (id.version === undefined || id.version === paper.version)) {
+          outcomes.set(formatId(id), { kind: "found", paper, source: { served_from: "mirror" } });
+        } else if (config.ARXIV_MIRROR_FALLBACK_LIVE) {
+          rest.push(id);
+        } else if (paper) {
+          outcomes.set(formatId(id), { kind: "version_not_in_mirror", held: paper.version });
+        } else {
+          outcomes.set(formatId(id), { kind: "not_in_mirror", harvestedTo: state.lastDatestamp });
+        }
+      }
+    }
+  }
+  if (rest.length > 0) for (const [key, outcome] of await lookupArxivIds(env, rest)) outcomes.set(key, outcome);
+  return outcomes;
+}
+
+function describeMiss(input: string, id: ArxivId, outcome: Exclude<Outcome, { kind: "found" }>): NotFound {
   switch (outcome.kind) {
+    case "version_not_in_mirror":
+      return {
+        id: input,
+        reason: "version_not_in_mirror",
+        latest_version: `${id.base}v${outcome.held}`,
+        detail: `The mirror keeps only the latest version it harvested (${id.base}v${outcome.held}), and live lookups are off. Ask for ${id.base} without a version.`,
+      };
+    case "not_in_mirror":
+      return {
+        id: input,
+        reason: "not_in_arxiv",
+        detail: `The mirror (harvested up to ${outcome.harvestedTo ?? "never"}) has no paper ${id.base}, and live lookups are off.`,
+      };
     case "not_in_arxiv":
       return {
         id: input,

@@ -13,7 +13,18 @@ const CANONICAL_FIELD: Record<string, string> = { submitteddate: "submittedDate"
 const OPERATORS = new Set(["AND", "OR", "ANDNOT"]);
 const DATE_RANGE = /^\[(\d{12}) TO (\d{12})\]$/;
 
-type Token = { kind: "open" } | { kind: "close" } | { kind: "op"; op: string } | { kind: "term"; text: string };
+type Token =
+  | { kind: "open" }
+  | { kind: "close" }
+  | { kind: "op"; op: Operator }
+  | { kind: "term"; text: string; field: string | null; value: string };
+
+export type Operator = "AND" | "OR" | "ANDNOT";
+
+/** A parsed query. Terms keep their field (null: no prefix) and value as written (phrases quoted). */
+export type QueryNode =
+  | { kind: "term"; field: string | null; value: string }
+  | { kind: "op"; op: Operator; left: QueryNode; right: QueryNode };
 
 function invalidQuery(message: string, recovery: string): ToolError {
   return new ToolError("invalid_query", message, { recovery });
@@ -42,7 +53,7 @@ function tokenize(query: string): Token[] {
       i++;
     } else if (ch === '"') {
       const [phrase, next] = readQuoted(i);
-      tokens.push({ kind: "term", text: phrase });
+      tokens.push({ kind: "term", text: phrase, field: null, value: phrase });
       i = next;
     } else {
       let j = i;
@@ -51,7 +62,7 @@ function tokenize(query: string): Token[] {
       const colon = word.indexOf(":");
       const field = colon > 0 ? word.slice(0, colon).toLowerCase() : "";
       if (OPERATORS.has(word)) {
-        tokens.push({ kind: "op", op: word });
+        tokens.push({ kind: "op", op: word as Operator });
         i = j;
       } else if (FIELDS.has(field)) {
         const name = CANONICAL_FIELD[field] ?? field;
@@ -68,9 +79,10 @@ function tokenize(query: string): Token[] {
         if (value === "") {
           throw invalidQuery(`The field prefix ${name}: has no value.`, `Write the value right after the colon, e.g. ${name}:"quantum error correction" or ${name}:transformer.`);
         }
-        tokens.push({ kind: "term", text: `${name}:${checkFieldValue(name, value)}` });
+        const checked = checkFieldValue(name, value);
+        tokens.push({ kind: "term", text: `${name}:${checked}`, field: name, value: checked });
       } else {
-        tokens.push({ kind: "term", text: word });
+        tokens.push({ kind: "term", text: word, field: null, value: word });
         i = j;
       }
     }
@@ -132,8 +144,7 @@ function checkStructure(tokens: Token[]): void {
   if (expectOperand) throw invalidQuery("The query ends with an operator.", "Every AND, OR and ANDNOT needs a term on both sides.");
 }
 
-/** Validates a user query and returns it normalised (one space between tokens). */
-export function normalizeQuery(query: string): string {
+function validTokens(query: string): Token[] {
   if (query.length > MAX_QUERY_LENGTH) {
     throw invalidQuery(`The query is ${query.length} characters; arXiv takes at most ${MAX_QUERY_LENGTH}.`, "Shorten it: keep the distinctive terms and use field prefixes.");
   }
@@ -143,6 +154,12 @@ export function normalizeQuery(query: string): string {
   const tokens = tokenize(spaced);
   if (tokens.length === 0) throw invalidQuery("The query is empty.", 'Give at least one term, e.g. ti:transformer AND cat:cs.CL.');
   checkStructure(tokens);
+  return tokens;
+}
+
+/** Validates a user query and returns it normalised (one space between tokens). */
+export function normalizeQuery(query: string): string {
+  const tokens = validTokens(query);
   let out = "";
   let previous: Token | undefined;
   for (const token of tokens) {
@@ -152,6 +169,36 @@ export function normalizeQuery(query: string): string {
     previous = token;
   }
   return out;
+}
+
+/**
+ * The query as arXiv reads it: AND, OR and ANDNOT share one precedence and group to the right,
+ * and two terms side by side are joined by OR (a b AND c is a OR (b AND c)).
+ */
+export function parseQuery(query: string): QueryNode {
+  const tokens = validTokens(query);
+  let position = 0;
+  const expression = (): QueryNode => {
+    const left = operand();
+    const next = tokens[position];
+    if (next === undefined || next.kind === "close") return left;
+    if (next.kind === "op") {
+      position++;
+      return { kind: "op", op: next.op, left, right: expression() };
+    }
+    return { kind: "op", op: "OR", left, right: expression() };
+  };
+  const operand = (): QueryNode => {
+    const token = tokens[position++]!;
+    if (token.kind === "open") {
+      const inner = expression();
+      position++; // the matching ")": checkStructure has balanced them
+      return inner;
+    }
+    if (token.kind !== "term") throw new Error(`unreachable: checkStructure let ${token.kind} start an operand`);
+    return { kind: "term", field: token.field, value: token.value };
+  };
+  return expression();
 }
 
 export interface SearchFilters {

@@ -1,0 +1,102 @@
+// arxiv_search_papers behind the tool: answer from the mirror when it can answer the way arXiv
+// would, else from arXiv's API (with the reason in the answer). When arXiv's API fails on a
+// search the mirror could have answered (only more approximately), the mirror answers and says so.
+import { loadConfig } from "../../config";
+import { ToolError } from "../../errors";
+import { mirrorState, searchMirror, type MirrorOrdering } from "../../store/arxiv-mirror";
+import { searchArxiv, type ServedFrom, type SortBy } from "./api";
+import { planMirrorSearch, type MirrorPlan } from "./mirror-query";
+import type { ArxivPaper } from "./paper";
+import { buildSearchQuery, type SearchFilters } from "./query";
+
+export interface SearchInput extends SearchFilters {
+  query: string;
+  sortBy: SortBy;
+  sortOrder: "ascending" | "descending";
+  start: number;
+  maxResults: number;
+}
+
+export interface SearchOutcome {
+  query: string;
+  total: number;
+  totalIsLowerBound: boolean;
+  papers: ArxivPaper[];
+  source: ServedFrom | { served_from: "mirror" };
+  notices: string[];
+}
+
+const ORDERING_NOTE: Record<MirrorOrdering, string | null> = {
+  relevance: "Ranked by the mirror's BM25 (arXiv's own relevance order differs).",
+  submitted: null,
+  updated: null,
+  newest_first: "Too many hits to rank by relevance: listed newest first.",
+};
+
+const DAY_MS = 86_400_000;
+
+export async function searchPapers(env: Env, input: SearchInput, today = new Date()): Promise<SearchOutcome> {
+  const searchQuery = buildSearchQuery(input.query, input, today); // validates: bad input fails the same way on every route
+  const config = loadConfig(env);
+  let liveReason: string;
+  let fallbackPlan: MirrorPlan | undefined;
+  if (!config.ARXIV_MIRROR_ENABLED) {
+    liveReason = "";
+  } else {
+    const state = await mirrorState(env.DB);
+    const planned = planMirrorSearch(input.query, input, today);
+    if (!state.ready) liveReason = `the mirror is not ready (${state.reason})`;
+    else if ("live" in planned) liveReason = planned.live;
+    else {
+      const recentLive = recentWindowReason(config.ARXIV_MIRROR_RECENT_DAYS_LIVE, input, today);
+      if (recentLive) {
+        liveReason = recentLive;
+        fallbackPlan = planned.plan;
+      } else {
+        const answer = await mirrorAnswer(env, planned.plan, input, searchQuery, []);
+        if ("live" in answer) liveReason = answer.live;
+        else return answer;
+      }
+    }
+  }
+  const notices = liveReason ? [`Answered by arXiv's API: ${liveReason}.`] : [];
+  try {
+    const { feed, source } = await searchArxiv(env, {
+      searchQuery,
+      start: input.start,
+      maxResults: input.maxResults,
+      sortBy: input.sortBy,
+      sortOrder: input.sortOrder,
+    });
+    return { query: searchQuery, total: feed.total, totalIsLowerBound: false, papers: feed.papers, source, notices };
+  } catch (error) {
+    if (!(error instanceof ToolError) || !error.retryable || fallbackPlan === undefined) throw error;
+    const fallback = await mirrorAnswer(env, fallbackPlan, input, searchQuery, [
+      `arXiv's API failed (${error.reason}); answered from the mirror, which may lack papers of the last ${config.ARXIV_MIRROR_RECENT_DAYS_LIVE} days.`,
+    ]);
+    if ("live" in fallback) throw error;
+    return fallback;
+  }
+}
+
+async function mirrorAnswer(env: Env, plan: MirrorPlan, input: SearchInput, searchQuery: string, notices: string[]): Promise<SearchOutcome | { live: string }> {
+  const result = await searchMirror(env.DB, plan, { sortBy: input.sortBy, sortOrder: input.sortOrder, start: input.start, limit: input.maxResults });
+  if (result.kind === "live") return { live: result.reason };
+  const note = ORDERING_NOTE[result.ordering];
+  return {
+    query: searchQuery,
+    total: result.total,
+    totalIsLowerBound: result.totalIsLowerBound,
+    papers: result.papers,
+    source: { served_from: "mirror" },
+    notices: [...notices, ...(note ? [note] : []), ...(result.totalIsLowerBound ? [`The mirror stops counting at ${result.total.toLocaleString("en-US")}: there are at least that many.`] : [])],
+  };
+}
+
+/** Newest first over a window that reaches into the last N days: the mirror may not hold those papers yet. */
+function recentWindowReason(days: number, input: SearchInput, today: Date): string | null {
+  if (days === 0 || input.sortBy !== "submitted" || input.sortOrder !== "descending") return null;
+  const windowEnd = input.submittedTo === undefined ? today.getTime() : Date.parse(`${input.submittedTo}T23:59:59Z`);
+  if (windowEnd < today.getTime() - days * DAY_MS) return null;
+  return `newest-first searches reaching into the last ${days} days go to arXiv (the mirror trails it by up to a day)`;
+}

@@ -1,0 +1,290 @@
+// The arXiv mirror in D1: page writes (records + checkpoint in one batch), lookups by ID, the
+// search executor, readiness and verification. Query planning lives in sources/arxiv/mirror-query.ts.
+import { PUBLIC_ARXIV, type ArxivPaper } from "../sources/arxiv/paper";
+import { monthEndKey, monthStartKey, paperKey } from "./arxiv-key";
+import { MIRROR_COLUMNS, splitAuthors, toMirrorRow, UPSERT_SQL, type MirrorRecord, type MirrorRow } from "./arxiv-row";
+
+export const MIRROR_SCHEMA_VERSION = 1;
+
+/** Statements that write one page's records; the caller adds its checkpoint and runs one batch. */
+export function pageWriteStatements(db: D1Database, records: readonly MirrorRecord[], deletedIds: readonly string[]): D1PreparedStatement[] {
+  const upsert = db.prepare(UPSERT_SQL);
+  const remove = db.prepare("DELETE FROM arxiv_papers WHERE paper_key = ? AND id = ?");
+  return [
+    ...records.map((record) => {
+      const row = toMirrorRow(record, paperKey(record.id));
+      return upsert.bind(...MIRROR_COLUMNS.map((column) => row[column]));
+    }),
+    ...deletedIds.map((id) => remove.bind(paperKey(id), id)),
+  ];
+}
+
+type StoredRow = Omit<MirrorRow, "paper_key">;
+const SELECT_COLUMNS = MIRROR_COLUMNS.filter((column) => column !== "paper_key").map((column) => `p.${column}`).join(", ");
+
+const iso = (unix: number) => new Date(unix * 1000).toISOString().replace(".000Z", "Z");
+
+export function rowToPaper(row: StoredRow): ArxivPaper {
+  const id = `${row.id}v${row.version}`;
+  const categories = JSON.parse(row.categories) as string[];
+  const versions = JSON.parse(row.versions) as number[];
+  return {
+    id,
+    base_id: row.id,
+    version: row.version,
+    title: row.title,
+    abstract: row.abstract,
+    authors: splitAuthors(row.authors),
+    primary_category: categories[0] ?? "",
+    categories,
+    published: iso(row.published),
+    updated: iso(versions[versions.length - 1] ?? row.published),
+    comment: row.comment,
+    journal_ref: row.journal_ref,
+    doi: row.doi,
+    abs_url: `${PUBLIC_ARXIV}/abs/${id}`,
+    pdf_url: `${PUBLIC_ARXIV}/pdf/${id}`,
+    html_url: `${PUBLIC_ARXIV}/html/${id}`,
+  };
+}
+
+/** Papers held for these base IDs (one primary-key seek each, in one query). */
+export async function mirrorLookup(db: D1Database, baseIds: readonly string[]): Promise<Map<string, ArxivPaper>> {
+  const found = new Map<string, ArxivPaper>();
+  if (baseIds.length === 0) return found;
+  const keys = baseIds.map((id) => paperKey(id));
+  const { results } = await db
+    .prepare(`SELECT ${SELECT_COLUMNS} FROM arxiv_papers p WHERE p.paper_key IN (SELECT value FROM json_each(?))`)
+    .bind(JSON.stringify(keys))
+    .all<StoredRow>();
+  for (const row of results) if (baseIds.includes(row.id)) found.set(row.id, rowToPaper(row));
+  return found;
+}
+
+export interface MirrorState {
+  ready: boolean;
+  /** Why the mirror cannot answer yet, when it is not ready. */
+  reason?: string;
+  papers: number;
+  status: string;
+  lastDatestamp: string | null;
+}
+
+/**
+ * The mirror answers once a harvest has finished at least once (or a seed loaded it) and its
+ * schema is the one this Worker knows. A running refresh does not stop it answering.
+ */
+export async function mirrorState(db: D1Database): Promise<MirrorState> {
+  const row = await db
+    .prepare(
+      `SELECT (SELECT version FROM mirror_schema WHERE source = 'arxiv') AS schema_version,
+              h.status, h.records, h.last_datestamp, h.finished_at
+       FROM (SELECT 1) LEFT JOIN harvest_state h ON h.source = 'arxiv'`,
+    )
+    .first<{ schema_version: number | null; status: string | null; records: number | null; last_datestamp: string | null; finished_at: string | null }>();
+  const papers = row?.records ?? 0;
+  const base = { papers, status: row?.status ?? "idle", lastDatestamp: row?.last_datestamp ?? null };
+  if (row?.schema_version !== MIRROR_SCHEMA_VERSION) {
+    return { ...base, ready: false, reason: `the mirror's schema is version ${row?.schema_version ?? "none"}, this server reads ${MIRROR_SCHEMA_VERSION}` };
+  }
+  if (papers === 0 || row?.last_datestamp == null) return { ...base, ready: false, reason: "the mirror holds no papers yet (no harvest has finished)" };
+  return { ...base, ready: true };
+}
+
+export interface VerifyResult {
+  ok: boolean;
+  integrity: string;
+  fts_integrity: string;
+  papers: number;
+  category_rows: number;
+  papers_without_primary_category_row: number;
+  orphan_category_rows: number;
+  state_records: number | null;
+  checked_at: string;
+}
+
+/** SQLite integrity check, FTS5 integrity check, and counts that must agree. */
+export async function verifyMirror(db: D1Database): Promise<VerifyResult> {
+  const integrity = await db.prepare("PRAGMA quick_check").all<Record<string, string>>();
+  const integrityText = integrity.results.map((row) => Object.values(row)[0]).join("; ");
+  let ftsIntegrity = "ok";
+  try {
+    await db.prepare("INSERT INTO arxiv_papers_fts (arxiv_papers_fts, rank) VALUES ('integrity-check', 1)").run();
+  } catch (error) {
+    ftsIntegrity = error instanceof Error ? error.message : String(error);
+  }
+  const counts = await db
+    .prepare(
+      `SELECT (SELECT count(*) FROM arxiv_papers) AS papers,
+              (SELECT count(*) FROM arxiv_paper_categories) AS category_rows,
+              (SELECT count(*) FROM arxiv_papers p WHERE NOT EXISTS (
+                 SELECT 1 FROM arxiv_paper_categories c WHERE c.category = json_extract(p.categories, '$[0]') AND c.paper_key = p.paper_key)) AS missing,
+              (SELECT count(*) FROM arxiv_paper_categories c WHERE NOT EXISTS (
+                 SELECT 1 FROM arxiv_papers p WHERE p.paper_key = c.paper_key)) AS orphans,
+              (SELECT records FROM harvest_state WHERE source = 'arxiv') AS state_records`,
+    )
+    .first<{ papers: number; category_rows: number; missing: number; orphans: number; state_records: number | null }>();
+  const result: VerifyResult = {
+    ok: false,
+    integrity: integrityText,
+    fts_integrity: ftsIntegrity,
+    papers: counts!.papers,
+    category_rows: counts!.category_rows,
+    papers_without_primary_category_row: counts!.missing,
+    orphan_category_rows: counts!.orphans,
+    state_records: counts!.state_records,
+    checked_at: new Date().toISOString(),
+  };
+  result.ok =
+    integrityText === "ok" &&
+    ftsIntegrity === "ok" &&
+    result.papers_without_primary_category_row === 0 &&
+    result.orphan_category_rows === 0 &&
+    (result.state_records === null || result.state_records === result.papers);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search
+
+
+/** Counting stops here; a total that reaches it is a lower bound. */
+export const COUNT_CAP = 10_000;
+/** At most this many candidate rows are examined to count a filtered search. */
+export const SCAN_CAP = 20_000;
+/** Up to this many hits are ranked exactly (bm25, or by date); more are listed newest first. */
+export const RANK_CAP = 2_000;
+
+export interface MirrorSearchPlan {
+  match: string | null;
+  categoryGroups: string[][];
+  excludedCategories: string[];
+  submitted: { from: number; to: number } | null;
+}
+
+export interface MirrorSearchOptions {
+  sortBy: "relevance" | "submitted" | "updated";
+  sortOrder: "ascending" | "descending";
+  start: number;
+  limit: number;
+}
+
+export type MirrorOrdering = "relevance" | "submitted" | "updated" | "newest_first";
+
+export type MirrorSearchResult =
+  | { kind: "answer"; total: number; totalIsLowerBound: boolean; papers: ArxivPaper[]; ordering: MirrorOrdering }
+  | { kind: "live"; reason: string };
+
+// bm25 weights per FTS column: title, authors, abstract, comment, journal_ref.
+const BM25 = "bm25(arxiv_papers_fts, 4.0, 2.0, 1.0, 0.5, 0.5)";
+const MONTH_SECONDS = 31 * 86_400;
+
+interface Source {
+  from: string;
+  where: string[];
+  binds: unknown[];
+  key: string;
+}
+
+function buildSource(plan: MirrorSearchPlan): { source: Source; filters: string[]; filterBinds: unknown[] } {
+  const filters: string[] = [];
+  const filterBinds: unknown[] = [];
+  const groups = [...plan.categoryGroups];
+  let source: Source;
+  if (plan.match !== null) {
+    source = { from: "arxiv_papers_fts", where: ["arxiv_papers_fts MATCH ?"], binds: [plan.match], key: "arxiv_papers_fts.rowid" };
+  } else {
+    const single = groups.findIndex((group) => group.length === 1);
+    if (single >= 0) {
+      const [value] = groups.splice(single, 1)[0]!;
+      source = { from: "arxiv_paper_categories d", where: ["d.category = ?"], binds: [value], key: "d.paper_key" };
+    } else {
+      source = { from: "arxiv_papers p0", where: [], binds: [], key: "p0.paper_key" };
+    }
+  }
+  const key = source.key;
+  for (const group of groups) {
+    filters.push(`EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN (${group.map(() => "?").join(", ")}) AND c.paper_key = ${key})`);
+    filterBinds.push(...group);
+  }
+  if (plan.excludedCategories.length > 0) {
+    filters.push(`NOT EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN (${plan.excludedCategories.map(() => "?").join(", ")}) AND c.paper_key = ${key})`);
+    filterBinds.push(...plan.excludedCategories);
+  }
+  if (plan.submitted !== null) {
+    const { from, to } = plan.submitted;
+    // Key order is the ID's month; a paper is published in its ID's month or within a day
+    // after it. So keys of the months strictly inside the window need no date check, and only
+    // the boundary months (with a month of margin) read the paper's date.
+    const outerLo = monthStartKey(new Date((from - MONTH_SECONDS) * 1000));
+    const outerHi = monthEndKey(new Date((to + MONTH_SECONDS) * 1000));
+    const innerLo = monthEndKey(new Date(from * 1000)) + 1;
+    const innerHi = monthStartKey(new Date(to * 1000)) - 1;
+    source.where.push(`${key} BETWEEN ? AND ?`);
+    source.binds.push(outerLo, outerHi);
+    filters.push(`(${key} BETWEEN ? AND ? OR (SELECT published FROM arxiv_papers WHERE paper_key = ${key}) BETWEEN ? AND ?)`);
+    filterBinds.push(innerLo, innerHi, from, to);
+  }
+  return { source, filters, filterBinds };
+}
+
+export async function searchMirror(db: D1Database, plan: MirrorSearchPlan, options: MirrorSearchOptions): Promise<MirrorSearchResult> {
+  const { source, filters, filterBinds } = buildSource(plan);
+  const key = source.key;
+  const baseWhere = source.where.length > 0 ? `WHERE ${source.where.join(" AND ")}` : "";
+  const filtered = filters.length > 0;
+  const countSql = filtered
+    ? `SELECT count(*) AS scanned, coalesce(sum(ok), 0) AS matched FROM (SELECT CASE WHEN ${filters.join(" AND ")} THEN 1 ELSE 0 END AS ok FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${SCAN_CAP})`
+    : `SELECT count(*) AS scanned, count(*) AS matched FROM (SELECT 1 FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${COUNT_CAP})`;
+  const countBinds = filtered ? [...filterBinds, ...source.binds] : source.binds;
+  const counted = await db.prepare(countSql).bind(...countBinds).first<{ scanned: number; matched: number }>();
+  const matched = Math.min(counted?.matched ?? 0, COUNT_CAP);
+  const scanned = counted?.scanned ?? 0;
+  const totalIsLowerBound = filtered ? scanned >= SCAN_CAP || matched >= COUNT_CAP : scanned >= COUNT_CAP;
+  const exact = !totalIsLowerBound && matched <= RANK_CAP;
+
+  if (options.sortBy === "updated" && !exact) {
+    return { kind: "live", reason: `sorting ${totalIsLowerBound ? `over ${matched.toLocaleString("en-US")}` : matched.toLocaleString("en-US")} hits by last update needs arXiv's index (the mirror sorts at most ${RANK_CAP.toLocaleString("en-US")})` };
+  }
+  const direction = options.sortOrder === "ascending" ? "ASC" : "DESC";
+  let ordering: MirrorOrdering;
+  let orderBy: string;
+  let join = "";
+  if (options.sortBy === "relevance" && plan.match !== null && exact) {
+    ordering = "relevance";
+    orderBy = `${BM25} ${options.sortOrder === "ascending" ? "DESC" : "ASC"}, ${key} DESC`;
+  } else if (options.sortBy === "updated") {
+    ordering = "updated";
+    join = `JOIN arxiv_papers u ON u.paper_key = ${key}`;
+    orderBy = `json_extract(u.versions, '$[#-1]') ${direction}, ${key} ${direction}`;
+  } else if (options.sortBy === "submitted" && exact) {
+    ordering = "submitted";
+    join = `JOIN arxiv_papers u ON u.paper_key = ${key}`;
+    orderBy = `u.published ${direction}, ${key} ${direction}`;
+  } else if (options.sortBy === "submitted") {
+    ordering = "submitted";
+    orderBy = `${key} ${direction}`;
+  } else {
+    ordering = "newest_first";
+    orderBy = `${key} DESC`;
+  }
+  const where = [...source.where, ...filters];
+  const pageSql = `SELECT ${key} AS k FROM ${source.from} ${join} ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
+  const pageBinds = [...source.binds, ...filterBinds, options.limit, options.start];
+  const { results: keys } = await db.prepare(pageSql).bind(...pageBinds).all<{ k: number }>();
+  const papers = await papersByKey(db, keys.map((row) => row.k));
+  return { kind: "answer", total: matched, totalIsLowerBound, papers, ordering };
+}
+
+async function papersByKey(db: D1Database, keys: number[]): Promise<ArxivPaper[]> {
+  if (keys.length === 0) return [];
+  const { results } = await db
+    .prepare(`SELECT p.paper_key AS paper_key, ${SELECT_COLUMNS} FROM arxiv_papers p WHERE p.paper_key IN (SELECT value FROM json_each(?))`)
+    .bind(JSON.stringify(keys))
+    .all<MirrorRow>();
+  const byKey = new Map(results.map((row) => [row.paper_key, row]));
+  return keys.flatMap((key) => {
+    const row = byKey.get(key);
+    return row ? [rowToPaper(row)] : [];
+  });
+}
