@@ -5,6 +5,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { FAKE_ORIGIN, createFixtureRouter, fakeUpstreamVars } from "./scripts/fake-upstream/router.mjs";
 import { BLOCKED_LOG, SENTINEL_HOST } from "./test/harness-paths.mjs";
+import { loadSampleRecords } from "./scripts/arxiv/sample.mjs";
 
 export default defineConfig(async () => {
   const router = createFixtureRouter({ fixturesDir: "test/fixtures" });
@@ -16,6 +17,8 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             TEST_MIGRATIONS: await readD1Migrations("migrations"),
+            // The real records of data/arxiv-sample as mirror records (workerd has no file system).
+            TEST_ARXIV_SAMPLE: JSON.stringify(loadSampleRecords()),
             ...fakeUpstreamVars(FAKE_ORIGIN),
             // Short spacings keep the suite fast; the gate logic is the same at 3000 ms.
             ARXIV_REQUEST_DELAY_MS: "150",

@@ -83,6 +83,7 @@ export function createFixtureRouter({ fixturesDir }) {
   }
 
   let contentRoutes;
+  const failedOnce = new Set();
   // arxiv.org content (html, pdf) and ar5iv, from test/fixtures/content-routes.json.
   async function content(url) {
     contentRoutes ??= JSON.parse(await readFile(path.join(fixturesDir, "content-routes.json"), "utf8"));
@@ -91,6 +92,13 @@ export function createFixtureRouter({ fixturesDir }) {
       (candidate) => candidate.path === url.pathname && Object.entries(candidate.query ?? {}).every(([key, value]) => url.searchParams.get(key) === value),
     );
     if (!route) return undefined;
+    // fail_first: the first request to this route gets another answer (a failure to recover from).
+    if (route.fail_first && !failedOnce.has(route)) {
+      failedOnce.add(route);
+      const fail = route.fail_first;
+      const headers = { "x-fake-upstream": "hand-made", "content-type": fail.content_type ?? "text/plain", ...(fail.retry_after ? { "retry-after": fail.retry_after } : {}) };
+      return new Response(fail.file ? await readFile(path.join(fixturesDir, fail.file)) : fail.body ?? "", { status: fail.status, headers });
+    }
     const headers = { "x-fake-upstream": route.kind };
     if (route.location) headers.location = route.location;
     if (route.content_type) headers["content-type"] = route.content_type;
@@ -228,6 +236,7 @@ export function createFixtureRouter({ fixturesDir }) {
     if (url.pathname.startsWith("/_fixtures/")) return fixtureFile(url.pathname.slice("/_fixtures/".length));
     if (url.pathname === "/_reset") {
       hits.length = 0;
+      failedOnce.clear();
       return new Response(null, { status: 204 });
     }
     hits.push({ at: Date.now(), method: request.method, path: url.pathname + url.search, userAgent: request.headers.get("user-agent") });

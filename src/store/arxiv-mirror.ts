@@ -167,6 +167,8 @@ export interface MirrorSearchOptions {
   sortOrder: "ascending" | "descending";
   start: number;
   limit: number;
+  /** Tests shrink these to reach the ceilings with a small mirror. */
+  caps?: { count: number; scan: number; rank: number };
 }
 
 export type MirrorOrdering = "relevance" | "submitted" | "updated" | "newest_first";
@@ -230,21 +232,22 @@ function buildSource(plan: MirrorSearchPlan): { source: Source; filters: string[
 
 export async function searchMirror(db: D1Database, plan: MirrorSearchPlan, options: MirrorSearchOptions): Promise<MirrorSearchResult> {
   const { source, filters, filterBinds } = buildSource(plan);
+  const { count: countCap, scan: scanCap, rank: rankCap } = options.caps ?? { count: COUNT_CAP, scan: SCAN_CAP, rank: RANK_CAP };
   const key = source.key;
   const baseWhere = source.where.length > 0 ? `WHERE ${source.where.join(" AND ")}` : "";
   const filtered = filters.length > 0;
   const countSql = filtered
-    ? `SELECT count(*) AS scanned, coalesce(sum(ok), 0) AS matched FROM (SELECT CASE WHEN ${filters.join(" AND ")} THEN 1 ELSE 0 END AS ok FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${SCAN_CAP})`
-    : `SELECT count(*) AS scanned, count(*) AS matched FROM (SELECT 1 FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${COUNT_CAP})`;
+    ? `SELECT count(*) AS scanned, coalesce(sum(ok), 0) AS matched FROM (SELECT CASE WHEN ${filters.join(" AND ")} THEN 1 ELSE 0 END AS ok FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${scanCap})`
+    : `SELECT count(*) AS scanned, count(*) AS matched FROM (SELECT 1 FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${countCap})`;
   const countBinds = filtered ? [...filterBinds, ...source.binds] : source.binds;
   const counted = await db.prepare(countSql).bind(...countBinds).first<{ scanned: number; matched: number }>();
-  const matched = Math.min(counted?.matched ?? 0, COUNT_CAP);
+  const matched = Math.min(counted?.matched ?? 0, countCap);
   const scanned = counted?.scanned ?? 0;
-  const totalIsLowerBound = filtered ? scanned >= SCAN_CAP || matched >= COUNT_CAP : scanned >= COUNT_CAP;
-  const exact = !totalIsLowerBound && matched <= RANK_CAP;
+  const totalIsLowerBound = filtered ? scanned >= scanCap || matched >= countCap : scanned >= countCap;
+  const exact = !totalIsLowerBound && matched <= rankCap;
 
   if (options.sortBy === "updated" && !exact) {
-    return { kind: "live", reason: `sorting ${totalIsLowerBound ? `over ${matched.toLocaleString("en-US")}` : matched.toLocaleString("en-US")} hits by last update needs arXiv's index (the mirror sorts at most ${RANK_CAP.toLocaleString("en-US")})` };
+    return { kind: "live", reason: `sorting ${totalIsLowerBound ? `over ${matched.toLocaleString("en-US")}` : matched.toLocaleString("en-US")} hits by last update needs arXiv's index (the mirror sorts at most ${rankCap.toLocaleString("en-US")})` };
   }
   const direction = options.sortOrder === "ascending" ? "ASC" : "DESC";
   let ordering: MirrorOrdering;

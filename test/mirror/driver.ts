@@ -1,0 +1,127 @@
+// Test helpers for the arXiv mirror: a harvest driven page by page through an in-memory queue
+// (so a test can crash it between any two steps), a snapshot of everything the mirror stores,
+// and a mirror seeded with the real sample records.
+import { env } from "cloudflare:workers";
+import { arxivHarvester, startArxivHarvest } from "../../src/harvest/arxiv";
+import type { HarvestMessage } from "../../src/harvest/dispatch";
+import { ToolError } from "../../src/errors";
+import { pageWriteStatements } from "../../src/store/arxiv-mirror";
+import type { MirrorRecord } from "../../src/store/arxiv-row";
+import { FAKE } from "../helpers";
+
+export type Fault =
+  | { kind: "crash-before-batch" } // the page's batch never commits
+  | { kind: "crash-after-batch" } // the batch commits, then the worker dies before enqueueing
+  | { kind: "replay" }; // the message is delivered once more after it succeeded
+
+export interface DriveOptions {
+  /** OAI endpoint variant under the fake upstream: "" (happy), "/flaky", "/expired", ... */
+  variant?: string;
+  /** Faults by delivery number (1 = the first page message delivered). */
+  faults?: Map<number, Fault>;
+  maxDeliveries?: number;
+  mode?: "cold" | "refresh";
+}
+
+export interface DriveResult {
+  deliveries: number;
+  errors: { page: string; error: unknown }[];
+}
+
+class Crash extends Error {}
+
+/** An env whose queue is an array and whose D1 can be made to fail around a batch. */
+export function harvestEnv(variant: string, queue: HarvestMessage[], hooks: { beforeBatch?: () => void; afterBatch?: () => void; onSend?: () => void }): Env {
+  const db = new Proxy(env.DB, {
+    get(target, property, receiver) {
+      if (property === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          hooks.beforeBatch?.();
+          const result = await target.batch(statements);
+          hooks.afterBatch?.();
+          return result;
+        };
+      }
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return {
+    ...env,
+    DB: db,
+    ARXIV_MIRROR_OAI_BASE_URL: `${FAKE}/arxiv-oai${variant}`,
+    ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: "0",
+    HARVEST_QUEUE: {
+      send: async (body: HarvestMessage) => {
+        hooks.onSend?.();
+        queue.push(body);
+      },
+    },
+  } as unknown as Env;
+}
+
+/** Starts a run and delivers its messages one at a time until the queue is empty. */
+export async function driveHarvest(options: DriveOptions = {}): Promise<DriveResult> {
+  const queue: HarvestMessage[] = [];
+  let armed: Fault | undefined;
+  const hooks = {
+    beforeBatch: () => {
+      if (armed?.kind === "crash-before-batch") {
+        armed = undefined;
+        throw new Crash("crash before the batch");
+      }
+    },
+    afterBatch: () => {
+      if (armed?.kind === "crash-after-batch") {
+        armed = undefined;
+        throw new Crash("crash after the batch");
+      }
+    },
+  };
+  const testEnv = harvestEnv(options.variant ?? "", queue, hooks);
+  await startArxivHarvest(testEnv, options.mode ?? "cold");
+  const result: DriveResult = { deliveries: 0, errors: [] };
+  const attempts = new Map<HarvestMessage, number>();
+  while (queue.length > 0) {
+    if (result.deliveries >= (options.maxDeliveries ?? 50)) throw new Error("harvest did not finish");
+    const message = queue.shift()!;
+    result.deliveries++;
+    const fault = options.faults?.get(result.deliveries);
+    armed = fault?.kind === "replay" ? undefined : fault;
+    const attempt = (attempts.get(message) ?? 0) + 1;
+    attempts.set(message, attempt);
+    try {
+      await arxivHarvester.onPage(testEnv, message, attempt);
+      if (fault?.kind === "replay") queue.unshift(message);
+    } catch (error) {
+      // What the queue does with a thrown message: deliver it again, after the delay asked for.
+      result.errors.push({ page: message.cursor ?? "", error });
+      const delayMs = error instanceof ToolError ? error.retryAfterMs : undefined;
+      if (delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, Math.min(delayMs, 10_000)));
+      queue.unshift(message);
+    }
+  }
+  return result;
+}
+
+/** Everything a harvest leaves behind that a search or lookup can see. */
+export async function mirrorSnapshot() {
+  const papers = (await env.DB.prepare("SELECT * FROM arxiv_papers ORDER BY paper_key").all()).results;
+  const categories = (await env.DB.prepare("SELECT category, paper_key FROM arxiv_paper_categories ORDER BY category, paper_key").all()).results;
+  const fts: Record<string, number[]> = {};
+  for (const match of ['"quantum"', '"energy"', 'title : "model"', 'authors : "smith"', '"graph" AND "random"', '"phase" *']) {
+    fts[match] = (await env.DB.prepare("SELECT rowid FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ? ORDER BY rowid").bind(match).all<{ rowid: number }>()).results.map((r) => r.rowid);
+  }
+  const state = await env.DB.prepare("SELECT records, last_datestamp, status FROM harvest_state WHERE source = 'arxiv'").first();
+  return { papers, categories, fts, state };
+}
+
+export function sampleRecords(): MirrorRecord[] {
+  return JSON.parse(env.TEST_ARXIV_SAMPLE) as MirrorRecord[];
+}
+
+/** Loads records straight into the mirror (as a page would) and marks the mirror as harvested. */
+export async function seedMirror(records: MirrorRecord[] = sampleRecords(), datestamp = "2026-11-29"): Promise<void> {
+  for (let i = 0; i < records.length; i += 200) await env.DB.batch(pageWriteStatements(env.DB, records.slice(i, i + 200), []));
+  await env.DB.prepare("UPDATE harvest_state SET status = 'done', last_datestamp = ?, finished_at = ? WHERE source = 'arxiv'").bind(datestamp, new Date().toISOString()).run();
+}
