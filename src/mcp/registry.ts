@@ -1,6 +1,7 @@
 // Every tool and resource the server offers. A new capability adds its file and one line here.
 import type { McpServer } from "@modelcontextprotocol/server";
 import { registerArxivCategoryResources } from "./resources/arxiv-categories";
+import { registerArxivMirrorStatusResource } from "./resources/arxiv-mirror-status";
 import { registerArxivPaperResource } from "./resources/arxiv-paper";
 import { arxivGetMetadata } from "./tools/arxiv-get-metadata";
 import { arxivListCategories } from "./tools/arxiv-list-categories";
@@ -27,5 +28,6 @@ export const TOOLS: readonly DefinedTool[] = [
 export const RESOURCE_REGISTRARS: readonly ((server: McpServer, env: Env) => void)[] = [
   registerArxivCategoryResources,
   registerArxivPaperResource,
+  registerArxivMirrorStatusResource,
   registerNberPaperResource,
 ];
