@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT, quietWranglerEnv } from "./lib/dev-server.mjs";
+import { buildArxivSeed } from "./arxiv/build-seed.mjs";
 import { buildSeed } from "./nber/build-seed.mjs";
 
 const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
@@ -17,8 +18,9 @@ const wrangler = (...args) =>
 
 export function seedLocal({ persistTo } = {}) {
   const persist = persistTo ? ["--persist-to", persistTo] : [];
-  // Generated seeds: the NBER mirror from data/nberwp.
+  // Generated seeds: the NBER mirror from data/nberwp, the arXiv mirror from data/arxiv-sample.
   buildSeed();
+  buildArxivSeed();
   const dir = path.join(ROOT, "seed");
   const files = readdirSync(dir).filter((name) => name.endsWith(".sql")).sort();
   if (files.length === 0) {
