@@ -34,7 +34,7 @@ CREATE VIRTUAL TABLE arxiv_papers_fts USING fts5(
   title, authors, abstract, comment, journal_ref,
   content = 'arxiv_papers', content_rowid = 'paper_key',
   tokenize = 'porter unicode61 remove_diacritics 2',
-  detail = column, columnsize = 0
+  detail = column
 );
 
 -- The category rows a paper contributes: its codes and each code's archive wildcard.

@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach } from "vitest";
 import { clearMemoryCache } from "../src/store/cache";
 import { forgetCoverage } from "../src/store/nber";
+import { forgetMirrorState } from "../src/store/arxiv-mirror";
 import { clearRecentDocuments } from "../src/sources/arxiv/read/reader";
 
 beforeEach(async () => {
@@ -16,4 +17,5 @@ afterEach(async () => {
   clearMemoryCache();
   clearRecentDocuments();
   forgetCoverage(env.DB);
+  forgetMirrorState(env.DB);
 });

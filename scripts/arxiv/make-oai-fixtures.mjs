@@ -7,55 +7,10 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { deletedXml, page, recordXml } from "./oai-xml.mjs";
 import { loadSampleRecords } from "./sample.mjs";
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../test/fixtures/oai-pmh/hand-made");
-const escape = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const rfc1123 = (unix) => new Date(unix * 1000).toUTCString();
-
-function recordXml(record, datestamp) {
-  const optional = (tag, value) => (value ? `<${tag}>${escape(value)}</${tag}>` : "");
-  const versions = record.versions.map((at, i) => `<version version="v${i + 1}"><date>${rfc1123(at)}</date><size>100kb</size></version>`).join("");
-  const sets = [...new Set(record.categories.map((c) => c.split(".")[0]))].map((s) => `\n <setSpec>${s}</setSpec>`).join("");
-  return `<record>
-<header>
- <identifier>oai:arXiv.org:${record.id}</identifier>
- <datestamp>${datestamp}</datestamp>${sets}
-</header>
-<metadata>
- <arXivRaw xmlns="http://arxiv.org/OAI/arXivRaw/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://arxiv.org/OAI/arXivRaw/ http://arxiv.org/OAI/arXivRaw.xsd">
- <id>${record.id}</id><submitter>hand-made fixture</submitter>${versions}<title>${escape(record.title)}</title><authors>${escape(record.authors)}</authors><categories>${record.categories.join(" ")}</categories>${optional("comments", record.comment)}${optional("journal-ref", record.journal_ref)}${optional("doi", record.doi)}${optional("license", record.license)}<abstract>${escape(record.abstract)}</abstract></arXivRaw>
-</metadata>
-</record>`;
-}
-
-const deletedXml = (id, datestamp) => `<record>
-<header status="deleted">
- <identifier>oai:arXiv.org:${id}</identifier>
- <datestamp>${datestamp}</datestamp>
-</header>
-</record>`;
-
-function page(records, token, { legacy = false } = {}) {
-  const tokenXml =
-    token === null
-      ? legacy
-        ? `<resumptionToken cursor="1000" completeListSize="1006"></resumptionToken>`
-        : `<resumptionToken/>`
-      : `<resumptionToken expirationDate="2026-12-01T12:00:00Z">${token}</resumptionToken>`;
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<!-- HAND-MADE fixture (scripts/arxiv/make-oai-fixtures.mjs): documented OAI-PMH 2.0 / arXivRaw format, real records from data/arxiv-sample -->
-<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/ http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd">
-<responseDate>2026-11-30T02:30:00Z</responseDate>
-<request verb="ListRecords" metadataPrefix="arXivRaw">https://oaipmh.arxiv.org/oai</request>
-<ListRecords>
-${records.join("\n")}
-${tokenXml}
-</ListRecords>
-</OAI-PMH>
-`;
-}
-
 const sample = loadSampleRecords().filter((r) => r.id.startsWith("0704.")).sort((a, b) => a.id.localeCompare(b.id));
 const day = ["2026-11-20", "2026-11-21", "2026-11-22"];
 const p1 = sample.slice(0, 60).map((r) => recordXml(r, day[0]));

@@ -117,7 +117,11 @@ async function loopbackArgs() {
   ];
 }
 
-export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor = "health", seed = false } = {}) {
+/**
+ * prepareState(d1File): called after the migrations with the local D1's SQLite file, before
+ * wrangler dev opens it (the mirror benchmark fills it with a synthetic mirror).
+ */
+export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor = "health", seed = false, prepareState } = {}) {
   const fake = await startFakeUpstream();
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-e2e-"));
   const env = quietWranglerEnv({ XDG_CONFIG_HOME: path.join(stateDir, "config") });
@@ -127,6 +131,7 @@ export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor =
       const { seedLocal } = await import("../seed-local.mjs");
       seedLocal({ persistTo: path.join(stateDir, "state") });
     }
+    if (prepareState) await prepareState(localD1File(path.join(stateDir, "state")));
   } catch (error) {
     await fake.close();
     rmSync(stateDir, { recursive: true, force: true });
@@ -157,6 +162,14 @@ export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor =
     throw error;
   }
   return { url, mcpUrl: `${url}/mcp`, fake, stateDir, startedAt, readyAt: Date.now(), firstRequestMs, pid: dev.child.pid, logs: dev.logs, stop };
+}
+
+/** The SQLite file behind the local D1 binding under a --persist-to directory. */
+export function localD1File(persistTo) {
+  const dir = path.join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
+  const files = readdirSync(dir).filter((name) => /^[0-9a-f]{64}\.sqlite$/.test(name));
+  if (files.length !== 1) throw new Error(`expected one D1 database file in ${dir}, found ${files.length}`);
+  return path.join(dir, files[0]);
 }
 
 /** Starts another Worker config (the bench-only extraction Worker) under wrangler dev. */

@@ -70,11 +70,29 @@ export interface MirrorState {
   lastDatestamp: string | null;
 }
 
+// Readiness is read on every search and lookup; it changes once a day, so an isolate keeps it
+// for a few seconds (a finished harvest shows within that time).
+const STATE_TTL_MS = 5_000;
+const stateMemo = new WeakMap<D1Database, { at: number; state: Promise<MirrorState> }>();
+
+export function forgetMirrorState(db: D1Database): void {
+  stateMemo.delete(db);
+}
+
 /**
  * The mirror answers once a harvest has finished at least once (or a seed loaded it) and its
  * schema is the one this Worker knows. A running refresh does not stop it answering.
  */
-export async function mirrorState(db: D1Database): Promise<MirrorState> {
+export function mirrorState(db: D1Database): Promise<MirrorState> {
+  const memo = stateMemo.get(db);
+  if (memo && Date.now() - memo.at < STATE_TTL_MS) return memo.state;
+  const state = readMirrorState(db);
+  stateMemo.set(db, { at: Date.now(), state });
+  state.catch(() => stateMemo.delete(db));
+  return state;
+}
+
+async function readMirrorState(db: D1Database): Promise<MirrorState> {
   const row = await db
     .prepare(
       `SELECT (SELECT version FROM mirror_schema WHERE source = 'arxiv') AS schema_version,
@@ -186,6 +204,8 @@ interface Source {
   where: string[];
   binds: unknown[];
   key: string;
+  /** The driver is arxiv_papers itself (aliased p): the page needs no join. */
+  isPapers?: boolean;
 }
 
 function buildSource(plan: MirrorSearchPlan): { source: Source; filters: string[]; filterBinds: unknown[] } {
@@ -201,7 +221,7 @@ function buildSource(plan: MirrorSearchPlan): { source: Source; filters: string[
       const [value] = groups.splice(single, 1)[0]!;
       source = { from: "arxiv_paper_categories d", where: ["d.category = ?"], binds: [value], key: "d.paper_key" };
     } else {
-      source = { from: "arxiv_papers p0", where: [], binds: [], key: "p0.paper_key" };
+      source = { from: "arxiv_papers p", where: [], binds: [], key: "p.paper_key", isPapers: true };
     }
   }
   const key = source.key;
@@ -252,18 +272,15 @@ export async function searchMirror(db: D1Database, plan: MirrorSearchPlan, optio
   const direction = options.sortOrder === "ascending" ? "ASC" : "DESC";
   let ordering: MirrorOrdering;
   let orderBy: string;
-  let join = "";
   if (options.sortBy === "relevance" && plan.match !== null && exact) {
     ordering = "relevance";
     orderBy = `${BM25} ${options.sortOrder === "ascending" ? "DESC" : "ASC"}, ${key} DESC`;
   } else if (options.sortBy === "updated") {
     ordering = "updated";
-    join = `JOIN arxiv_papers u ON u.paper_key = ${key}`;
-    orderBy = `json_extract(u.versions, '$[#-1]') ${direction}, ${key} ${direction}`;
+    orderBy = `json_extract(p.versions, '$[#-1]') ${direction}, ${key} ${direction}`;
   } else if (options.sortBy === "submitted" && exact) {
     ordering = "submitted";
-    join = `JOIN arxiv_papers u ON u.paper_key = ${key}`;
-    orderBy = `u.published ${direction}, ${key} ${direction}`;
+    orderBy = `p.published ${direction}, ${key} ${direction}`;
   } else if (options.sortBy === "submitted") {
     ordering = "submitted";
     orderBy = `${key} ${direction}`;
@@ -271,23 +288,11 @@ export async function searchMirror(db: D1Database, plan: MirrorSearchPlan, optio
     ordering = "newest_first";
     orderBy = `${key} DESC`;
   }
+  // The page with its rows in one query: the join touches only the rows the walk reaches.
   const where = [...source.where, ...filters];
-  const pageSql = `SELECT ${key} AS k FROM ${source.from} ${join} ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
+  const join = source.isPapers ? "" : `JOIN arxiv_papers p ON p.paper_key = ${key}`;
+  const pageSql = `SELECT p.paper_key AS paper_key, ${SELECT_COLUMNS} FROM ${source.from} ${join} ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
   const pageBinds = [...source.binds, ...filterBinds, options.limit, options.start];
-  const { results: keys } = await db.prepare(pageSql).bind(...pageBinds).all<{ k: number }>();
-  const papers = await papersByKey(db, keys.map((row) => row.k));
-  return { kind: "answer", total: matched, totalIsLowerBound, papers, ordering };
-}
-
-async function papersByKey(db: D1Database, keys: number[]): Promise<ArxivPaper[]> {
-  if (keys.length === 0) return [];
-  const { results } = await db
-    .prepare(`SELECT p.paper_key AS paper_key, ${SELECT_COLUMNS} FROM arxiv_papers p WHERE p.paper_key IN (SELECT value FROM json_each(?))`)
-    .bind(JSON.stringify(keys))
-    .all<MirrorRow>();
-  const byKey = new Map(results.map((row) => [row.paper_key, row]));
-  return keys.flatMap((key) => {
-    const row = byKey.get(key);
-    return row ? [rowToPaper(row)] : [];
-  });
+  const { results } = await db.prepare(pageSql).bind(...pageBinds).all<MirrorRow>();
+  return { kind: "answer", total: matched, totalIsLowerBound, papers: results.map(rowToPaper), ordering };
 }
