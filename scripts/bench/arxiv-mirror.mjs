@@ -206,7 +206,7 @@ try {
     report.search = await searchBench(stack.mcpUrl);
     // Refresh: 1,000 held papers spread over the whole mirror, with new text and new categories.
     const refresh = [];
-    for (let run = 0; run < 3; run++) {
+    for (let run = 0; run < 5; run++) {
       const revised = [];
       let i = 0;
       for (const record of synthesize(PAPERS, { seed: 300 + run, pools })) if (i++ % Math.floor(PAPERS / 1000) === 0 && revised.length < 1000) revised.push(record);

@@ -1,8 +1,8 @@
 // The arXiv mirror in D1: page writes (records + checkpoint in one batch), lookups by ID, the
-// search executor, readiness and verification. Query planning lives in sources/arxiv/mirror-query.ts.
-import { PUBLIC_ARXIV, type ArxivPaper } from "../sources/arxiv/paper";
+// search executor, readiness and verification. It hands back stored rows; sources/arxiv/mirror.ts
+// turns them into paper records, and sources/arxiv/mirror-query.ts plans the searches.
 import { monthEndKey, monthStartKey, paperKey } from "./arxiv-key";
-import { MIRROR_COLUMNS, splitAuthors, toMirrorRow, UPSERT_SQL, type MirrorRecord, type MirrorRow } from "./arxiv-row";
+import { MIRROR_COLUMNS, toMirrorRow, UPSERT_SQL, type MirrorRecord, type MirrorRow } from "./arxiv-row";
 
 export const MIRROR_SCHEMA_VERSION = 1;
 
@@ -19,45 +19,19 @@ export function pageWriteStatements(db: D1Database, records: readonly MirrorReco
   ];
 }
 
-type StoredRow = Omit<MirrorRow, "paper_key">;
+export type StoredRow = Omit<MirrorRow, "paper_key">;
 const SELECT_COLUMNS = MIRROR_COLUMNS.filter((column) => column !== "paper_key").map((column) => `p.${column}`).join(", ");
 
-const iso = (unix: number) => new Date(unix * 1000).toISOString().replace(".000Z", "Z");
-
-export function rowToPaper(row: StoredRow): ArxivPaper {
-  const id = `${row.id}v${row.version}`;
-  const categories = JSON.parse(row.categories) as string[];
-  const versions = JSON.parse(row.versions) as number[];
-  return {
-    id,
-    base_id: row.id,
-    version: row.version,
-    title: row.title,
-    abstract: row.abstract,
-    authors: splitAuthors(row.authors),
-    primary_category: categories[0] ?? "",
-    categories,
-    published: iso(row.published),
-    updated: iso(versions[versions.length - 1] ?? row.published),
-    comment: row.comment,
-    journal_ref: row.journal_ref,
-    doi: row.doi,
-    abs_url: `${PUBLIC_ARXIV}/abs/${id}`,
-    pdf_url: `${PUBLIC_ARXIV}/pdf/${id}`,
-    html_url: `${PUBLIC_ARXIV}/html/${id}`,
-  };
-}
-
 /** Papers held for these base IDs (one primary-key seek each, in one query). */
-export async function mirrorLookup(db: D1Database, baseIds: readonly string[]): Promise<Map<string, ArxivPaper>> {
-  const found = new Map<string, ArxivPaper>();
+export async function mirrorLookup(db: D1Database, baseIds: readonly string[]): Promise<Map<string, StoredRow>> {
+  const found = new Map<string, StoredRow>();
   if (baseIds.length === 0) return found;
   const keys = baseIds.map((id) => paperKey(id));
   const { results } = await db
     .prepare(`SELECT ${SELECT_COLUMNS} FROM arxiv_papers p WHERE p.paper_key IN (SELECT value FROM json_each(?))`)
     .bind(JSON.stringify(keys))
     .all<StoredRow>();
-  for (const row of results) if (baseIds.includes(row.id)) found.set(row.id, rowToPaper(row));
+  for (const row of results) if (baseIds.includes(row.id)) found.set(row.id, row);
   return found;
 }
 
@@ -192,7 +166,7 @@ export interface MirrorSearchOptions {
 export type MirrorOrdering = "relevance" | "submitted" | "updated" | "newest_first";
 
 export type MirrorSearchResult =
-  | { kind: "answer"; total: number; totalIsLowerBound: boolean; papers: ArxivPaper[]; ordering: MirrorOrdering }
+  | { kind: "answer"; total: number; totalIsLowerBound: boolean; rows: StoredRow[]; ordering: MirrorOrdering }
   | { kind: "live"; reason: string };
 
 // bm25 weights per FTS column: title, authors, abstract, comment, journal_ref.
@@ -294,5 +268,5 @@ export async function searchMirror(db: D1Database, plan: MirrorSearchPlan, optio
   const pageSql = `SELECT p.paper_key AS paper_key, ${SELECT_COLUMNS} FROM ${source.from} ${join} ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
   const pageBinds = [...source.binds, ...filterBinds, options.limit, options.start];
   const { results } = await db.prepare(pageSql).bind(...pageBinds).all<MirrorRow>();
-  return { kind: "answer", total: matched, totalIsLowerBound, papers: results.map(rowToPaper), ordering };
+  return { kind: "answer", total: matched, totalIsLowerBound, rows: results, ordering };
 }

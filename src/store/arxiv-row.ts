@@ -1,11 +1,9 @@
 // One harvested arXiv record and its row in arxiv_papers, both ways. Pure (no runtime imports),
 // so the seed builder in scripts/ runs this same code under Node.
-import type { ArxivId } from "../sources/arxiv/ids";
-
 /** A paper as OAI-PMH (or a bulk metadata file) describes it: the latest version. */
 export interface MirrorRecord {
   id: string; // base ID
-  style: ArxivId["style"];
+  style: "new" | "legacy";
   title: string;
   authors: string; // arXiv's author line
   abstract: string;

@@ -4,6 +4,7 @@ import { loadConfig } from "../../config";
 import { ToolError } from "../../errors";
 import { mirrorLookup, mirrorState } from "../../store/arxiv-mirror";
 import { lookupArxivIds, type LookupOutcome } from "./api";
+import { rowToPaper } from "./mirror";
 import { formatId, parseArxivId, type ArxivId } from "./ids";
 import type { ServedPaper } from "./paper";
 
@@ -83,7 +84,8 @@ async function lookupWithMirror(env: Env, ids: ArxivId[]): Promise<Map<string, O
       const held = await mirrorLookup(env.DB, ids.map((id) => id.base));
       rest = [];
       for (const id of ids) {
-        const paper = held.get(id.base);
+        const row = held.get(id.base);
+        const paper = row && rowToPaper(row);
         if (paper && (id.version === undefined || id.version === paper.version)) {
           outcomes.set(formatId(id), { kind: "found", paper, source: { served_from: "mirror" } });
         } else if (config.ARXIV_MIRROR_FALLBACK_LIVE) {

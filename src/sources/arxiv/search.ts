@@ -5,6 +5,7 @@ import { loadConfig } from "../../config";
 import { ToolError } from "../../errors";
 import { mirrorState, searchMirror, type MirrorOrdering } from "../../store/arxiv-mirror";
 import { searchArxiv, type ServedFrom, type SortBy } from "./api";
+import { rowToPaper } from "./mirror";
 import { planMirrorSearch, type MirrorPlan } from "./mirror-query";
 import type { ArxivPaper } from "./paper";
 import { buildSearchQuery, type SearchFilters } from "./query";
@@ -87,7 +88,7 @@ async function mirrorAnswer(env: Env, plan: MirrorPlan, input: SearchInput, sear
     query: searchQuery,
     total: result.total,
     totalIsLowerBound: result.totalIsLowerBound,
-    papers: result.papers,
+    papers: result.rows.map(rowToPaper),
     source: { served_from: "mirror" },
     notices: [...notices, ...(note ? [note] : []), ...(result.totalIsLowerBound ? [`The mirror stops counting at ${result.total.toLocaleString("en-US")}: there are at least that many.`] : [])],
   };

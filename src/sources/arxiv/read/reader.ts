@@ -4,6 +4,7 @@ import { loadConfig } from "../../../config";
 import { ToolError } from "../../../errors";
 import { arxivPdfKey, arxivTextKey, getBytes, getJson, putBytes, putJson, type StoredJson, type TextSource } from "../../../store/blobs";
 import { politeFetch, readBytesCapped } from "../../../upstream/fetch";
+import { mirrorLookup } from "../../../store/arxiv-mirror";
 import { lookupArxivIds } from "../api";
 import { formatId, parseArxivId, type ArxivId } from "../ids";
 import { PUBLIC_ARXIV } from "../paper";
@@ -102,7 +103,16 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
     } else if (outcome?.kind === "not_in_arxiv") {
       throw new ToolError("no_match", `arXiv has no paper ${id.base}.`, { recovery: "Check the ID, or find the paper with arxiv_search_papers." });
     } else {
-      notices.push("arXiv's metadata could not be read just now, so the latest version is read without knowing its number; it is not cached.");
+      // arXiv's API is unreachable or rate-limited: the mirror's latest version will do.
+      const held = config.ARXIV_MIRROR_ENABLED ? await mirrorLookup(env.DB, [id.base]).catch(() => undefined) : undefined;
+      const paper = held?.get(id.base);
+      if (paper) {
+        version = paper.version;
+        onlyVersionIsV1 = paper.version === 1;
+        notices.push(`arXiv's metadata could not be read just now; reading v${paper.version}, the latest version the metadata mirror holds (it can trail arXiv's by a day).`);
+      } else {
+        notices.push("arXiv's metadata could not be read just now, so the latest version is read without knowing its number; it is not cached.");
+      }
     }
   }
   const resolved: ArxivId = version === undefined ? { ...id } : { ...id, version };
