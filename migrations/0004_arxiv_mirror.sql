@@ -77,6 +77,30 @@ CREATE TRIGGER arxiv_papers_au_categories AFTER UPDATE OF categories ON arxiv_pa
       FROM json_each(new.categories);
 END;
 
+-- Papers whose v1 date lies more than 31 days from their ID's month (arXiv has a few: IDs of
+-- one month given to papers dated in another). Date filters take keys as months with that
+-- margin; these rows let them stay exact (src/store/arxiv-mirror.ts).
+CREATE TABLE arxiv_date_outliers (
+  paper_key INTEGER PRIMARY KEY,
+  published INTEGER NOT NULL
+) STRICT;
+CREATE INDEX arxiv_date_outliers_published ON arxiv_date_outliers (published);
+
+CREATE TRIGGER arxiv_papers_outlier_ai AFTER INSERT ON arxiv_papers
+WHEN new.published < unixepoch(printf('%04d-%02d-01', new.paper_key / 1000000 / 12, new.paper_key / 1000000 % 12 + 1)) - 2678400
+  OR new.published >= unixepoch(printf('%04d-%02d-01', new.paper_key / 1000000 / 12, new.paper_key / 1000000 % 12 + 1), '+1 month') + 2678400 BEGIN
+  INSERT OR REPLACE INTO arxiv_date_outliers (paper_key, published) VALUES (new.paper_key, new.published);
+END;
+CREATE TRIGGER arxiv_papers_outlier_au AFTER UPDATE OF published ON arxiv_papers BEGIN
+  DELETE FROM arxiv_date_outliers WHERE paper_key = old.paper_key;
+  INSERT INTO arxiv_date_outliers (paper_key, published) SELECT new.paper_key, new.published
+  WHERE new.published < unixepoch(printf('%04d-%02d-01', new.paper_key / 1000000 / 12, new.paper_key / 1000000 % 12 + 1)) - 2678400
+    OR new.published >= unixepoch(printf('%04d-%02d-01', new.paper_key / 1000000 / 12, new.paper_key / 1000000 % 12 + 1), '+1 month') + 2678400;
+END;
+CREATE TRIGGER arxiv_papers_outlier_ad AFTER DELETE ON arxiv_papers BEGIN
+  DELETE FROM arxiv_date_outliers WHERE paper_key = old.paper_key;
+END;
+
 -- The mirror's schema version: bumped by any migration that changes how rows are written, so
 -- a Worker never answers from a mirror whose layout it does not know.
 CREATE TABLE mirror_schema (

@@ -245,3 +245,48 @@ describe("cron", () => {
     expect(JSON.parse(queue[0].cursor)).toEqual({ page: 1, token: null, from: "2026-11-22" });
   });
 });
+
+describe("verify", () => {
+  it("finds an FTS index out of step with the papers, and category rows out of step with them", async () => {
+    await driveHarvest();
+    expect((await verifyMirror(env.DB)).ok).toBe(true);
+    // A category row deleted behind the triggers' back, and an orphan one added.
+    await env.DB.prepare("DELETE FROM arxiv_paper_categories WHERE category = 'hep-ph' AND paper_key = (SELECT paper_key FROM arxiv_papers WHERE id = '0704.0001')").run();
+    await env.DB.prepare("INSERT INTO arxiv_paper_categories (category, paper_key) VALUES ('cs.AI', 1)").run();
+    const broken = await verifyMirror(env.DB);
+    expect(broken).toMatchObject({ ok: false, papers_without_primary_category_row: 1, orphan_category_rows: 1 });
+    // An index entry for a paper that is not in the table.
+    await env.DB.prepare("INSERT INTO arxiv_papers_fts (rowid, title, authors, abstract, comment, journal_ref) VALUES (42, 'ghost', 'nobody', 'nothing', '', '')").run();
+    expect((await verifyMirror(env.DB)).fts_integrity).not.toBe("ok");
+  });
+});
+
+describe("paper keys", () => {
+  it("order papers by submission; papers dated more than 31 days from their ID's month are listed as date outliers", async () => {
+    const { paperKey, monthStartKey, monthEndKey } = await import("../src/store/arxiv-key");
+    expect(paperKey("hep-th/0703999")).toBeLessThan(paperKey("0704.0001"));
+    expect(paperKey("0704.9999")).toBeLessThan(paperKey("0705.0001"));
+    expect(paperKey("1412.9999")).toBeLessThan(paperKey("1501.00001"));
+    expect(paperKey("acc-phys/9411001")).toBeLessThan(paperKey("hep-th/9411001"));
+    expect(paperKey("2401.00001")).toBeLessThan(paperKey("2401.12345"));
+    const { sampleRecords, seedMirror } = await import("./mirror/driver");
+    const records = sampleRecords();
+    expect(new Set(records.map((r) => paperKey(r.id))).size).toBe(records.length);
+    const margin = 31 * 86_400_000;
+    let outsideItsMonth = 0;
+    const farOff: string[] = [];
+    for (const record of records) {
+      const v1 = record.versions[0]! * 1000;
+      const key = paperKey(record.id);
+      if (!(key >= monthStartKey(new Date(v1)) && key <= monthEndKey(new Date(v1)))) outsideItsMonth++;
+      if (!(key >= monthStartKey(new Date(v1 - margin)) && key <= monthEndKey(new Date(v1 + margin)))) farOff.push(record.id);
+    }
+    // Real records: 54 are dated outside their ID's month (0704 IDs dated 31 March, ...), a few far off.
+    expect(outsideItsMonth).toBe(54);
+    expect(farOff).toContain("1501.00001");
+    expect(farOff.length).toBeLessThan(10);
+    await seedMirror(records);
+    const listed = await env.DB.prepare("SELECT p.id FROM arxiv_date_outliers o JOIN arxiv_papers p USING (paper_key) ORDER BY p.id").all<{ id: string }>();
+    expect(listed.results.map((r) => r.id)).toEqual([...farOff].sort());
+  });
+});

@@ -65,15 +65,35 @@ describe("search from the mirror", () => {
   });
 
   it("date windows count exactly, boundary days included, through the key ranges and the boundary-month check", async () => {
-    const windows: [string, string][] = [["1995-03-15", "1995-04-10"], ["1994-11-01", "1994-11-30"], ["2007-04-01", "2007-04-02"], ["1991-08-01", "2000-12-31"], ["1999-12-31", "2001-01-01"]];
+    const windows: [string, string][] = [
+      ["1995-03-15", "1995-04-10"], ["1994-11-01", "1994-11-30"], ["2007-04-01", "2007-04-02"], ["2007-03-01", "2007-03-31"],
+      ["1995-08-15", "1995-10-04"], ["1995-08-15", "1995-10-06"], ["1991-08-01", "2000-12-31"], ["1999-12-31", "2001-01-01"],
+    ];
     for (const [from, to] of windows) {
       const inWindow = (r: MirrorRecord) => published(r) >= day(from) && published(r) <= day(to, true);
       const byParams = await search({ query: "cat:hep-th", submitted_from: from, submitted_to: to });
       expect(byParams.total, `${from}..${to}`).toBe(records.filter((r) => r.categories.includes("hep-th") && inWindow(r)).length);
+      const everything = await search({ query: "cat:hep-th OR cat:adap-org OR cat:hep-ph OR cat:math.*", submitted_from: from, submitted_to: to });
+      const inAny = (r: MirrorRecord) => r.categories.some((c) => ["hep-th", "adap-org", "hep-ph"].includes(c) || c.startsWith("math."));
+      expect(everything.total, `any ${from}..${to}`).toBe(records.filter((r) => inAny(r) && inWindow(r)).length);
       const byQuery = await search({ query: `abs:field AND submittedDate:[${from.replaceAll("-", "")}0000 TO ${to.replaceAll("-", "")}2359]` });
       expect(byQuery.served_from).toBe("mirror");
       expect(byQuery.total, `abs:field ${from}..${to}`).toBe(records.filter((r) => hasWord(r.abstract, "field") && inWindow(r)).length);
     }
+  });
+
+  it("a window holding a paper whose ID is of a far-off month goes live; if arXiv fails, the mirror answers and says what it may miss", async () => {
+    const planned = planMirrorSearch("cat:hep-th OR cat:gr-qc OR cat:math.*", { submittedFrom: "2013-12-01", submittedTo: "2013-12-31" });
+    if (!("plan" in planned)) throw new Error("expected a mirror plan");
+    const routed = await searchMirror(env.DB, planned.plan, { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 5 });
+    expect(routed).toMatchObject({ kind: "live", mirrorCouldApproximate: true, reason: expect.stringContaining("carry IDs of other months") });
+    const { result } = await callToolWith(
+      "arxiv_search_papers",
+      { query: "cat:hep-th", submitted_from: "2013-12-01", submitted_to: "2013-12-31" },
+      { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/status-503` },
+    );
+    expect(result.structuredContent.served_from).toBe("mirror");
+    expect(result.structuredContent.notices.join(" ")).toContain("may miss some papers");
   });
 
   it("booleans follow arXiv's grouping; ANDNOT excludes; common words are dropped the way arXiv drops them", async () => {

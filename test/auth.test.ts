@@ -67,6 +67,27 @@ describe("admin routes", () => {
     expect(harvest.status).toBe(202);
     expect(sent).toEqual([expect.objectContaining({ source: "nber", cursor: "1" })]);
   });
+
+  it("/admin/harvest starts an arXiv cold harvest or a refresh, refuses a refresh with nothing to refresh, and shows progress", async () => {
+    const sent: { source: string; cursor: string }[] = [];
+    const vars = { ADMIN_TOKEN_HASH: await sha256Hex("admin-secret"), HARVEST_QUEUE: { send: async (message: { source: string; cursor: string }) => void sent.push(message) } };
+    const admin = { host: "localhost", authorization: "Bearer admin-secret" };
+    expect((await call("http://localhost/admin/harvest?source=arxiv&mode=cold", { method: "POST", headers: { host: "localhost" } }, vars)).status).toBe(401);
+    const refresh = await call("http://localhost/admin/harvest?source=arxiv&mode=refresh", { method: "POST", headers: admin }, vars);
+    expect(refresh.status).toBe(409);
+    expect(((await refresh.json()) as { error: { recovery: string } }).error.recovery).toContain("mode=cold");
+    expect((await call("http://localhost/admin/harvest?source=arxiv&mode=warm", { method: "POST", headers: admin }, vars)).status).toBe(400);
+    const cold = await call("http://localhost/admin/harvest?source=arxiv&mode=cold", { method: "POST", headers: admin }, vars);
+    expect(cold.status).toBe(202);
+    expect(sent.map((m) => [m.source, JSON.parse(m.cursor)])).toEqual([["arxiv", { page: 1, token: null, from: null }]]);
+    const progress = (await (await call("http://localhost/admin/harvest", { headers: admin }, vars)).json()) as { mirrors: { source: string; status: string; run: { mode: string } }[] };
+    expect(progress.mirrors.find((m) => m.source === "arxiv")).toMatchObject({ status: "running", run: { mode: "cold" } });
+    // The public /status shows the same progress without the token, and the landing page summarises it.
+    const status = (await (await call("http://localhost/status", { headers: { host: "localhost" } })).json()) as { mirrors: { source: string; status: string }[] };
+    expect(status.mirrors.find((m) => m.source === "arxiv")!.status).toBe("running");
+    const landing = await (await call("http://localhost/", { headers: { host: "localhost" } })).text();
+    expect(landing).toMatch(/cold started \d{4}-\d{2}-\d{2} \d{2}:\d{2}, 0 pages, 0 records, in progress/);
+  });
 });
 
 describe("abuse limits", () => {

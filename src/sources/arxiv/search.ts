@@ -55,8 +55,10 @@ export async function searchPapers(env: Env, input: SearchInput, today = new Dat
         fallbackPlan = planned.plan;
       } else {
         const answer = await mirrorAnswer(env, planned.plan, input, searchQuery, []);
-        if ("live" in answer) liveReason = answer.live;
-        else return answer;
+        if ("live" in answer) {
+          liveReason = answer.live;
+          if (answer.mirrorCouldApproximate) fallbackPlan = planned.plan;
+        } else return answer;
       }
     }
   }
@@ -73,16 +75,23 @@ export async function searchPapers(env: Env, input: SearchInput, today = new Dat
   } catch (error) {
     if (!(error instanceof ToolError) || !error.retryable || fallbackPlan === undefined) throw error;
     const fallback = await mirrorAnswer(env, fallbackPlan, input, searchQuery, [
-      `arXiv's API failed (${error.reason}); answered from the mirror, which may lack papers of the last ${config.ARXIV_MIRROR_RECENT_DAYS_LIVE} days.`,
-    ]);
+      `arXiv's API failed (${error.reason}); answered from the mirror instead, which may miss some papers: ${liveReason}.`,
+    ], true);
     if ("live" in fallback) throw error;
     return fallback;
   }
 }
 
-async function mirrorAnswer(env: Env, plan: MirrorPlan, input: SearchInput, searchQuery: string, notices: string[]): Promise<SearchOutcome | { live: string }> {
-  const result = await searchMirror(env.DB, plan, { sortBy: input.sortBy, sortOrder: input.sortOrder, start: input.start, limit: input.maxResults });
-  if (result.kind === "live") return { live: result.reason };
+async function mirrorAnswer(
+  env: Env,
+  plan: MirrorPlan,
+  input: SearchInput,
+  searchQuery: string,
+  notices: string[],
+  ignoreDateOutliers = false,
+): Promise<SearchOutcome | { live: string; mirrorCouldApproximate: boolean }> {
+  const result = await searchMirror(env.DB, plan, { sortBy: input.sortBy, sortOrder: input.sortOrder, start: input.start, limit: input.maxResults, ignoreDateOutliers });
+  if (result.kind === "live") return { live: result.reason, mirrorCouldApproximate: result.mirrorCouldApproximate };
   const note = ORDERING_NOTE[result.ordering];
   return {
     query: searchQuery,
