@@ -1,7 +1,7 @@
 // The query validator and builder, table-tested, then fuzzed.
 import { describe, expect, it } from "vitest";
 import { ToolError } from "../src/errors";
-import { buildSearchQuery, normalizeQuery } from "../src/sources/arxiv/query";
+import { buildSearchQuery, normalizeQuery, parseQuery, type QueryNode } from "../src/sources/arxiv/query";
 
 function reasonOf(run: () => unknown): string {
   try {
@@ -110,5 +110,25 @@ describe("buildSearchQuery", () => {
     }
     expect([...outcomes.keys()].every((reason) => ["ok", "invalid_query", "invalid_category"].includes(reason))).toBe(true);
     expect(outcomes.get("ok")).toBeGreaterThan(100);
+  });
+});
+
+describe("parseQuery (the AST the mirror translates)", () => {
+  const show = (node: QueryNode): string => (node.kind === "term" ? `${node.field ? `${node.field}:` : ""}${node.value}` : `(${show(node.left)} ${node.op} ${show(node.right)})`);
+
+  it("groups AND, OR and ANDNOT to the right at one precedence, and reads a space as OR", () => {
+    expect(show(parseQuery("a AND b OR c"))).toBe("(a AND (b OR c))");
+    expect(show(parseQuery("a ANDNOT b AND c"))).toBe("(a ANDNOT (b AND c))");
+    expect(show(parseQuery("a b AND c"))).toBe("(a OR (b AND c))");
+    expect(show(parseQuery("(a OR b) AND c"))).toBe("((a OR b) AND c)");
+    expect(show(parseQuery('ti:"graph neural networks" AND cat:cs.LG'))).toBe('(ti:"graph neural networks" AND cat:cs.LG)');
+    expect(show(parseQuery("submittedDate:[202401010000 TO 202401312359] AND au:smith"))).toBe("(submittedDate:[202401010000 TO 202401312359] AND au:smith)");
+  });
+
+  it("rejects what the live validation rejects, with the same typed error", () => {
+    for (const bad of ["a AND", "(a", "ti:", '"', "()", "AND a"]) {
+      expect(() => parseQuery(bad), bad).toThrow(ToolError);
+      expect(() => normalizeQuery(bad), bad).toThrow(ToolError);
+    }
   });
 });
