@@ -229,3 +229,30 @@ describe("lookup from the mirror", () => {
     expect(body.harvest).toMatchObject({ source: "arxiv", status: "done", records: records.length, last_datestamp: "2026-11-29" });
   });
 });
+
+describe("reading a paper when arXiv's API cannot be asked", () => {
+  it("takes the version from the mirror and says so", async () => {
+    // A HAND-MADE mirror record for a paper whose recorded PDF is a fixture (1512.03905v1).
+    await seedMirror([
+      {
+        id: "1512.03905",
+        style: "new",
+        title: "A paper whose PDF is a recorded fixture",
+        authors: "A. Author",
+        abstract: "Hand-made mirror record for this test.",
+        categories: ["cs.LG"],
+        versions: [1450000000],
+        comment: null,
+        journal_ref: null,
+        doi: null,
+        license: null,
+        datestamp: "2015-12-13",
+      },
+    ]);
+    const { result } = await callToolWith("arxiv_read_paper", { paper_id: "1512.03905", max_characters: 2000 }, { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/status-503` });
+    expect(result.isError, JSON.stringify(result).slice(0, 400)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ paper_id: "1512.03905v1", source: "pdf_text" });
+    expect(result.structuredContent.notices.join(" ")).toContain("the latest version the metadata mirror holds");
+  });
+});
+
