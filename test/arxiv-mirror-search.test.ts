@@ -189,6 +189,15 @@ describe("routing to arXiv's API", () => {
     expect(result.structuredContent.notices.join(" ")).toContain("arXiv's API failed (upstream_unavailable)");
   });
 
+  it("ARXIV_MIRROR_ENABLED=false keeps search and lookup off the mirror", async () => {
+    await seedMirror();
+    const { result } = await callToolWith("arxiv_search_papers", { query: "testing", max_results: 15 }, { ARXIV_MIRROR_ENABLED: "false" });
+    expect(result.structuredContent.served_from).not.toBe("mirror");
+    expect(result.structuredContent.notices).toEqual([]);
+    const lookup = await callToolWith("arxiv_get_metadata", { paper_ids: ["1605.08386"] }, { ARXIV_MIRROR_ENABLED: "false" });
+    expect(lookup.result.structuredContent.papers[0].served_from).toBe("live");
+  });
+
   it("a query error is the same typed error on every route", async () => {
     await seedMirror();
     const result = await callTool("arxiv_search_papers", { query: "ti:" });

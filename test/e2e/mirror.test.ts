@@ -1,7 +1,9 @@
 // The arXiv mirror as `npm start` runs it: wrangler dev with the bundled seed, the real local
 // Queues between pages, the admin route, /status, and tools answering from the mirror. The
 // OAI-PMH endpoint is the fake upstream (hand-made pages of real records, test/fixtures/SOURCES.md).
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,4 +71,14 @@ describe("arXiv mirror under wrangler dev", () => {
     const resource = await client.readResource({ uri: "arxiv://mirror/status" });
     expect(JSON.parse((resource.contents[0] as { text: string }).text)).toMatchObject({ serving: true, harvest: { records: 1127 } });
   }, 90_000);
+
+  it("npm run mirror:verify checks the same database from outside", () => {
+    const out = execFileSync(process.execPath, ["scripts/arxiv/mirror-verify.mjs", "--persist-to", path.join(stack.stateDir, "state")], {
+      encoding: "utf8",
+      env: { ...process.env, XDG_CONFIG_HOME: path.join(stack.stateDir, "config"), WRANGLER_SEND_METRICS: "false" },
+    });
+    expect(out).toContain("arXiv mirror: 1,127 papers");
+    expect(out).not.toContain("FAIL");
+    expect(out.match(/^ok /gm)).toHaveLength(6);
+  }, 60_000);
 });
