@@ -229,21 +229,24 @@ function buildSource(plan: MirrorSearchPlan): { source: Source; filters: string[
   return { source, filters, filterBinds };
 }
 
-/** Counts papers dated in the window whose keys lie outside the window's key range (a few old oddities). */
-function outliersStatement(db: D1Database, submitted: { from: number; to: number }): D1PreparedStatement {
+/** Papers dated in the window whose keys lie outside the window's key range (a few old oddities). */
+async function outliersOutsideRange(db: D1Database, submitted: { from: number; to: number }): Promise<number> {
   const outerLo = monthStartKey(new Date((submitted.from - MONTH_SECONDS) * 1000));
   const outerHi = monthEndKey(new Date((submitted.to + MONTH_SECONDS) * 1000));
-  return db
+  const row = await db
     .prepare("SELECT count(*) AS n FROM arxiv_date_outliers WHERE published BETWEEN ? AND ? AND paper_key NOT BETWEEN ? AND ?")
-    .bind(submitted.from, submitted.to, outerLo, outerHi);
+    .bind(submitted.from, submitted.to, outerLo, outerHi)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
 }
 
-/**
- * Count, then a page. One round trip when it can: the outlier check, the count and the page in
- * key order go in one batch, and only a search whose hits are few enough to rank (bm25, exact
- * dates) asks again for that ordering.
- */
 export async function searchMirror(db: D1Database, plan: MirrorSearchPlan, options: MirrorSearchOptions): Promise<MirrorSearchResult> {
+  if (plan.submitted !== null && !options.ignoreDateOutliers) {
+    const outliers = await outliersOutsideRange(db, plan.submitted);
+    if (outliers > 0) {
+      return { kind: "live", mirrorCouldApproximate: true, reason: `${outliers} paper(s) dated in this window carry IDs of other months, which the mirror's date filter would miss` };
+    }
+  }
   const { source, filters, filterBinds } = buildSource(plan);
   const { count: countCap, scan: scanCap, rank: rankCap } = options.caps ?? { count: COUNT_CAP, scan: SCAN_CAP, rank: RANK_CAP };
   const key = source.key;
@@ -253,52 +256,39 @@ export async function searchMirror(db: D1Database, plan: MirrorSearchPlan, optio
     ? `SELECT count(*) AS scanned, coalesce(sum(ok), 0) AS matched FROM (SELECT CASE WHEN ${filters.join(" AND ")} THEN 1 ELSE 0 END AS ok FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${scanCap})`
     : `SELECT count(*) AS scanned, count(*) AS matched FROM (SELECT 1 FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${countCap})`;
   const countBinds = filtered ? [...filterBinds, ...source.binds] : source.binds;
-  const direction = options.sortOrder === "ascending" ? "ASC" : "DESC";
-
-  // The page with its rows in one query: the join touches only the rows the walk reaches.
-  const where = [...source.where, ...filters];
-  const join = source.isPapers ? "" : `JOIN arxiv_papers p ON p.paper_key = ${key}`;
-  const page = (orderBy: string) =>
-    db
-      .prepare(`SELECT p.paper_key AS paper_key, ${SELECT_COLUMNS} FROM ${source.from} ${join} ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
-      .bind(...source.binds, ...filterBinds, options.limit, options.start);
-  // Many hits are listed in key order (newest first, or by submission); that page is fetched
-  // with the count, and kept when the count says the hits are too many to rank.
-  const keyOrder = options.sortBy === "submitted" ? `${key} ${direction}` : `${key} DESC`;
-  const statements: D1PreparedStatement[] = [];
-  const checksOutliers = plan.submitted !== null && !options.ignoreDateOutliers;
-  if (checksOutliers) statements.push(outliersStatement(db, plan.submitted!));
-  statements.push(db.prepare(countSql).bind(...countBinds));
-  if (options.sortBy !== "updated") statements.push(page(keyOrder));
-  const results = await db.batch<Record<string, unknown>>(statements);
-  if (checksOutliers) {
-    const outliers = Number(results.shift()!.results[0]?.["n"] ?? 0);
-    if (outliers > 0) {
-      return { kind: "live", mirrorCouldApproximate: true, reason: `${outliers} paper(s) dated in this window carry IDs of other months, which the mirror's date filter would miss` };
-    }
-  }
-  const counted = results[0]!.results[0] as { scanned: number; matched: number } | undefined;
+  const counted = await db.prepare(countSql).bind(...countBinds).first<{ scanned: number; matched: number }>();
   const matched = Math.min(counted?.matched ?? 0, countCap);
   const scanned = counted?.scanned ?? 0;
   const totalIsLowerBound = filtered ? scanned >= scanCap || matched >= countCap : scanned >= countCap;
   const exact = !totalIsLowerBound && matched <= rankCap;
-  const keyOrderRows = results[1]?.results as MirrorRow[] | undefined;
 
-  if (options.sortBy === "updated") {
-    if (!exact) {
-      return { kind: "live", mirrorCouldApproximate: false, reason: `sorting ${totalIsLowerBound ? `over ${matched.toLocaleString("en-US")}` : matched.toLocaleString("en-US")} hits by last update needs arXiv's index (the mirror sorts at most ${rankCap.toLocaleString("en-US")})` };
-    }
-    const { results: rows } = await page(`json_extract(p.versions, '$[#-1]') ${direction}, ${key} ${direction}`).all<MirrorRow>();
-    return { kind: "answer", total: matched, totalIsLowerBound, rows, ordering: "updated" };
+  if (options.sortBy === "updated" && !exact) {
+    return { kind: "live", mirrorCouldApproximate: false, reason: `sorting ${totalIsLowerBound ? `over ${matched.toLocaleString("en-US")}` : matched.toLocaleString("en-US")} hits by last update needs arXiv's index (the mirror sorts at most ${rankCap.toLocaleString("en-US")})` };
   }
-  if (exact && options.sortBy === "relevance" && plan.match !== null) {
-    const { results: rows } = await page(`${BM25} ${options.sortOrder === "ascending" ? "DESC" : "ASC"}, ${key} DESC`).all<MirrorRow>();
-    return { kind: "answer", total: matched, totalIsLowerBound, rows, ordering: "relevance" };
+  const direction = options.sortOrder === "ascending" ? "ASC" : "DESC";
+  let ordering: MirrorOrdering;
+  let orderBy: string;
+  if (options.sortBy === "relevance" && plan.match !== null && exact) {
+    ordering = "relevance";
+    orderBy = `${BM25} ${options.sortOrder === "ascending" ? "DESC" : "ASC"}, ${key} DESC`;
+  } else if (options.sortBy === "updated") {
+    ordering = "updated";
+    orderBy = `json_extract(p.versions, '$[#-1]') ${direction}, ${key} ${direction}`;
+  } else if (options.sortBy === "submitted" && exact) {
+    ordering = "submitted";
+    orderBy = `p.published ${direction}, ${key} ${direction}`;
+  } else if (options.sortBy === "submitted") {
+    ordering = "submitted";
+    orderBy = `${key} ${direction}`;
+  } else {
+    ordering = "newest_first";
+    orderBy = `${key} DESC`;
   }
-  if (exact && options.sortBy === "submitted") {
-    // Exact v1 dates (key order puts old-style IDs of a month by archive).
-    const { results: rows } = await page(`p.published ${direction}, ${key} ${direction}`).all<MirrorRow>();
-    return { kind: "answer", total: matched, totalIsLowerBound, rows, ordering: "submitted" };
-  }
-  return { kind: "answer", total: matched, totalIsLowerBound, rows: keyOrderRows ?? [], ordering: options.sortBy === "submitted" ? "submitted" : "newest_first" };
+  // The page with its rows in one query: the join touches only the rows the walk reaches.
+  const where = [...source.where, ...filters];
+  const join = source.isPapers ? "" : `JOIN arxiv_papers p ON p.paper_key = ${key}`;
+  const pageSql = `SELECT p.paper_key AS paper_key, ${SELECT_COLUMNS} FROM ${source.from} ${join} ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
+  const pageBinds = [...source.binds, ...filterBinds, options.limit, options.start];
+  const { results } = await db.prepare(pageSql).bind(...pageBinds).all<MirrorRow>();
+  return { kind: "answer", total: matched, totalIsLowerBound, rows: results, ordering };
 }
