@@ -157,9 +157,10 @@ function validTokens(query: string): Token[] {
   return tokens;
 }
 
-/** Validates a user query and returns it normalised (one space between tokens). */
+/** Validates a user query (the same parse the mirror uses) and returns it normalised (one space between tokens). */
 export function normalizeQuery(query: string): string {
   const tokens = validTokens(query);
+  treeOf(tokens);
   let out = "";
   let previous: Token | undefined;
   for (const token of tokens) {
@@ -176,7 +177,10 @@ export function normalizeQuery(query: string): string {
  * and two terms side by side are joined by OR (a b AND c is a OR (b AND c)).
  */
 export function parseQuery(query: string): QueryNode {
-  const tokens = validTokens(query);
+  return treeOf(validTokens(query));
+}
+
+function treeOf(tokens: Token[]): QueryNode {
   let position = 0;
   const expression = (): QueryNode => {
     const left = operand();
