@@ -1,8 +1,11 @@
 // The arXiv mirror in D1: page writes (records + checkpoint in one batch), lookups by ID, the
 // search executor, readiness and verification. It hands back stored rows; sources/arxiv/mirror.ts
 // turns them into paper records, and sources/arxiv/mirror-query.ts plans the searches.
+import { getTableColumns, inArray } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import { monthEndKey, monthStartKey, paperKey } from "./arxiv-key";
 import { MIRROR_COLUMNS, toMirrorRow, UPSERT_SQL, type MirrorRecord, type MirrorRow } from "./arxiv-row";
+import { arxivPapers } from "./schema";
 
 export const MIRROR_SCHEMA_VERSION = 1;
 
@@ -27,11 +30,9 @@ export async function mirrorLookup(db: D1Database, baseIds: readonly string[]): 
   const found = new Map<string, StoredRow>();
   if (baseIds.length === 0) return found;
   const keys = baseIds.map((id) => paperKey(id));
-  const { results } = await db
-    .prepare(`SELECT ${SELECT_COLUMNS} FROM arxiv_papers p WHERE p.paper_key IN (SELECT value FROM json_each(?))`)
-    .bind(JSON.stringify(keys))
-    .all<StoredRow>();
-  for (const row of results) if (baseIds.includes(row.id)) found.set(row.id, row);
+  const { paper_key: _key, ...columns } = getTableColumns(arxivPapers);
+  const rows = await drizzle(db).select(columns).from(arxivPapers).where(inArray(arxivPapers.paper_key, keys)).all();
+  for (const row of rows) if (baseIds.includes(row.id)) found.set(row.id, row);
   return found;
 }
 

@@ -1,5 +1,5 @@
 // drizzle models of the ordinary tables. FTS5 tables and triggers live only in migrations/*.sql.
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const harvestState = sqliteTable("harvest_state", {
   source: text("source").primaryKey(),
@@ -77,4 +77,42 @@ export const downloadLog = sqliteTable("download_log", {
   size: integer("size"),
   sha256: text("sha256"),
   error: text("error"),
+});
+
+// The arXiv mirror's ordinary tables (migration 0004). Property names are the column names, so a
+// selected row is a MirrorRow as src/store/arxiv-row.ts writes it. The FTS5 index and the
+// triggers that keep it, the category rows and the counters in step live only in the migration.
+export const arxivPapers = sqliteTable("arxiv_papers", {
+  paper_key: integer("paper_key").primaryKey(),
+  id: text("id").notNull(),
+  version: integer("version").notNull(),
+  title: text("title").notNull(),
+  authors: text("authors").notNull(),
+  abstract: text("abstract").notNull(),
+  categories: text("categories").notNull(),
+  published: integer("published").notNull(),
+  versions: text("versions").notNull(),
+  comment: text("comment"),
+  journal_ref: text("journal_ref"),
+  doi: text("doi"),
+  license: text("license"),
+});
+
+export const arxivPaperCategories = sqliteTable(
+  "arxiv_paper_categories",
+  {
+    category: text("category").notNull(),
+    paper_key: integer("paper_key").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.category, table.paper_key] })],
+);
+
+export const arxivDateOutliers = sqliteTable("arxiv_date_outliers", {
+  paper_key: integer("paper_key").primaryKey(),
+  published: integer("published").notNull(),
+});
+
+export const mirrorSchema = sqliteTable("mirror_schema", {
+  source: text("source").primaryKey(),
+  version: integer("version").notNull(),
 });
