@@ -4,8 +4,8 @@
 //   (or none) on the last page.
 // Metadata formats: arXivRaw (default: version history with dates) and arXiv (no version
 // numbers: created/updated only). OAI errors come back typed; a truncated or non-XML page throws.
-import { XMLParser } from "fast-xml-parser";
 import { parseArxivId } from "../sources/arxiv/ids";
+import { createXmlParser, declaresEntities, xmlOptional, xmlText, type XmlNode } from "../xml";
 import type { MirrorRecord } from "../store/arxiv-row";
 
 export type OaiItem = { kind: "record"; record: MirrorRecord } | { kind: "deleted"; id: string; datestamp: string };
@@ -38,40 +38,18 @@ export class OaiMalformed extends Error {
   override name = "OaiMalformed";
 }
 
-const ARRAYS = new Set(["record", "setSpec", "version", "author", "affiliation", "error"]);
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  processEntities: true,
-  htmlEntities: false,
-  isArray: (name) => ARRAYS.has(name),
-});
-
-type Node = Record<string, unknown>;
-const text = (value: unknown): string => {
-  if (value === undefined || value === null) return "";
-  if (typeof value === "object") return text((value as Node)["#text"]);
-  return String(value);
-};
-const optional = (value: unknown): string | null => {
-  const result = text(value).replace(/\s+/g, " ").trim();
-  return result === "" ? null : result;
-};
-const asNode = (value: unknown): Node => (value && typeof value === "object" ? (value as Node) : {});
+const parser = createXmlParser(["record", "setSpec", "version", "author", "affiliation", "error"]);
+const asNode = (value: unknown): XmlNode => (value && typeof value === "object" ? (value as XmlNode) : {});
 
 export function parseOaiPage(xml: string): OaiPage {
   const head = xml.slice(0, 2000);
-  if (/<!DOCTYPE|<!ENTITY/i.test(head) || /<!ENTITY/i.test(xml)) throw new OaiMalformed("the page declares a DOCTYPE or entities");
+  if (declaresEntities(xml)) throw new OaiMalformed("the page declares a DOCTYPE or entities");
   if (!/<OAI-PMH[\s>]/.test(head)) throw new OaiMalformed(/<html/i.test(head) ? "an HTML page, not OAI-PMH" : "no <OAI-PMH> element");
   // A page cut off in transit still parses into a prefix of its records: insist on the end tag.
   if (!/<\/OAI-PMH>\s*$/.test(xml.slice(-200))) throw new OaiMalformed("the page is truncated (no closing </OAI-PMH>)");
-  let document: Node;
+  let document: XmlNode;
   try {
-    document = parser.parse(xml, true) as Node;
+    document = parser.parse(xml);
   } catch (error) {
     throw new OaiMalformed(`not well-formed XML: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`);
   }
@@ -79,8 +57,8 @@ export function parseOaiPage(xml: string): OaiPage {
   const errors = root["error"] as unknown[] | undefined;
   if (errors && errors.length > 0) {
     const first = asNode(errors[0]);
-    const code = text(first["@_code"]) || "unknown";
-    throw new OaiError(code, `${code}: ${text(errors[0]).replace(/\s+/g, " ").trim() || "(no message)"}`);
+    const code = xmlText(first["@_code"]) || "unknown";
+    throw new OaiError(code, `${code}: ${xmlText(errors[0]).replace(/\s+/g, " ").trim() || "(no message)"}`);
   }
   const list = root["ListRecords"];
   if (list === undefined) throw new OaiMalformed("no <ListRecords> element");
@@ -90,14 +68,14 @@ export function parseOaiPage(xml: string): OaiPage {
   for (const raw of (listNode["record"] as unknown[] | undefined) ?? []) {
     const record = asNode(raw);
     const header = asNode(record["header"]);
-    const identifier = text(header["identifier"]).trim();
-    const datestamp = text(header["datestamp"]).trim().slice(0, 10);
+    const identifier = xmlText(header["identifier"]).trim();
+    const datestamp = xmlText(header["datestamp"]).trim().slice(0, 10);
     const parsed = parseArxivId(identifier.replace(/^oai:arXiv\.org:/i, ""));
     if (!parsed.ok) {
       skipped.push({ identifier: identifier.slice(0, 100), problem: parsed.problem });
       continue;
     }
-    if (text(header["@_status"]) === "deleted") {
+    if (xmlText(header["@_status"]) === "deleted") {
       items.push({ kind: "deleted", id: parsed.id.base, datestamp });
       continue;
     }
@@ -115,16 +93,16 @@ export function parseOaiPage(xml: string): OaiPage {
     }
   }
   const tokenNode = listNode["resumptionToken"];
-  const token = optional(tokenNode);
+  const token = xmlOptional(tokenNode);
   const tokenAttrs = asNode(tokenNode);
-  const number = (value: unknown) => (value === undefined || text(value) === "" || Number.isNaN(Number(text(value))) ? null : Number(text(value)));
+  const number = (value: unknown) => (value === undefined || xmlText(value) === "" || Number.isNaN(Number(xmlText(value))) ? null : Number(xmlText(value)));
   return {
     items,
     resumptionToken: token,
     completeListSize: number(tokenAttrs["@_completeListSize"]),
     cursor: number(tokenAttrs["@_cursor"]),
-    expirationDate: optional(tokenAttrs["@_expirationDate"]),
-    responseDate: optional(root["responseDate"]),
+    expirationDate: xmlOptional(tokenAttrs["@_expirationDate"]),
+    responseDate: xmlOptional(root["responseDate"]),
     skipped,
   };
 }
@@ -135,22 +113,22 @@ function seconds(date: string, what: string): number {
   return Math.floor(ms / 1000);
 }
 
-function required(node: Node, field: string): string {
-  const value = optional(node[field]);
+function required(node: XmlNode, field: string): string {
+  const value = xmlOptional(node[field]);
   if (value === null) throw new Error(`no <${field}>`);
   return value;
 }
 
-function categoriesOf(node: Node): string[] {
+function categoriesOf(node: XmlNode): string[] {
   const list = required(node, "categories").split(" ").filter(Boolean);
   return [...new Set(list)];
 }
 
-function fromArxivRaw(node: Node, id: string, style: MirrorRecord["style"], datestamp: string): MirrorRecord {
+function fromArxivRaw(node: XmlNode, id: string, style: MirrorRecord["style"], datestamp: string): MirrorRecord {
   const versions = ((node["version"] as unknown[] | undefined) ?? [])
     .map((raw) => {
       const version = asNode(raw);
-      return { n: Number(text(version["@_version"]).replace(/^v/, "")), at: seconds(text(version["date"]), "version date") };
+      return { n: Number(xmlText(version["@_version"]).replace(/^v/, "")), at: seconds(xmlText(version["date"]), "version date") };
     })
     .sort((a, b) => a.n - b.n);
   if (versions.length === 0) throw new Error("no <version> elements");
@@ -159,39 +137,39 @@ function fromArxivRaw(node: Node, id: string, style: MirrorRecord["style"], date
     style,
     title: required(node, "title"),
     authors: required(node, "authors"),
-    abstract: optional(node["abstract"]) ?? "",
+    abstract: xmlOptional(node["abstract"]) ?? "",
     categories: categoriesOf(node),
     versions: versions.map((version) => version.at),
-    comment: optional(node["comments"]),
-    journal_ref: optional(node["journal-ref"]),
-    doi: optional(node["doi"]),
-    license: optional(node["license"]),
+    comment: xmlOptional(node["comments"]),
+    journal_ref: xmlOptional(node["journal-ref"]),
+    doi: xmlOptional(node["doi"]),
+    license: xmlOptional(node["license"]),
     datestamp,
   };
 }
 
 /** The arXiv format names authors in parts and has no version history: v1 = created, latest = updated. */
-function fromArxivFormat(node: Node, id: string, style: MirrorRecord["style"], datestamp: string): MirrorRecord {
+function fromArxivFormat(node: XmlNode, id: string, style: MirrorRecord["style"], datestamp: string): MirrorRecord {
   const authors = ((asNode(node["authors"])["author"] as unknown[] | undefined) ?? []).map((raw) => {
     const author = asNode(raw);
-    const name = [optional(author["forenames"]), optional(author["keyname"]), optional(author["suffix"])].filter(Boolean).join(" ");
-    const affiliations = ((author["affiliation"] as unknown[] | undefined) ?? []).map((a) => optional(a)).filter((a): a is string => a !== null);
+    const name = [xmlOptional(author["forenames"]), xmlOptional(author["keyname"]), xmlOptional(author["suffix"])].filter(Boolean).join(" ");
+    const affiliations = ((author["affiliation"] as unknown[] | undefined) ?? []).map((a) => xmlOptional(a)).filter((a): a is string => a !== null);
     return affiliations.length > 0 ? `${name} (${affiliations.join(", ")})` : name;
   });
   const created = seconds(required(node, "created"), "created");
-  const updated = optional(node["updated"]);
+  const updated = xmlOptional(node["updated"]);
   return {
     id,
     style,
     title: required(node, "title"),
     authors: authors.join(", "),
-    abstract: optional(node["abstract"]) ?? "",
+    abstract: xmlOptional(node["abstract"]) ?? "",
     categories: categoriesOf(node),
     versions: updated === null ? [created] : [created, seconds(updated, "updated")],
-    comment: optional(node["comments"]),
-    journal_ref: optional(node["journal-ref"]),
-    doi: optional(node["doi"]),
-    license: optional(node["license"]),
+    comment: xmlOptional(node["comments"]),
+    journal_ref: xmlOptional(node["journal-ref"]),
+    doi: xmlOptional(node["doi"]),
+    license: xmlOptional(node["license"]),
     datestamp,
   };
 }
