@@ -14,8 +14,9 @@ const seconds = (date) => {
 const day = (unix) => new Date(unix * 1000).toISOString().slice(0, 10);
 const orNull = (value) => (value === undefined || value === null || String(value).trim() === "" ? null : String(value));
 
-function fromAbs(row) {
-  const versions = row.versions.map((v) => seconds(v.date));
+/** One JSON line -> a mirror record. The two files differ only in a few field names. */
+function toRecord(row, { versionDate, journalRef, datestamp }) {
+  const versions = row.versions.map((v) => seconds(v[versionDate]));
   return {
     id: row.id,
     style: row.id.includes("/") ? "legacy" : "new",
@@ -25,38 +26,22 @@ function fromAbs(row) {
     categories: [...new Set(row.categories.split(/\s+/).filter(Boolean))],
     versions,
     comment: orNull(row.comments),
-    journal_ref: orNull(row.journal_ref),
+    journal_ref: orNull(row[journalRef]),
     doi: orNull(row.doi),
     license: orNull(row.license),
-    datestamp: day(versions[versions.length - 1]),
+    datestamp: (datestamp && row[datestamp]) || day(versions[versions.length - 1]),
   };
 }
-
-function fromKaggle(row) {
-  const versions = row.versions.map((v) => seconds(v.created));
-  return {
-    id: row.id,
-    style: row.id.includes("/") ? "legacy" : "new",
-    title: row.title,
-    authors: row.authors,
-    abstract: row.abstract ?? "",
-    categories: [...new Set(row.categories.split(/\s+/).filter(Boolean))],
-    versions,
-    comment: orNull(row.comments),
-    journal_ref: orNull(row["journal-ref"]),
-    doi: orNull(row.doi),
-    license: orNull(row.license),
-    datestamp: row.update_date ?? day(versions[versions.length - 1]),
-  };
-}
+const ABS = { versionDate: "date", journalRef: "journal_ref" };
+const KAGGLE = { versionDate: "created", journalRef: "journal-ref", datestamp: "update_date" };
 
 const jsonl = (file) => readFileSync(path.join(SAMPLE_DIR, file), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
 
 /** Every bundled record with its metadata complete, one per ID (the later file wins). */
 export function loadSampleRecords() {
   const byId = new Map();
-  for (const row of jsonl("arxiv-browse-abs_1129-records.jsonl")) if (row.versions?.length && row.title && row.categories) byId.set(row.id, fromAbs(row));
-  for (const row of jsonl("kaggle-arxiv-metadata-oai-snapshot_first200.jsonl")) byId.set(row.id, fromKaggle(row));
+  for (const row of jsonl("arxiv-browse-abs_1129-records.jsonl")) if (row.versions?.length && row.title && row.categories) byId.set(row.id, toRecord(row, ABS));
+  for (const row of jsonl("kaggle-arxiv-metadata-oai-snapshot_first200.jsonl")) byId.set(row.id, toRecord(row, KAGGLE));
   return [...byId.values()];
 }
 
