@@ -4,10 +4,18 @@
 import { getTableColumns, inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { monthEndKey, monthStartKey, paperKey } from "./arxiv-key";
-import { MIRROR_COLUMNS, toMirrorRow, UPSERT_SQL, type MirrorRecord, type MirrorRow } from "./arxiv-row";
+import {
+  FTS_INTEGRITY_SQL,
+  MIRROR_COLUMNS,
+  MIRROR_SCHEMA_VERSION,
+  toMirrorRow,
+  UPSERT_SQL,
+  VERIFY_COUNTS_SQL,
+  type MirrorRecord,
+  type MirrorRow,
+  type VerifyCounts,
+} from "./arxiv-row";
 import { arxivPapers } from "./schema";
-
-export const MIRROR_SCHEMA_VERSION = 1;
 
 /** Statements that write one page's records; the caller adds its checkpoint and runs one batch. */
 export function pageWriteStatements(db: D1Database, records: readonly MirrorRecord[], deletedIds: readonly string[]): D1PreparedStatement[] {
@@ -93,6 +101,7 @@ export interface VerifyResult {
   papers_without_primary_category_row: number;
   orphan_category_rows: number;
   state_records: number | null;
+  schema_version: number | null;
   checked_at: string;
 }
 
@@ -102,21 +111,11 @@ export async function verifyMirror(db: D1Database): Promise<VerifyResult> {
   const integrityText = integrity.results.map((row) => Object.values(row)[0]).join("; ");
   let ftsIntegrity = "ok";
   try {
-    await db.prepare("INSERT INTO arxiv_papers_fts (arxiv_papers_fts, rank) VALUES ('integrity-check', 1)").run();
+    await db.prepare(FTS_INTEGRITY_SQL).run();
   } catch (error) {
     ftsIntegrity = error instanceof Error ? error.message : String(error);
   }
-  const counts = await db
-    .prepare(
-      `SELECT (SELECT count(*) FROM arxiv_papers) AS papers,
-              (SELECT count(*) FROM arxiv_paper_categories) AS category_rows,
-              (SELECT count(*) FROM arxiv_papers p WHERE NOT EXISTS (
-                 SELECT 1 FROM arxiv_paper_categories c WHERE c.category = json_extract(p.categories, '$[0]') AND c.paper_key = p.paper_key)) AS missing,
-              (SELECT count(*) FROM arxiv_paper_categories c WHERE NOT EXISTS (
-                 SELECT 1 FROM arxiv_papers p WHERE p.paper_key = c.paper_key)) AS orphans,
-              (SELECT records FROM harvest_state WHERE source = 'arxiv') AS state_records`,
-    )
-    .first<{ papers: number; category_rows: number; missing: number; orphans: number; state_records: number | null }>();
+  const counts = await db.prepare(VERIFY_COUNTS_SQL).first<VerifyCounts>();
   const result: VerifyResult = {
     ok: false,
     integrity: integrityText,
@@ -126,6 +125,7 @@ export async function verifyMirror(db: D1Database): Promise<VerifyResult> {
     papers_without_primary_category_row: counts!.missing,
     orphan_category_rows: counts!.orphans,
     state_records: counts!.state_records,
+    schema_version: counts!.schema_version,
     checked_at: new Date().toISOString(),
   };
   result.ok =
@@ -133,7 +133,8 @@ export async function verifyMirror(db: D1Database): Promise<VerifyResult> {
     ftsIntegrity === "ok" &&
     result.papers_without_primary_category_row === 0 &&
     result.orphan_category_rows === 0 &&
-    (result.state_records === null || result.state_records === result.papers);
+    (result.state_records === null || result.state_records === result.papers) &&
+    result.schema_version === MIRROR_SCHEMA_VERSION;
   return result;
 }
 

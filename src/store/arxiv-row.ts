@@ -1,5 +1,8 @@
 // One harvested arXiv record and its row in arxiv_papers, both ways. Pure (no runtime imports),
 // so the seed builder in scripts/ runs this same code under Node.
+/** The mirror layout this code writes and reads (mirror_schema.version; bumped by a migration that changes it). */
+export const MIRROR_SCHEMA_VERSION = 1;
+
 /** A paper as OAI-PMH (or a bulk metadata file) describes it: the latest version. */
 export interface MirrorRecord {
   id: string; // base ID
@@ -124,3 +127,29 @@ export function splitAuthors(line: string): { name: string; affiliations?: strin
     return affiliations.length > 0 ? { name, affiliations } : { name };
   }).filter((author) => author.name !== "");
 }
+
+/**
+ * The counts the mirror's verify compares (src/store/arxiv-mirror.ts in the Worker, and
+ * scripts/arxiv/mirror-verify.mjs from outside): every paper has its primary-category row, no
+ * category row lacks its paper, and harvest_state.records equals the number of papers.
+ */
+export const VERIFY_COUNTS_SQL = `SELECT (SELECT count(*) FROM arxiv_papers) AS papers,
+  (SELECT count(*) FROM arxiv_paper_categories) AS category_rows,
+  (SELECT count(*) FROM arxiv_papers p WHERE NOT EXISTS (
+     SELECT 1 FROM arxiv_paper_categories c WHERE c.category = json_extract(p.categories, '$[0]') AND c.paper_key = p.paper_key)) AS missing,
+  (SELECT count(*) FROM arxiv_paper_categories c WHERE NOT EXISTS (
+     SELECT 1 FROM arxiv_papers p WHERE p.paper_key = c.paper_key)) AS orphans,
+  (SELECT records FROM harvest_state WHERE source = 'arxiv') AS state_records,
+  (SELECT version FROM mirror_schema WHERE source = 'arxiv') AS schema_version`;
+
+export interface VerifyCounts {
+  papers: number;
+  category_rows: number;
+  missing: number;
+  orphans: number;
+  state_records: number | null;
+  schema_version: number | null;
+}
+
+/** FTS5's own check of the index against the papers table (rank 1: content included). */
+export const FTS_INTEGRITY_SQL = "INSERT INTO arxiv_papers_fts (arxiv_papers_fts, rank) VALUES ('integrity-check', 1)";
