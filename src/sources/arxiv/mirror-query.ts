@@ -1,10 +1,8 @@
 // arXiv query AST -> what the mirror runs: one FTS5 MATCH expression plus SQL filters
 // (categories through the junction table, submitted-date windows as ranges). Anything the
 // mirror cannot apply the way arXiv would comes back as { live: reason } instead.
-import { ToolError } from "../../errors";
-import { parseDay } from "../dates";
 import { resolveCategoryFilter } from "./categories";
-import { parseQuery, type QueryNode, type SearchFilters } from "./query";
+import { invalidCategory, parseQuery, submittedRange, type QueryNode, type SearchFilters } from "./query";
 
 /** Words arXiv's index drops outside quoted phrases (so a search for them alone finds nothing). */
 const STOPWORDS = new Set([
@@ -70,12 +68,9 @@ function junctionValues(value: string): string[] {
 /** The category parameter: a code, or an archive (all of its categories). */
 function categoryParameter(category: string): string[] {
   const filter = resolveCategoryFilter(category);
-  if (!filter) throw new ToolError("invalid_category", `${JSON.stringify(category.slice(0, 60))} is not an arXiv category or archive.`, { recovery: "arxiv_list_categories lists every code." });
+  if (!filter) throw invalidCategory(category);
   return filter.kind === "category" ? [filter.code] : [`${filter.archive}.*`];
 }
-
-const DAY = 86_400;
-const ARXIV_DAYS = { minYear: 1991 };
 
 function dateRange(value: string): { from: number; to: number } {
   const match = /^\[(\d{4})(\d{2})(\d{2})(\d{2})(\d{2}) TO (\d{4})(\d{2})(\d{2})(\d{2})(\d{2})\]$/.exec(value)!;
@@ -131,16 +126,8 @@ export function planMirrorSearch(query: string, filters: SearchFilters, today = 
     plan.submitted = plan.submitted === null ? range : { from: Math.max(plan.submitted.from, range.from), to: Math.min(plan.submitted.to, range.to) };
   };
   if (filters.category !== undefined) plan.categoryGroups.push(categoryParameter(filters.category));
-  if (filters.submittedFrom !== undefined || filters.submittedTo !== undefined) {
-    const from = filters.submittedFrom === undefined ? Date.UTC(1991, 7, 1) / 1000 : Date.parse(dayIso(parseDay(filters.submittedFrom, "submitted_from", ARXIV_DAYS))) / 1000;
-    const to = filters.submittedTo === undefined ? Math.floor(today.getTime() / 1000) : Date.parse(dayIso(parseDay(filters.submittedTo, "submitted_to", ARXIV_DAYS))) / 1000 + DAY - 1;
-    if (from > to) {
-      throw new ToolError("invalid_date", `submitted_from (${filters.submittedFrom}) is after submitted_to (${filters.submittedTo ?? "today"}).`, {
-        recovery: "Swap the dates or widen the window; both bounds are inclusive.",
-      });
-    }
-    narrow({ from, to });
-  }
+  const range = submittedRange(filters, today);
+  if (range !== undefined) narrow(dateRange(range));
 
   const positives: string[] = [];
   const negatives: string[] = [];
@@ -178,8 +165,4 @@ export function planMirrorSearch(query: string, filters: SearchFilters, today = 
   }
   if (plan.submitted !== null && plan.submitted.from > plan.submitted.to) plan.submitted = { from: plan.submitted.from, to: plan.submitted.from - 1 };
   return { plan };
-}
-
-function dayIso(compact: string): string {
-  return `${compact.slice(0, 4)}-${compact.slice(4, 6)}-${compact.slice(6, 8)}T00:00:00Z`;
 }

@@ -216,7 +216,8 @@ export function buildSearchQuery(query: string, filters: SearchFilters, today = 
   const normalized = normalizeQuery(query);
   const clauses: string[] = [];
   if (filters.category !== undefined) clauses.push(categoryClause(filters.category));
-  if (filters.submittedFrom !== undefined || filters.submittedTo !== undefined) clauses.push(dateClause(filters, today));
+  const range = submittedRange(filters, today);
+  if (range !== undefined) clauses.push(`submittedDate:${range}`);
   if (clauses.length === 0) return normalized;
   return [`(${normalized})`, ...clauses].join(" AND ");
 }
@@ -231,7 +232,12 @@ function categoryClause(category: string): string {
 
 const ARXIV_DAYS = { minYear: 1991 }; // arXiv opened in August 1991
 
-function dateClause({ submittedFrom, submittedTo }: SearchFilters, today: Date): string {
+/**
+ * submitted_from / submitted_to as arXiv's submittedDate range value, "[YYYYMMDDHHMM TO
+ * YYYYMMDDHHMM]" (inclusive UTC days); the mirror reads the same value. Undefined without either.
+ */
+export function submittedRange({ submittedFrom, submittedTo }: SearchFilters, today = new Date()): string | undefined {
+  if (submittedFrom === undefined && submittedTo === undefined) return undefined;
   const from = submittedFrom === undefined ? "19910801" : parseDay(submittedFrom, "submitted_from", ARXIV_DAYS);
   const to = submittedTo === undefined ? today.toISOString().slice(0, 10).replaceAll("-", "") : parseDay(submittedTo, "submitted_to", ARXIV_DAYS);
   if (from > to) {
@@ -240,5 +246,5 @@ function dateClause({ submittedFrom, submittedTo }: SearchFilters, today: Date):
     });
   }
   // Inclusive bounds in UTC: the whole last day counts.
-  return `submittedDate:[${from}0000 TO ${to}2359]`;
+  return `[${from}0000 TO ${to}2359]`;
 }
