@@ -45,8 +45,8 @@ export async function searchPapers(env: Env, input: SearchInput, today = new Dat
     liveReason = "";
   } else {
     const state = await mirrorState(env.DB);
-    const planned = planMirrorSearch(input.query, input, today);
-    if (!state.ready) liveReason = `the mirror is not ready (${state.reason})`;
+    const planned = state.ready ? planMirrorSearch(input.query, input, today) : undefined;
+    if (!planned) liveReason = `the mirror is not ready (${state.reason})`;
     else if ("live" in planned) liveReason = planned.live;
     else {
       const recentLive = recentWindowReason(config.ARXIV_MIRROR_RECENT_DAYS_LIVE, input, today);
