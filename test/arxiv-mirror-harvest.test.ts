@@ -5,6 +5,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { arxivHarvester } from "../src/harvest/arxiv";
+import type { HarvestMessage } from "../src/harvest/dispatch";
 import { OaiError, OaiMalformed, parseOaiPage } from "../src/harvest/oai";
 import { ToolError } from "../src/errors";
 import { verifyMirror } from "../src/store/arxiv-mirror";
@@ -258,6 +259,32 @@ describe("verify", () => {
     // An index entry for a paper that is not in the table.
     await env.DB.prepare("INSERT INTO arxiv_papers_fts (rowid, title, authors, abstract, comment, journal_ref) VALUES (42, 'ghost', 'nobody', 'nothing', '', '')").run();
     expect((await verifyMirror(env.DB)).fts_integrity).not.toBe("ok");
+  });
+});
+
+describe("verify on a large mirror", () => {
+  it("checks one slice of keys per queue message, then the totals, and catches a missing category row", async () => {
+    await driveHarvest();
+    const { runArxivVerify } = await import("../src/harvest/arxiv");
+    const sliced = async () => {
+      const queue: HarvestMessage[] = [];
+      const testEnv = harvestEnv("", queue, {});
+      const runId = (await env.DB.prepare("SELECT run_id FROM harvest_state WHERE source = 'arxiv'").first<{ run_id: string }>())!.run_id;
+      await runArxivVerify(testEnv, runId, { page: 1, token: null, from: null, verify: true, slice: { after: 0, papers: 0, missing: 0 } }, 50);
+      let messages = 0;
+      while (queue.length > 0) {
+        const next = queue.shift()!;
+        messages++;
+        await runArxivVerify(testEnv, next.run_id, JSON.parse(next.cursor!), 50);
+      }
+      const state = await env.DB.prepare("SELECT verified FROM harvest_state WHERE source = 'arxiv'").first<{ verified: string }>();
+      return { messages, verified: JSON.parse(state!.verified) };
+    };
+    const clean = await sliced();
+    expect(clean.messages).toBe(4); // 179 papers in slices of 50
+    expect(clean.verified).toMatchObject({ ok: true, papers: 179, fts_integrity: "ok (index structure)", papers_without_primary_category_row: 0, orphan_category_rows: 0 });
+    await env.DB.prepare("DELETE FROM arxiv_paper_categories WHERE category = 'hep-ph' AND paper_key = (SELECT paper_key FROM arxiv_papers WHERE id = '0704.0001')").run();
+    expect((await sliced()).verified).toMatchObject({ ok: false, papers_without_primary_category_row: 1 });
   });
 });
 

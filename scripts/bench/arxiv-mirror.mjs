@@ -201,9 +201,11 @@ try {
     },
   });
   report.build_s = round((performance.now() - buildStarted) / 1000, 1);
+  console.error(`bench: ${PAPERS} papers built in ${report.build_s} s; searching`);
   try {
     report.size = sizeOf(d1File, PAPERS);
     report.search = await searchBench(stack.mcpUrl);
+    console.error("bench: searches done; refresh ingest");
     // Refresh: 1,000 held papers spread over the whole mirror, with new text and new categories.
     const refresh = [];
     for (let run = 0; run < 5; run++) {
@@ -220,6 +222,10 @@ try {
     report.ingest_full = { mirror_papers: PAPERS, refresh_runs_ms: refresh, refresh_median_ms: median(refresh), new_papers_ms: added.run.last_page_ms };
     const verify = await fetch(`${stack.url}/admin/harvest`, { headers: admin });
     report.status_after = (await verify.json()).mirrors.find((m) => m.source === "arxiv");
+  } catch (error) {
+    // Show what the Worker said before the failure.
+    console.error(stack.logs().slice(-4000));
+    throw error;
   } finally {
     await stack.stop();
   }

@@ -6,12 +6,14 @@
 import { z } from "zod";
 import { loadConfig } from "../config";
 import { ToolError } from "../errors";
-import { pageWriteStatements, verifyMirror } from "../store/arxiv-mirror";
+import { finishSlicedVerify, FULL_VERIFY_MAX_PAPERS, mirrorState, pageWriteStatements, verifyMirror, verifySlice, type VerifyResult } from "../store/arxiv-mirror";
 import { politeFetch, readTextCapped } from "../upstream/fetch";
 import { markRunFailed, type HarvestMessage, type Harvester } from "./dispatch";
 import { OaiError, parseOaiPage, type OaiPage } from "./oai";
 
 const MAX_PAGE_BYTES = 50_000_000;
+/** Papers checked per verify message on a large mirror (about half a second of D1 each). */
+const VERIFY_SLICE = 50_000;
 /** A run that has not moved for this long is taken as dead, and the next cron starts anew. */
 const STALE_RUN_MS = 6 * 3_600_000;
 
@@ -21,6 +23,8 @@ const cursorSchema = z.object({
   token: z.string().max(5000).nullable(),
   from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
   verify: z.boolean().optional(),
+  /** A sliced verify's progress: the last key checked and the counts so far. */
+  slice: z.object({ after: z.number().int(), papers: z.number().int().min(0), missing: z.number().int().min(0) }).optional(),
 });
 type Cursor = z.infer<typeof cursorSchema>;
 
@@ -106,8 +110,27 @@ async function finishRun(env: Env, runId: string, summary: string | null): Promi
   await env.HARVEST_QUEUE.send(message(runId, { page: 1, token: null, from: null, verify: true }));
 }
 
-export async function runArxivVerify(env: Env): Promise<void> {
-  const result = await verifyMirror(env.DB);
+/**
+ * The verify after a run. A small mirror is checked whole in one go; a large one one slice of
+ * keys per message (D1 allows a statement 30 s, and the whole-database checks hold it longer).
+ */
+export async function runArxivVerify(env: Env, runId: string, cursor: Cursor, sliceSize = VERIFY_SLICE): Promise<void> {
+  let result: VerifyResult;
+  if (cursor.slice === undefined) {
+    const { papers } = await mirrorState(env.DB);
+    if (papers > FULL_VERIFY_MAX_PAPERS) {
+      await env.HARVEST_QUEUE.send(message(runId, { ...cursor, slice: { after: 0, papers: 0, missing: 0 } }));
+      return;
+    }
+    result = await verifyMirror(env.DB);
+  } else {
+    const next = await verifySlice(env.DB, cursor.slice, sliceSize);
+    if (next !== null) {
+      await env.HARVEST_QUEUE.send(message(runId, { ...cursor, slice: next }));
+      return;
+    }
+    result = await finishSlicedVerify(env.DB, cursor.slice);
+  }
   await env.DB.prepare("UPDATE harvest_state SET verified = ? WHERE source = 'arxiv'").bind(JSON.stringify(result)).run();
   if (!result.ok) console.error("arxiv mirror verify failed", result);
 }
@@ -131,7 +154,7 @@ export const arxivHarvester: Harvester = {
     const cursor = cursorSchema.parse(JSON.parse(msg.cursor ?? "{}"));
     const state = await readState(env.DB);
     if (!state || state.run_id !== msg.run_id) return; // a message of a run that was replaced
-    if (cursor.verify) return runArxivVerify(env);
+    if (cursor.verify) return runArxivVerify(env, msg.run_id, cursor);
     if (state.status !== "running") return; // stopped (error) or already finished
 
     if (state.pages >= cursor.page) {
