@@ -25,10 +25,22 @@ const configSchema = z.object({
   ARXIV_MIRROR_OAI_SET: z.string().regex(/^[a-z-]+(?::[a-z-]+)?$/i).optional(),
   /** off: search and lookup never read the mirror. */
   ARXIV_MIRROR_ENABLED: z.enum(["true", "false"]).default("true").transform((value) => value === "true"),
-  /** An ID the mirror lacks is looked up live (true) or reported as version_not_in_mirror / not_in_arxiv (false). */
+  /** An ID the mirror lacks is looked up live (true) or reported as version_not_in_mirror / not_in_arxiv / not_yet_harvested (false). */
   ARXIV_MIRROR_FALLBACK_LIVE: z.enum(["true", "false"]).default("true").transform((value) => value === "true"),
   /** Newest-first searches whose window reaches into the last N days go live (the mirror trails by up to a day); 0: never. */
   ARXIV_MIRROR_RECENT_DAYS_LIVE: z.coerce.number().int().min(0).max(365).default(2),
+  /** An enabled mirror that holds nothing starts its cold harvest at the first cron (false: only POST /admin/harvest does). */
+  ARXIV_MIRROR_AUTO_COLD: z.enum(["true", "false"]).default("true").transform((value) => value === "true"),
+  /** How many pages a cold harvest's datestamp window aims at: a lost token re-reads at most about this many. */
+  ARXIV_MIRROR_WINDOW_PAGES: z.coerce.number().int().min(1).max(10_000).default(40),
+  /** A failing page is retried (exponential backoff from this delay, with jitter) ... */
+  ARXIV_MIRROR_RETRY_BASE_MS: millis(10_000),
+  /** ... each wait capped here ... */
+  ARXIV_MIRROR_RETRY_MAX_MS: millis(30 * 60_000),
+  /** ... for this many hours after its first failure; then it goes to the dead-letter queue and the run stops. */
+  ARXIV_MIRROR_FAILURE_BUDGET_HOURS: z.coerce.number().min(0).max(168).default(12),
+  /** A run whose next step has not happened for this long (and has no retry queued) is resumed from its checkpoint. */
+  ARXIV_MIRROR_STALL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   ARXIV_CONTENT_TIMEOUT_MS: millis(30000),
   ARXIV_READ_TIMEOUT_MS: millis(50000),
   NBER_TIMEOUT_MS: millis(15000),

@@ -4,7 +4,7 @@ import type { OAuthProvider } from "@cloudflare/workers-oauth-provider";
 import { app } from "./app";
 import { ConfigError, loadConfig } from "./config";
 import { handleQueueBatch, registerHarvester, runScheduled } from "./harvest/dispatch";
-import { arxivHarvester } from "./harvest/arxiv";
+import { arxivHarvester, resumeStalledArxivRun } from "./harvest/arxiv";
 import { nberHarvester } from "./harvest/nber";
 
 export { CrawlGate } from "./upstream/gate";
@@ -40,8 +40,27 @@ async function oauthProvider(base: string): Promise<OAuthProvider<Env>> {
   return provider;
 }
 
+// "On start": an isolate's first request (and one a minute after that, or half the stall time) also looks for a harvest
+// whose queue message was lost, so a restarted `wrangler dev` (which has no cron of its own)
+// picks its run up again. In production the */5 cron does the same.
+let watchdogAt = 0;
+
+function watchHarvest(env: Env, ctx: ExecutionContext): void {
+  const now = Date.now();
+  let everyMs: number;
+  try {
+    everyMs = Math.min(60_000, loadConfig(env).ARXIV_MIRROR_STALL_SECONDS * 500);
+  } catch {
+    return; // a broken configuration is answered by the app
+  }
+  if (now - watchdogAt < everyMs) return;
+  watchdogAt = now;
+  ctx.waitUntil(resumeStalledArxivRun(env).catch((error: unknown) => console.error("harvest watchdog failed", error)));
+}
+
 export default {
   async fetch(request, env, ctx) {
+    watchHarvest(env, ctx);
     let mode: string;
     let base: string | undefined;
     try {

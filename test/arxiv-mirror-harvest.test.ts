@@ -4,10 +4,10 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { arxivHarvester } from "../src/harvest/arxiv";
+import { arxivHarvester, resumeStalledArxivRun, startArxivHarvest, verifyStep } from "../src/harvest/arxiv";
+import { nextWindow, planRetry } from "../src/harvest/windows";
 import type { HarvestMessage } from "../src/harvest/dispatch";
 import { OaiError, OaiMalformed, parseOaiPage } from "../src/harvest/oai";
-import { ToolError } from "../src/errors";
 import { verifyMirror } from "../src/store/arxiv-mirror";
 import worker from "../src/index";
 import { callTool, FAKE, resetUpstream, upstreamHits } from "./helpers";
@@ -89,12 +89,19 @@ describe("OAI-PMH page parser", () => {
   });
 });
 
+const today = () => new Date().toISOString().slice(0, 10);
+const oaiPaths = async (prefix = "/arxiv-oai?") => (await upstreamHits()).filter((hit) => hit.path.startsWith(prefix)).map((hit) => hit.path);
+const arxivState = () => env.DB.prepare("SELECT * FROM harvest_state WHERE source = 'arxiv'").first<Record<string, any>>();
+
 describe("harvest", () => {
-  it("harvests every page into the mirror: upserts, a revised record, a deletion, the checkpoint, then verifies", async () => {
+  it("lists every datestamp window, writes every page (upserts, a revised record, a deletion), completes the mirror, then verifies", async () => {
     const run = await driveHarvest();
     expect(run.errors).toEqual([]);
-    const state = await env.DB.prepare("SELECT * FROM harvest_state WHERE source = 'arxiv'").first<Record<string, any>>();
+    const state = await arxivState();
     expect(state).toMatchObject({ status: "done", pages: 3, records: 179, run_records: 181, run_deleted: 1, last_datestamp: "2026-11-22", resumption_token: null, mode: "cold" });
+    // Complete: the mirror is served as whole, and the next refresh lists from the day this run started.
+    expect(state).toMatchObject({ watermark: today(), complete_scope: "all of arXiv", next_cursor: null });
+    expect(state!.complete_at).not.toBeNull();
     expect(JSON.parse(state!.verified)).toMatchObject({ ok: true, integrity: "ok", fts_integrity: "ok", papers: 179 });
     const deleted = await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers WHERE id = '0704.0005'").first<{ n: number }>();
     expect(deleted!.n).toBe(0);
@@ -102,20 +109,31 @@ describe("harvest", () => {
     expect(JSON.parse(revised!.categories)).toContain("cs.LG");
     const junction = await env.DB.prepare("SELECT category FROM arxiv_paper_categories WHERE paper_key = (SELECT paper_key FROM arxiv_papers WHERE id = '0704.0010') ORDER BY 1").all<{ category: string }>();
     expect(junction.results.map((r) => r.category)).toEqual(expect.arrayContaining(["cs.LG", "cs.*"]));
-    const requests = (await upstreamHits()).filter((hit) => hit.path.startsWith("/arxiv-oai"));
-    expect(requests.map((hit) => hit.path)).toEqual([
-      "/arxiv-oai?verb=ListRecords&metadataPrefix=arXivRaw",
+    // Windows: contiguous, each listed with from/until, the first from the start, the last open-ended.
+    const windows = (await env.DB.prepare("SELECT idx, from_date, until_date, status, pages FROM arxiv_harvest_windows WHERE run_id = ? ORDER BY idx").bind(state!.run_id).all<any>()).results;
+    expect(windows.length).toBeGreaterThan(5);
+    expect(windows.every((w) => w.status === "done")).toBe(true);
+    expect(windows[0]).toMatchObject({ from_date: null, until_date: "2007-05-31" });
+    expect(windows.at(-1)).toMatchObject({ until_date: null, pages: 3 });
+    for (let k = 1; k < windows.length; k++) {
+      expect(Date.parse(windows[k].from_date) - Date.parse(windows[k - 1].until_date)).toBe(86_400_000);
+    }
+    const paths = await oaiPaths();
+    expect(paths).toHaveLength(windows.length + 2);
+    expect(paths[0]).toBe("/arxiv-oai?verb=ListRecords&metadataPrefix=arXivRaw&until=2007-05-31");
+    expect(paths.slice(-3)).toEqual([
+      `/arxiv-oai?verb=ListRecords&metadataPrefix=arXivRaw&from=${windows.at(-1).from_date}`,
       "/arxiv-oai?verb=ListRecords&resumptionToken=hm%7C2",
       "/arxiv-oai?verb=ListRecords&resumptionToken=hm%7C3",
     ]);
   });
 
-  it("a refresh lists from the last datestamp, re-reading that day, and changes nothing it already holds", async () => {
+  it("a refresh lists from the watermark (the day the last completed run started), and changes nothing it already holds", async () => {
     await driveHarvest();
     const before = await mirrorSnapshot();
+    await resetUpstream();
     await driveHarvest({ mode: "refresh" });
-    const hits = (await upstreamHits()).filter((hit) => hit.path.startsWith("/arxiv-oai?") && hit.path.includes("from="));
-    expect(hits.map((hit) => hit.path)).toEqual(["/arxiv-oai?verb=ListRecords&metadataPrefix=arXivRaw&from=2026-11-22"]);
+    expect(await oaiPaths()).toEqual([`/arxiv-oai?verb=ListRecords&metadataPrefix=arXivRaw&from=${today()}`]);
     expect(await mirrorSnapshot()).toEqual(before);
   });
 
@@ -126,27 +144,32 @@ describe("harvest", () => {
     expect(state).toEqual({ status: "done", pages: 2, records: 12, complete_list_size: 1006 });
   });
 
-  it("ends cleanly on noRecordsMatch (a quiet day)", async () => {
+  it("ends cleanly on noRecordsMatch (an empty window, a quiet day)", async () => {
     const run = await driveHarvest({ variant: "/quiet" });
     expect(run.errors).toEqual([]);
     const state = await env.DB.prepare("SELECT status, records, last_error FROM harvest_state WHERE source = 'arxiv'").first();
     expect(state).toEqual({ status: "done", records: 0, last_error: null });
   });
 
-  it("stops with status error on an OAI error that repeating cannot fix (badArgument)", async () => {
+  it("stops with status error on an OAI error that repeating cannot fix (badArgument), keeping its checkpoint", async () => {
     const run = await driveHarvest({ variant: "/bad" });
     expect(run.errors).toEqual([]);
-    const state = await env.DB.prepare("SELECT status, last_error FROM harvest_state WHERE source = 'arxiv'").first<{ status: string; last_error: string }>();
+    const state = await arxivState();
     expect(state!.status).toBe("error");
     expect(state!.last_error).toContain("badArgument");
+    expect(JSON.parse(state!.next_cursor)).toMatchObject({ kind: "list", step: 1, window: { idx: 0 } });
   });
 
-  it("ignores a message from a run that was replaced", async () => {
+  it("ignores a message from a run that was replaced, and one it cannot read", async () => {
     await driveHarvest();
+    const before = await arxivState();
     const queue: any[] = [];
     const testEnv = harvestEnv("", queue, {});
-    await arxivHarvester.onPage(testEnv, { source: "arxiv", run_id: "arxiv-old-run", cursor: JSON.stringify({ page: 1, token: null, from: null }) }, 1);
+    const cursor = { kind: "list", step: 1, window: { idx: 0, from: null, until: "2007-05-31" }, token: null, window_pages: 0 };
+    await arxivHarvester.onPage(testEnv, { source: "arxiv", run_id: "arxiv-old-run", cursor: JSON.stringify(cursor) }, 1);
+    await arxivHarvester.onPage(testEnv, { source: "arxiv", run_id: before!.run_id, cursor: '{"page":3,"token":"x"}' }, 1);
     expect(queue).toEqual([]);
+    expect(await arxivState()).toEqual(before);
   });
 });
 
@@ -158,92 +181,225 @@ describe("harvest faults end in the same mirror as an uninterrupted run", () => 
     await env.DB.prepare("UPDATE harvest_state SET last_datestamp = NULL, status = 'idle'").run();
     return snapshot;
   }
+  const withoutState = ({ state: _state, ...rest }: Awaited<ReturnType<typeof mirrorSnapshot>>) => rest;
 
-  it("crashes before and after the batch at pseudo-random pages, and replayed messages", async () => {
+  it("crashes before and after a batch at pseudo-random steps, and replayed messages, verify included", async () => {
     const expected = await baseline();
-    // Deliveries: 3 pages + the verify message; a crash adds one delivery.
     let seed = 7;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const kinds: Fault["kind"][] = ["crash-before-batch", "crash-after-batch", "replay"];
+    const deliveries = (await driveHarvest()).deliveries;
+    await env.DB.prepare("DELETE FROM arxiv_papers").run();
     for (let round = 0; round < 6; round++) {
       const faults = new Map<number, Fault>();
-      for (let k = 0; k < 2; k++) faults.set(1 + Math.floor(random() * 4), { kind: kinds[Math.floor(random() * 3)]! });
+      // The last deliveries are the data pages, the run's end and the verify: faults land there too.
+      for (let k = 0; k < 3; k++) faults.set(deliveries - 6 + Math.floor(random() * 7), { kind: kinds[Math.floor(random() * 3)]! });
       const run = await driveHarvest({ faults });
-      expect(run.errors.every((e) => String(e.error).includes("crash"))).toBe(true);
-      const { state: _state, ...rest } = await mirrorSnapshot();
-      const { state: _expectedState, ...expectedRest } = expected;
-      expect(rest, `round ${round}: ${JSON.stringify([...faults])}`).toEqual(expectedRest);
+      const state = await arxivState();
+      expect(state, `round ${round}: ${JSON.stringify([...faults])}`).toMatchObject({ status: "done", next_cursor: null });
+      expect(JSON.parse(state!.verified).ok).toBe(true);
+      expect(withoutState(await mirrorSnapshot()), `round ${round}: ${JSON.stringify([...faults])}`).toEqual(withoutState(expected));
+      expect(run.errors).toEqual([]);
       const verify = await verifyMirror(env.DB);
       expect(verify.ok, JSON.stringify(verify)).toBe(true);
       await env.DB.prepare("DELETE FROM arxiv_papers").run();
     }
   });
 
-  it("503 with Retry-After: the page is retried with the delay the upstream asked for", async () => {
+  it("a crash between the run's last batch and the verify message: the replay finishes the run", async () => {
+    const expected = await baseline();
+    const clean = await driveHarvest();
+    await env.DB.prepare("DELETE FROM arxiv_papers").run();
+    // The second-to-last delivery is the end-of-run step (it completes the run), the last one the verify.
+    const run = await driveHarvest({ faults: new Map([[clean.deliveries - 1, { kind: "crash-after-batch" }]]) });
+    // The failed delivery is sent again (after a short backoff); its replay sends the verify.
+    expect(run.delayed).toHaveLength(1);
+    expect(JSON.parse(run.delayed[0]!.cursor)).toMatchObject({ kind: "skipped" });
+    const state = await arxivState();
+    expect(state).toMatchObject({ status: "done", next_cursor: null });
+    expect(JSON.parse(state!.verified).ok).toBe(true);
+    expect(withoutState(await mirrorSnapshot())).toEqual(withoutState(expected));
+  });
+
+  it("503 with Retry-After: the page is sent again later, never sooner than asked, without the queue's retries", async () => {
     const expected = await baseline();
     const run = await driveHarvest({ variant: "/flaky" });
-    // The 503 itself, then (maybe) the gate's own cooldown refusing the first retry.
-    expect(run.errors.length).toBeGreaterThanOrEqual(1);
-    const error = run.errors[0]!.error as ToolError;
-    expect(error).toBeInstanceOf(ToolError);
-    expect(error.retryAfterMs).toBeGreaterThanOrEqual(1000);
-    expect(await mirrorSnapshot()).toEqual(expected);
+    expect(run.errors).toEqual([]);
+    expect(run.delayed.length).toBeGreaterThanOrEqual(1);
+    expect(run.delayed[0]!.delayMs).toBeGreaterThanOrEqual(1000);
+    const state = await arxivState();
+    expect(state!.run_retries).toBeGreaterThanOrEqual(1);
+    expect(withoutState(await mirrorSnapshot())).toEqual(withoutState(expected));
   }, 20_000);
 
-  it("an expired resumption token restarts the list from the last datestamp", async () => {
+  it("an expired resumption token lists the whole window again from its start (never from the last datestamp seen)", async () => {
     const expected = await baseline();
     const run = await driveHarvest({ variant: "/expired" });
     expect(run.errors).toEqual([]);
-    const paths = (await upstreamHits()).filter((hit) => hit.path.startsWith("/arxiv-oai/expired")).map((hit) => hit.path);
-    expect(paths).toContain("/arxiv-oai/expired?verb=ListRecords&metadataPrefix=arXivRaw&from=2026-11-20");
-    const { state, ...rest } = await mirrorSnapshot();
-    const { state: expectedState, ...expectedRest } = expected;
-    expect(rest).toEqual(expectedRest);
-    expect(state).toEqual(expectedState);
+    const paths = await oaiPaths("/arxiv-oai/expired?");
+    const windowStart = paths.filter((path) => path.includes("from=") && !path.includes("until="));
+    expect(windowStart).toHaveLength(2);
+    expect(windowStart[0]).toBe(windowStart[1]);
+    expect(paths.some((path) => path.includes("from=2026-11-2"))).toBe(false);
+    const state = await arxivState();
+    expect(state).toMatchObject({ status: "done", run_restarts: 1 });
+    expect(state!.last_error).toContain("listed again from its start");
+    expect(withoutState(await mirrorSnapshot())).toEqual(withoutState(expected));
   });
 
-  it("a truncated page is refused and fetched again", async () => {
+  it("a truncated page is refused, never written, and fetched again", async () => {
     const expected = await baseline();
     const run = await driveHarvest({ variant: "/truncated" });
-    expect(run.errors).toHaveLength(1);
-    expect(String(run.errors[0]!.error)).toMatch(/truncated/);
-    expect(await mirrorSnapshot()).toEqual(expected);
+    expect(run.delayed).toHaveLength(1);
+    expect((await arxivState())!.run_retries).toBe(1);
+    expect(withoutState(await mirrorSnapshot())).toEqual(withoutState(expected));
+  });
+});
+
+describe("retry schedule", () => {
+  const settings = { baseMs: 10_000, maxMs: 1_800_000, budgetMs: 12 * 3_600_000 };
+  it("backs off exponentially with jitter, capped, never sooner than Retry-After, and gives up after the budget", () => {
+    const t0 = 1_000_000;
+    const at = (attempt: number, random: number, retryAfterMs?: number) =>
+      planRetry({ attempt, failingSinceMs: t0, retryAfterMs, gateRefusal: false }, settings, t0 + 1000, () => random);
+    expect(at(1, 0)).toEqual({ kind: "retry", delayMs: 5_000, attempt: 2 });
+    expect(at(1, 1)).toEqual({ kind: "retry", delayMs: 10_000, attempt: 2 });
+    expect(at(4, 1)).toEqual({ kind: "retry", delayMs: 80_000, attempt: 5 });
+    expect(at(30, 1)).toEqual({ kind: "retry", delayMs: 1_800_000, attempt: 31 });
+    expect(at(1, 0, 60_000)).toEqual({ kind: "retry", delayMs: 60_000, attempt: 2 });
+    // Hours of failures before the dead-letter queue, not five quick tries.
+    let attempt = 1;
+    let elapsed = 0;
+    while (true) {
+      const plan = planRetry({ attempt, failingSinceMs: 0, retryAfterMs: undefined, gateRefusal: false }, settings, elapsed, () => 0.5);
+      if (plan.kind === "give_up") break;
+      elapsed += plan.delayMs;
+      attempt = plan.attempt;
+    }
+    expect(elapsed).toBeGreaterThanOrEqual(settings.budgetMs);
+    expect(attempt).toBeGreaterThan(20);
+  });
+
+  it("a refusal by the crawl gate's cooldown waits as long as the gate says and uses up no attempt", () => {
+    const plan = planRetry({ attempt: 3, failingSinceMs: 0, retryAfterMs: 42_000, gateRefusal: true }, settings, 99 * 3_600_000);
+    expect(plan).toEqual({ kind: "retry", delayMs: 42_000, attempt: 3 });
+  });
+});
+
+describe("datestamp windows", () => {
+  it("are sized from the density just seen, grow at most fourfold, and the one reaching today stays open", () => {
+    expect(nextWindow({ idx: 0, from: null, until: "2007-05-31" }, 3, 40, "2026-12-01")).toEqual({ idx: 1, from: "2007-06-01", until: "2007-09-28" });
+    expect(nextWindow({ idx: 3, from: "2010-01-01", until: "2010-01-30" }, 120, 40, "2026-12-01")).toEqual({ idx: 4, from: "2010-01-31", until: "2010-02-09" });
+    expect(nextWindow({ idx: 3, from: "2010-01-01", until: "2010-01-01" }, 900, 40, "2026-12-01")).toEqual({ idx: 4, from: "2010-01-02", until: "2010-01-02" });
+    expect(nextWindow({ idx: 7, from: "2026-10-01", until: "2026-10-30" }, 10, 40, "2026-12-01")).toEqual({ idx: 8, from: "2026-10-31", until: null });
+    expect(nextWindow({ idx: 8, from: "2026-10-31", until: null }, 10, 40, "2026-12-01")).toBeNull();
   });
 });
 
 describe("dead-letter queue", () => {
-  it("a page that keeps failing stops the run with status error and its reason; the mirror keeps serving", async () => {
-    const queue: any[] = [];
-    const testEnv = harvestEnv("/broken", queue, {});
-    const { startArxivHarvest } = await import("../src/harvest/arxiv");
-    await startArxivHarvest(testEnv, "cold");
-    await arxivHarvester.onPage(testEnv, queue.shift(), 1); // page 1 is fine
-    const page2 = queue.shift();
-    await expect(arxivHarvester.onPage(testEnv, page2, 1)).rejects.toThrow(/503/);
-    // After max_retries the queue moves the message to the DLQ, whose consumer marks the run.
-    const batch = createMessageBatch("papers-mcp-harvest-dlq", [{ id: "dead", timestamp: new Date(), attempts: 6, body: page2 }]);
+  it("a page failing past its budget is dead-lettered; that stops its own run only, and the whole mirror keeps serving with its age shown", async () => {
+    await driveHarvest();
+    const run = await driveHarvest({ variant: "/broken", vars: { ARXIV_MIRROR_FAILURE_BUDGET_HOURS: "0" } });
+    expect(run.deadLettered).toHaveLength(1);
+    const dead = run.deadLettered[0]!;
+    // A dead letter of an older run changes nothing.
+    const stale = createMessageBatch("papers-mcp-harvest-dlq", [{ id: "old", timestamp: new Date(), attempts: 1, body: { ...dead, run_id: "arxiv-2020-01-01T00:00:00.000Z" } }]);
+    await worker.queue(stale, env, createExecutionContext());
+    expect((await arxivState())!.status).toBe("running");
+    const batch = createMessageBatch("papers-mcp-harvest-dlq", [{ id: "dead", timestamp: new Date(), attempts: 1, body: dead }]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["dead"]);
-    const state = await env.DB.prepare("SELECT status, last_error, records FROM harvest_state WHERE source = 'arxiv'").first<{ status: string; last_error: string; records: number }>();
+    const state = await arxivState();
     expect(state!.status).toBe("error");
-    expect(state!.last_error).toContain("kept failing after 6 attempts");
-    expect(state!.records).toBe(60);
+    expect(state!.last_error).toContain("kept failing");
+    // The broken run re-read its first page before failing: 0704.0005 (deleted later in that list) is back.
+    expect(state!.records).toBe(180);
     const result = await callTool("arxiv_search_papers", { query: "ti:quantum", sort_by: "relevance" });
     expect(result.structuredContent.served_from).toBe("mirror");
+    expect(result.structuredContent.notices.join(" ")).toMatch(/latest harvest run failed/);
   });
 });
 
-describe("cron", () => {
-  it("does not start a cold harvest by itself; refreshes once one has run", async () => {
-    const queue: any[] = [];
-    const testEnv = harvestEnv("", queue, {});
-    await arxivHarvester.onSchedule(testEnv, "30 2 * * *");
+describe("cron and watchdog", () => {
+  it("an enabled, empty mirror starts its cold harvest at the first cron (unless switched off); then the cron refreshes from the watermark", async () => {
+    const queue: HarvestMessage[] = [];
+    await arxivHarvester.onSchedule(harvestEnv("", queue, {}, { vars: { ARXIV_MIRROR_AUTO_COLD: "false" } }), "30 2 * * *");
     expect(queue).toEqual([]);
+    await arxivHarvester.onSchedule(harvestEnv("", queue, {}), "30 2 * * *");
+    expect(queue).toHaveLength(1);
+    expect(JSON.parse(queue[0]!.cursor!)).toMatchObject({ kind: "list", step: 1, window: { idx: 0, from: null, until: "2007-05-31" } });
+    queue.length = 0;
     await driveHarvest();
+    await arxivHarvester.onSchedule(harvestEnv("", queue, {}), "30 2 * * *");
+    expect(queue).toHaveLength(1);
+    expect(JSON.parse(queue[0]!.cursor!)).toMatchObject({ kind: "list", step: 1, window: { idx: 0, from: today(), until: null } });
+  });
+
+  it("a run whose queue message was lost is resumed from its checkpoint by the watchdog within the stall time, and ends identical", async () => {
+    const expected = await (async () => {
+      await driveHarvest();
+      const snapshot = await mirrorSnapshot();
+      await env.DB.prepare("DELETE FROM arxiv_papers").run();
+      return snapshot;
+    })();
+    const queue: HarvestMessage[] = [];
+    const testEnv = harvestEnv("", queue, {});
+    await startArxivHarvest(testEnv, "cold");
+    // Deliver until the data window's second page is queued, then lose that message.
+    while (!(queue[0]?.cursor ?? "").includes("hm|2")) await arxivHarvester.onPage(testEnv, queue.shift()!, 1);
+    queue.length = 0;
+    const now = Date.now();
+    expect(await resumeStalledArxivRun(testEnv, now)).toBe("moving");
+    expect(queue).toEqual([]);
+    expect(await resumeStalledArxivRun(testEnv, now + 301_000)).toBe("resumed");
+    expect(queue).toHaveLength(1);
+    expect(JSON.parse(queue[0]!.cursor!)).toMatchObject({ kind: "list", token: "hm|2" });
+    // The watchdog cron finds it too (it is the same check), and the daily cron never starts a second run over it.
+    while (queue.length > 0) await arxivHarvester.onPage(testEnv, queue.shift()!, 1);
+    const state = await arxivState();
+    expect(state).toMatchObject({ status: "done", run_resumes: 1, next_cursor: null });
+    expect(JSON.parse(state!.verified).ok).toBe(true);
+    const { state: _a, ...rest } = await mirrorSnapshot();
+    const { state: _b, ...expectedRest } = expected;
+    expect(rest).toEqual(expectedRest);
+  });
+
+  it("the daily cron resumes a failed first harvest at the start of the window it was in", async () => {
+    const queue: HarvestMessage[] = [];
+    const testEnv = harvestEnv("", queue, {});
+    await startArxivHarvest(testEnv, "cold");
+    while (!(queue[0]?.cursor ?? "").includes("hm|3")) await arxivHarvester.onPage(testEnv, queue.shift()!, 1);
+    const runId = queue[0]!.run_id;
+    const { markArxivRunFailed } = await import("../src/harvest/arxiv-checkpoint");
+    await markArxivRunFailed(env.DB, runId, "page kept failing");
+    queue.length = 0;
     await arxivHarvester.onSchedule(testEnv, "30 2 * * *");
     expect(queue).toHaveLength(1);
-    expect(JSON.parse(queue[0].cursor)).toEqual({ page: 1, token: null, from: "2026-11-22" });
+    expect(queue[0]!.run_id).toBe(runId);
+    expect(JSON.parse(queue[0]!.cursor!)).toMatchObject({ kind: "list", token: null, window: { until: null } });
+    while (queue.length > 0) await arxivHarvester.onPage(testEnv, queue.shift()!, 1);
+    expect(await arxivState()).toMatchObject({ status: "done", records: 179, run_resumes: 1 });
+  });
+
+  it("housekeeping that fails does not cancel the day's harvest", async () => {
+    const queue: HarvestMessage[] = [];
+    const testEnv = harvestEnv("", queue, {});
+    const broken = new Proxy(testEnv.DB, {
+      get(target, property, receiver) {
+        if (property === "prepare") {
+          return (sql: string) => {
+            if (sql.includes("api_cache")) throw new Error("D1 is busy");
+            return target.prepare(sql);
+          };
+        }
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const { runScheduled } = await import("../src/harvest/dispatch");
+    await runScheduled({ cron: "30 2 * * *", scheduledTime: Date.now(), noRetry() {} } as ScheduledController, { ...testEnv, DB: broken } as Env);
+    expect(queue.filter((message) => message.source === "arxiv")).toHaveLength(1);
   });
 });
 
@@ -263,28 +419,31 @@ describe("verify", () => {
 });
 
 describe("verify on a large mirror", () => {
-  it("checks one slice of keys per queue message, then the totals, and catches a missing category row", async () => {
+  it("checks papers, then each category's rows, one slice per step (no statement reads a whole table), and catches what is out of step", async () => {
     await driveHarvest();
-    const { runArxivVerify } = await import("../src/harvest/arxiv");
     const sliced = async () => {
       const queue: HarvestMessage[] = [];
       const testEnv = harvestEnv("", queue, {});
-      const runId = (await env.DB.prepare("SELECT run_id FROM harvest_state WHERE source = 'arxiv'").first<{ run_id: string }>())!.run_id;
-      await runArxivVerify(testEnv, runId, { page: 1, token: null, from: null, verify: true, slice: { after: 0, papers: 0, missing: 0 } }, 50);
-      let messages = 0;
+      const state = (await arxivState())!;
+      const first = { kind: "verify" as const, step: state.step + 1, phase: "papers" as const, after: -1, category: null, counts: { papers: 0, missing: 0, fts_missing: 0, fts_orphans: 0, orphans: 0, category_rows: 0 } };
+      await verifyStep(testEnv, state.run_id, first, 50);
+      let messages = 1;
       while (queue.length > 0) {
         const next = queue.shift()!;
         messages++;
-        await runArxivVerify(testEnv, next.run_id, JSON.parse(next.cursor!), 50);
+        await verifyStep(testEnv, next.run_id, JSON.parse(next.cursor!), 50);
       }
-      const state = await env.DB.prepare("SELECT verified FROM harvest_state WHERE source = 'arxiv'").first<{ verified: string }>();
-      return { messages, verified: JSON.parse(state!.verified) };
+      return { messages, verified: JSON.parse((await arxivState())!.verified) };
     };
     const clean = await sliced();
-    expect(clean.messages).toBe(4); // 179 papers in slices of 50
-    expect(clean.verified).toMatchObject({ ok: true, papers: 179, fts_integrity: "ok (index structure)", papers_without_primary_category_row: 0, orphan_category_rows: 0 });
+    const categories = (await env.DB.prepare("SELECT count(DISTINCT category) AS n, count(*) AS rows FROM arxiv_paper_categories").first<{ n: number; rows: number }>())!;
+    // 179 papers in slices of 50 (4), each category in slices of 50 (at least one each), the totals.
+    expect(clean.messages).toBeGreaterThanOrEqual(4 + categories.n + 1);
+    expect(clean.verified).toMatchObject({ ok: true, papers: 179, category_rows: categories.rows, fts_integrity: "ok (index structure)", papers_without_primary_category_row: 0, orphan_category_rows: 0 });
     await env.DB.prepare("DELETE FROM arxiv_paper_categories WHERE category = 'hep-ph' AND paper_key = (SELECT paper_key FROM arxiv_papers WHERE id = '0704.0001')").run();
-    expect((await sliced()).verified).toMatchObject({ ok: false, papers_without_primary_category_row: 1 });
+    await env.DB.prepare("INSERT INTO arxiv_paper_categories (category, paper_key) VALUES ('cs.AI', 1)").run();
+    await env.DB.prepare("INSERT INTO arxiv_papers_fts (rowid, title, authors, abstract, comment, journal_ref) VALUES (42, 'ghost', 'nobody', 'nothing', '', '')").run();
+    expect((await sliced()).verified).toMatchObject({ ok: false, papers_without_primary_category_row: 1, orphan_category_rows: 1, fts_integrity: expect.stringContaining("1 FTS entr") });
   });
 });
 

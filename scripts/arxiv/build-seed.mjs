@@ -29,7 +29,12 @@ export function buildArxivSeed() {
   const newest = records.map((record) => record.datestamp).sort().at(-1);
   const now = new Date().toISOString();
   // records is kept by the insert triggers; the seed only marks the mirror as harvested.
-  lines.push(`UPDATE harvest_state SET status = 'done', mode = 'seed', last_datestamp = ${sql(newest)}, started_at = ${sql(now)}, finished_at = ${sql(now)}, updated_at = ${sql(now)} WHERE source = 'arxiv';`);
+  // The sample is whole for its own small scope: the mirror serves it as complete, and says what it holds.
+  const scope = `the bundled sample (${rows.length.toLocaleString("en-US")} papers)`;
+  lines.push(
+    `UPDATE harvest_state SET status = 'done', mode = 'seed', last_datestamp = ${sql(newest)}, watermark = ${sql(newest)}, complete_at = ${sql(now)}, complete_scope = ${sql(scope)}, ` +
+      `last_success_at = ${sql(now)}, started_at = ${sql(now)}, finished_at = ${sql(now)}, updated_at = ${sql(now)} WHERE source = 'arxiv';`,
+  );
   writeFileSync(ARXIV_SEED_FILE, `${lines.join("\n")}\n`);
   return { papers: rows.length, file: ARXIV_SEED_FILE };
 }

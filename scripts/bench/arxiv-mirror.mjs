@@ -196,7 +196,7 @@ try {
       d1File = file;
       const db = new DatabaseSync(file);
       fillMirror(db, PAPERS, { pools });
-      db.exec("UPDATE harvest_state SET status = 'done', mode = 'bench', last_datestamp = '2026-11-29', finished_at = '2026-11-30T00:00:00Z' WHERE source = 'arxiv'");
+      db.exec("UPDATE harvest_state SET status = 'done', mode = 'bench', last_datestamp = '2026-11-29', watermark = '2026-11-29', finished_at = '2026-11-30T00:00:00Z', complete_at = '2026-11-30T00:00:00Z', complete_scope = 'the benchmark mirror', last_success_at = '2026-11-30T00:00:00Z' WHERE source = 'arxiv'");
       db.close();
     },
   });

@@ -11,6 +11,8 @@
 // a slow answer); those are not recordings and say so in an x-fake-upstream header.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { createSyntheticOai } from "./oai-synthetic.mjs";
+import { MIRROR_COLUMNS, mirrorRowFingerprint, toMirrorRow } from "../../src/store/arxiv-row.ts";
 
 /** Host name tests use for the fake upstream (never resolvable on a real network). */
 export const FAKE_ORIGIN = "http://fake.upstream";
@@ -92,6 +94,17 @@ export function createFixtureRouter({ fixturesDir }) {
       (candidate) => candidate.path === url.pathname && Object.entries(candidate.query ?? {}).every(([key, value]) => url.searchParams.get(key) === value),
     );
     if (!route) return undefined;
+    // datestamps: an OAI-PMH listing whose records carry datestamps in this range; a from/until
+    // window that misses the range is answered like arXiv does, with noRecordsMatch (recorded).
+    if (route.datestamps) {
+      const [first, last] = route.datestamps;
+      const from = url.searchParams.get("from");
+      const until = url.searchParams.get("until");
+      if ((from !== null && from > last) || (until !== null && until < first)) {
+        const body = await readFile(path.join(fixturesDir, "oai-pmh/recorded/error_noRecordsMatch.xml"));
+        return new Response(body, { status: 200, headers: { "x-fake-upstream": "recorded", "content-type": "text/xml; charset=utf-8" } });
+      }
+    }
     // fail_first: the first request to this route gets another answer (a failure to recover from).
     if (route.fail_first && !failedOnce.has(route)) {
       failedOnce.add(route);
@@ -230,8 +243,40 @@ export function createFixtureRouter({ fixturesDir }) {
     }
   }
 
+  // /arxiv-oai/synthetic: a synthetic OAI-PMH endpoint (oai-synthetic.mjs), set up by a test with
+  // POST .../_configure {n, pageSize, ...}; .../_mutate changes records, .../_expected lists the
+  // fingerprint of every record it holds, .../_stats counts what it served.
+  let synthetic;
+  async function syntheticOai(url, request) {
+    const control = url.pathname.slice("/arxiv-oai/synthetic".length);
+    if (control === "/_configure") {
+      synthetic = createSyntheticOai(await request.json());
+      return Response.json({ size: synthetic.size() });
+    }
+    if (!synthetic) return new Response("synthetic OAI endpoint not configured", { status: 404 });
+    if (control === "/_mutate") {
+      synthetic.mutate(await request.json());
+      return Response.json({ size: synthetic.size() });
+    }
+    if (control === "/_expected") {
+      const fingerprints = {};
+      for (const record of synthetic.records()) {
+        const { paper_key: _key, ...row } = toMirrorRow(record, 0);
+        fingerprints[record.id] = mirrorRowFingerprint(row);
+      }
+      return Response.json({ columns: MIRROR_COLUMNS, fingerprints });
+    }
+    if (control === "/_stats") return Response.json(synthetic.stats);
+    if (control === "/_forget-tokens") {
+      synthetic.forgetTokens();
+      return new Response(null, { status: 204 });
+    }
+    return synthetic.handle(request);
+  }
+
   async function handle(request) {
     const url = new URL(request.url);
+    if (url.pathname.startsWith("/arxiv-oai/synthetic")) return syntheticOai(url, request);
     if (url.pathname === "/_hits") return Response.json(hits);
     if (url.pathname.startsWith("/_fixtures/")) return fixtureFile(url.pathname.slice("/_fixtures/".length));
     if (url.pathname === "/_reset") {

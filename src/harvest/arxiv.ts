@@ -1,97 +1,100 @@
-// The arXiv mirror's harvest: OAI-PMH ListRecords, one page per queue message. A page is fetched
-// through the arxiv-oai gate (3 s), and its records and the new checkpoint are written in one
-// D1 batch (one transaction); only then is the next page enqueued. So a crash before the batch
-// replays the page (upserts are idempotent), and a crash after it finds the page already
-// applied and only re-sends the next message.
-import { z } from "zod";
-import { loadConfig } from "../config";
+// The arXiv mirror's harvest: OAI-PMH ListRecords in datestamp windows, one step per queue
+// message. A step is one page (or an end-of-run GetRecord, or a verify slice); its writes and the
+// checkpoint's move to the next step commit in one D1 batch, and only then is the next step
+// sent. So a crash before the batch replays the step (upserts are idempotent), a crash after it
+// finds the step applied and only re-sends the next message, and a lost message is re-sent by
+// the watchdog from the checkpoint (harvest_state.next_cursor).
+//
+// Restarts lose nothing: a lost resumption token re-lists the window it was in from its start,
+// a failed run resumes at the start of its window, and the refresh watermark moves only when a
+// whole run completes (docs/mirror.md "Harvest").
+import { loadConfig, type Config } from "../config";
 import { ToolError } from "../errors";
-import { finishSlicedVerify, FULL_VERIFY_MAX_PAPERS, mirrorState, pageWriteStatements, verifyMirror, verifySlice, type VerifyResult } from "../store/arxiv-mirror";
-import { politeFetch, readTextCapped } from "../upstream/fetch";
-import { markRunFailed, type HarvestMessage, type Harvester } from "./dispatch";
+import { FULL_VERIFY_MAX_PAPERS, finishSlicedVerify, nextCategory, pageWriteStatements, verifyCategorySlice, verifyMirror, verifyPaperSlice, type VerifyResult } from "../store/arxiv-mirror";
+import { GateRefusal, politeFetch, readTextCapped } from "../upstream/fetch";
+import {
+  finishRunStatement,
+  markArxivRunFailed,
+  markEnqueued,
+  noteResume,
+  noteRetry,
+  nextSkippedToRetry,
+  parseCursor,
+  readArxivState,
+  recoveredStatement,
+  skippedStatements,
+  skippedTriedStatement,
+  skippedTriedThisRun,
+  startRunStatement,
+  stepStatement,
+  verifiedStatement,
+  windowPageStatement,
+  windowStartStatement,
+  type ArxivState,
+  type Cursor,
+  type ListCursor,
+  type VerifyCursor,
+} from "./arxiv-checkpoint";
+import { WATCHDOG_CRON, type HarvestMessage, type Harvester } from "./dispatch";
 import { OaiError, parseOaiPage, type OaiPage } from "./oai";
+import { firstColdWindow, nextWindow, planRetry, refreshWindow, type HarvestWindow } from "./windows";
 
 const MAX_PAGE_BYTES = 50_000_000;
-/** Papers checked per verify message on a large mirror (about half a second of D1 each). */
+/** Rows checked per verify message on a large mirror (well under a second of D1 each). */
 const VERIFY_SLICE = 50_000;
-/** A run that has not moved for this long is taken as dead, and the next cron starts anew. */
-const STALE_RUN_MS = 6 * 3_600_000;
-
-/** Where a page starts: a resumption token, or (first page, restart) a from-datestamp. */
-const cursorSchema = z.object({
-  page: z.number().int().min(1),
-  token: z.string().max(5000).nullable(),
-  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
-  verify: z.boolean().optional(),
-  /** A sliced verify's progress: the last key checked and the counts so far. */
-  slice: z.object({ after: z.number().int(), papers: z.number().int().min(0), missing: z.number().int().min(0) }).optional(),
-});
-type Cursor = z.infer<typeof cursorSchema>;
-
-interface ArxivState {
-  status: string;
-  run_id: string | null;
-  mode: string | null;
-  pages: number;
-  enqueued_page: number;
-  resumption_token: string | null;
-  last_datestamp: string | null;
-  from_datestamp: string | null;
-  updated_at: string | null;
-  records: number;
-}
-
-async function readState(db: D1Database): Promise<ArxivState | null> {
-  return db
-    .prepare(
-      "SELECT status, run_id, mode, pages, enqueued_page, resumption_token, last_datestamp, from_datestamp, updated_at, records FROM harvest_state WHERE source = 'arxiv'",
-    )
-    .first<ArxivState>();
-}
+/** Unreadable records retried by GetRecord at the end of one run (each is a request spaced by the gate). */
+const SKIPPED_RETRIES_PER_RUN = 200;
 
 function message(runId: string, cursor: Cursor): HarvestMessage {
   return { source: "arxiv", run_id: runId, cursor: JSON.stringify(cursor) };
 }
 
+async function send(env: Env, runId: string, cursor: Cursor, delayMs = 0): Promise<void> {
+  const delaySeconds = Math.min(43_200, Math.ceil(delayMs / 1000));
+  await env.HARVEST_QUEUE.send(message(runId, cursor), delaySeconds > 0 ? { delaySeconds } : undefined);
+}
+
+/** Sends the step the checkpoint now points at, and records that it was sent. */
+async function advance(env: Env, runId: string, next: Cursor | null): Promise<void> {
+  if (next === null) return;
+  await send(env, runId, next);
+  await markEnqueued(env.DB, runId, next.step);
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
 export type HarvestMode = "cold" | "refresh";
 
-/** Starts a run: cold = everything from the start, refresh = from the last datestamp (that day re-read). */
+/** Starts a run: cold = everything, window by window; refresh = one window from the watermark (that day re-read). */
 export async function startArxivHarvest(env: Env, mode: HarvestMode): Promise<{ run_id: string; from: string | null }> {
-  const state = await readState(env.DB);
-  const from = mode === "refresh" ? state?.last_datestamp ?? null : null;
-  if (mode === "refresh" && from === null) {
-    throw new ToolError("invalid_request", "A refresh continues from the last harvested datestamp, and there is none yet.", {
+  const state = await readArxivState(env.DB);
+  if (mode === "refresh" && !state?.watermark) {
+    throw new ToolError("invalid_request", "A refresh lists from the watermark of the last completed run, and no run has completed yet.", {
       recovery: "Start a cold harvest first (POST /admin/harvest?source=arxiv&mode=cold).",
     });
   }
+  const window = mode === "refresh" ? refreshWindow(state!.watermark!) : firstColdWindow();
   const runId = `arxiv-${new Date().toISOString()}`;
   const now = new Date().toISOString();
-  await env.DB.prepare(
-    `INSERT INTO harvest_state (source, status, run_id, mode, pages, enqueued_page, resumption_token, from_datestamp, run_records, run_deleted,
-       complete_list_size, started_at, finished_at, updated_at, last_error)
-     VALUES ('arxiv', 'running', ?1, ?2, 0, 1, NULL, ?3, 0, 0, NULL, ?4, NULL, ?4, NULL)
-     ON CONFLICT (source) DO UPDATE SET status = 'running', run_id = ?1, mode = ?2, pages = 0, enqueued_page = 1, resumption_token = NULL,
-       from_datestamp = ?3, run_records = 0, run_deleted = 0, complete_list_size = NULL, started_at = ?4, finished_at = NULL, updated_at = ?4, last_error = NULL`,
-  )
-    .bind(runId, mode, from, now)
-    .run();
-  await env.HARVEST_QUEUE.send(message(runId, { page: 1, token: null, from }));
-  return { run_id: runId, from };
+  const first: ListCursor = { kind: "list", step: 1, window, token: null, window_pages: 0 };
+  await env.DB.batch([startRunStatement(env.DB, { runId, mode, from: window.from, first, now }), windowStartStatement(env.DB, runId, window, now)]);
+  await send(env, runId, first);
+  return { run_id: runId, from: window.from };
 }
 
-function listRecordsPath(env: Env, cursor: Cursor): string {
+function listRecordsPath(config: Config, cursor: ListCursor): string {
   if (cursor.token !== null) return `?${new URLSearchParams({ verb: "ListRecords", resumptionToken: cursor.token })}`;
-  const config = loadConfig(env);
   const params = new URLSearchParams({ verb: "ListRecords", metadataPrefix: config.ARXIV_MIRROR_OAI_METADATA_PREFIX });
-  if (cursor.from !== null) params.set("from", cursor.from);
+  if (cursor.window.from !== null) params.set("from", cursor.window.from);
+  if (cursor.window.until !== null) params.set("until", cursor.window.until);
   if (config.ARXIV_MIRROR_OAI_SET) params.set("set", config.ARXIV_MIRROR_OAI_SET);
   return `?${params}`;
 }
 
-async function fetchPage(env: Env, cursor: Cursor): Promise<{ page: OaiPage; readAt: number }> {
+async function fetchOai(env: Env, path: string): Promise<{ page: OaiPage; readAt: number }> {
   const config = loadConfig(env);
   // The OAI endpoint is the base URL itself: the request is a query on it.
-  const response = await politeFetch(env, "arxiv-oai", listRecordsPath(env, cursor), {
+  const response = await politeFetch(env, "arxiv-oai", path, {
     deadline: Date.now() + config.ARXIV_MIRROR_OAI_TIMEOUT_MS + config.ARXIV_MIRROR_OAI_REQUEST_DELAY_MS * 2,
     passStatuses: [],
     retries: 0,
@@ -101,133 +104,308 @@ async function fetchPage(env: Env, cursor: Cursor): Promise<{ page: OaiPage; rea
   return { page: parseOaiPage(body), readAt };
 }
 
-async function finishRun(env: Env, runId: string, summary: string | null): Promise<void> {
+function scopeOf(config: Config): string {
+  return config.ARXIV_MIRROR_OAI_SET ? `the OAI set ${config.ARXIV_MIRROR_OAI_SET}` : "all of arXiv";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps
+
+/** One page of a window. An OAI error ends the window (noRecordsMatch), restarts it (badResumptionToken) or stops the run. */
+async function listStep(env: Env, state: ArxivState, runId: string, cursor: ListCursor): Promise<void> {
+  const config = loadConfig(env);
+  let fetched: { page: OaiPage; readAt: number };
+  try {
+    fetched = await fetchOai(env, listRecordsPath(config, cursor));
+  } catch (error) {
+    if (error instanceof OaiError) return onOaiError(env, state, runId, cursor, error);
+    throw error; // network, 503 + Retry-After, truncated page: retried with backoff
+  }
+  const { page, readAt } = fetched;
+  const records = page.items.flatMap((item) => (item.kind === "record" ? [item.record] : []));
+  const deleted = page.items.flatMap((item) => (item.kind === "deleted" ? [item.id] : []));
+  const newest = page.items.map((item) => (item.kind === "record" ? item.record.datestamp : item.datestamp)).filter(Boolean).sort().at(-1) ?? null;
   const now = new Date().toISOString();
-  await env.DB.prepare("UPDATE harvest_state SET status = 'done', resumption_token = NULL, finished_at = ?, updated_at = ?, last_error = ? WHERE source = 'arxiv' AND run_id = ?")
-    .bind(now, now, summary, runId)
-    .run();
-  // The verify step runs as its own message: on a full mirror it takes longer than a page.
-  await env.HARVEST_QUEUE.send(message(runId, { page: 1, token: null, from: null, verify: true }));
+  const windowPages = cursor.window_pages + 1;
+  const windowDone = page.resumptionToken === null;
+  const statements = [
+    ...pageWriteStatements(env.DB, records, deleted),
+    ...skippedStatements(env.DB, runId, cursor.step, page.skipped, now),
+    windowPageStatement(env.DB, runId, cursor.window.idx, { records: page.items.length, counted: true, done: windowDone, restarted: false, now }),
+  ];
+  const recovered = recoveredStatement(env.DB, records.map((record) => record.id));
+  if (recovered) statements.push(recovered);
+  const next = windowDone
+    ? afterWindow(env, runId, cursor, windowPages, now, statements)
+    : ({ kind: "list", step: cursor.step + 1, window: cursor.window, token: page.resumptionToken, window_pages: windowPages } satisfies ListCursor);
+  statements.push(
+    stepStatement(env.DB, {
+      runId,
+      step: cursor.step,
+      next,
+      now,
+      pages: 1,
+      records: records.length,
+      deleted: deleted.length,
+      resumptionToken: page.resumptionToken,
+      newestDatestamp: newest,
+      completeListSize: page.completeListSize,
+      lastError:
+        page.skipped.length > 0 ? `page ${cursor.step}: ${page.skipped.length} unreadable record(s) kept aside, e.g. ${page.skipped[0]!.identifier}: ${page.skipped[0]!.problem}` : null,
+    }),
+  );
+  await env.DB.batch(statements);
+  const pageMs = Date.now() - readAt;
+  await env.DB.prepare("UPDATE harvest_state SET last_page_ms = ? WHERE source = 'arxiv'").bind(pageMs).run();
+  console.log(`arxiv harvest ${runId}: step ${cursor.step}, window ${cursor.window.idx} page ${windowPages}, ${page.items.length} records written in ${pageMs} ms`);
+  await advance(env, runId, next);
+}
+
+/** The cursor after a window's list ran out: the next window, or the end-of-run retries. Adds the window's statements. */
+function afterWindow(env: Env, runId: string, cursor: ListCursor, windowPages: number, now: string, statements: D1PreparedStatement[]): Cursor {
+  const following = nextWindow(cursor.window, windowPages, loadConfig(env).ARXIV_MIRROR_WINDOW_PAGES, today());
+  if (following === null) return { kind: "skipped", step: cursor.step + 1 };
+  statements.push(windowStartStatement(env.DB, runId, following, now));
+  return { kind: "list", step: cursor.step + 1, window: following, token: null, window_pages: 0 };
+}
+
+async function onOaiError(env: Env, state: ArxivState, runId: string, cursor: ListCursor, error: OaiError): Promise<void> {
+  const now = new Date().toISOString();
+  switch (error.code) {
+    case "noRecordsMatch": {
+      // Nothing (more) in this window: a quiet day for a refresh, an empty stretch for a cold run.
+      const statements: D1PreparedStatement[] = [windowPageStatement(env.DB, runId, cursor.window.idx, { records: 0, counted: false, done: true, restarted: false, now })];
+      const next = afterWindow(env, runId, cursor, cursor.window_pages, now, statements);
+      statements.push(stepStatement(env.DB, { runId, step: cursor.step, next, now }));
+      await env.DB.batch(statements);
+      return advance(env, runId, next);
+    }
+    case "badResumptionToken": {
+      // The token expired or the server forgot it. Records come in identifier order, so where
+      // the list had got to says nothing about datestamps: list the whole window again.
+      const why = `step ${cursor.step}: ${error.message}; window ${cursor.window.idx} (${describeWindow(cursor.window)}) listed again from its start`;
+      console.log(`arxiv harvest ${runId}: ${why}`);
+      const next: ListCursor = { kind: "list", step: cursor.step + 1, window: cursor.window, token: null, window_pages: 0 };
+      await env.DB.batch([
+        windowPageStatement(env.DB, runId, cursor.window.idx, { records: 0, counted: false, done: false, restarted: true, now }),
+        stepStatement(env.DB, { runId, step: cursor.step, next, now, resumptionToken: null, restarted: true, lastError: why }),
+      ]);
+      return advance(env, runId, next);
+    }
+    default:
+      // badArgument, cannotDisseminateFormat, ...: repeating the request cannot help. The
+      // checkpoint stays on this window, so a run resumed after a fix re-reads only it.
+      await markArxivRunFailed(env.DB, runId, `step ${cursor.step}: OAI-PMH error ${error.message}`);
+      void state;
+  }
+}
+
+function describeWindow(window: HarvestWindow): string {
+  return `${window.from ?? "the start"} to ${window.until ?? "now"}`;
+}
+
+/** End of the run: one unreadable record retried with GetRecord per step, then the run completes. */
+async function skippedStep(env: Env, state: ArxivState, runId: string, cursor: Extract<Cursor, { kind: "skipped" }>): Promise<void> {
+  const now = new Date().toISOString();
+  const candidate = (await skippedTriedThisRun(env.DB, runId)) < SKIPPED_RETRIES_PER_RUN ? await nextSkippedToRetry(env.DB, runId) : null;
+  if (candidate === null) {
+    const verify: VerifyCursor = { kind: "verify", step: cursor.step + 1, phase: "papers", after: Number.MIN_SAFE_INTEGER, category: null, counts: { papers: 0, missing: 0, fts_missing: 0, fts_orphans: 0, orphans: 0, category_rows: 0 } };
+    const watermark = (state.started_at ?? now).slice(0, 10);
+    await env.DB.batch([finishRunStatement(env.DB, { runId, step: cursor.step, next: verify, now, watermark, scope: scopeOf(loadConfig(env)) })]);
+    console.log(`arxiv harvest ${runId}: complete; the next refresh lists from ${watermark}`);
+    return advance(env, runId, verify);
+  }
+  const config = loadConfig(env);
+  const path = `?${new URLSearchParams({ verb: "GetRecord", identifier: candidate.identifier, metadataPrefix: config.ARXIV_MIRROR_OAI_METADATA_PREFIX })}`;
+  const statements: D1PreparedStatement[] = [];
+  try {
+    const { page } = await fetchOai(env, path);
+    const item = page.items[0];
+    if (item?.kind === "record") {
+      statements.push(...pageWriteStatements(env.DB, [item.record], []), skippedTriedStatement(env.DB, candidate.identifier, runId, { status: "recovered" }));
+    } else if (item?.kind === "deleted") {
+      statements.push(...pageWriteStatements(env.DB, [], [item.id]), skippedTriedStatement(env.DB, candidate.identifier, runId, { status: "deleted" }));
+    } else {
+      const problem = page.skipped[0]?.problem ?? "GetRecord returned no record";
+      statements.push(skippedTriedStatement(env.DB, candidate.identifier, runId, { status: "open", reason: problem }));
+    }
+  } catch (error) {
+    if (!(error instanceof OaiError)) throw error;
+    // idDoesNotExist: arXiv no longer has it; anything else: still unreadable, tried again next run.
+    statements.push(skippedTriedStatement(env.DB, candidate.identifier, runId, error.code === "idDoesNotExist" ? { status: "deleted", reason: error.message } : { status: "open", reason: error.message }));
+  }
+  const next: Cursor = { kind: "skipped", step: cursor.step + 1 };
+  statements.push(stepStatement(env.DB, { runId, step: cursor.step, next, now }));
+  await env.DB.batch(statements);
+  await advance(env, runId, next);
 }
 
 /**
- * The verify after a run. A small mirror is checked whole in one go; a large one one slice of
- * keys per message (D1 allows a statement 30 s, and the whole-database checks hold it longer).
+ * The verify after a run. A small mirror is checked whole in one go; a large one one slice per
+ * step (D1 allows a statement 30 s, and the whole-database checks hold it longer).
  */
-export async function runArxivVerify(env: Env, runId: string, cursor: Cursor, sliceSize = VERIFY_SLICE): Promise<void> {
-  let result: VerifyResult;
-  if (cursor.slice === undefined) {
-    const { papers } = await mirrorState(env.DB);
-    if (papers > FULL_VERIFY_MAX_PAPERS) {
-      await env.HARVEST_QUEUE.send(message(runId, { ...cursor, slice: { after: 0, papers: 0, missing: 0 } }));
-      return;
-    }
+export async function verifyStep(env: Env, runId: string, cursor: VerifyCursor, sliceSize = VERIFY_SLICE): Promise<void> {
+  const now = new Date().toISOString();
+  let result: VerifyResult | undefined;
+  let next: VerifyCursor | undefined;
+  if (cursor.phase === "papers" && cursor.after === Number.MIN_SAFE_INTEGER && ((await readArxivState(env.DB))?.records ?? 0) <= FULL_VERIFY_MAX_PAPERS) {
     result = await verifyMirror(env.DB);
-  } else {
-    const next = await verifySlice(env.DB, cursor.slice, sliceSize);
-    if (next !== null) {
-      await env.HARVEST_QUEUE.send(message(runId, { ...cursor, slice: next }));
-      return;
+  } else if (cursor.phase === "papers") {
+    const { last, counts } = await verifyPaperSlice(env.DB, cursor.after, sliceSize);
+    const sum = { ...cursor.counts, papers: cursor.counts.papers + counts.papers, missing: cursor.counts.missing + counts.missing, fts_missing: cursor.counts.fts_missing + counts.fts_missing, fts_orphans: cursor.counts.fts_orphans + counts.fts_orphans };
+    if (last !== null) next = { ...cursor, step: cursor.step + 1, after: last, counts: sum };
+    else {
+      const first = await nextCategory(env.DB, "");
+      next = first === null ? { ...cursor, step: cursor.step + 1, phase: "totals", counts: sum } : { ...cursor, step: cursor.step + 1, phase: "categories", category: first, after: Number.MIN_SAFE_INTEGER, counts: sum };
     }
-    result = await finishSlicedVerify(env.DB, cursor.slice);
+  } else if (cursor.phase === "categories" && cursor.category !== null) {
+    const slice = await verifyCategorySlice(env.DB, cursor.category, cursor.after, sliceSize);
+    const counts = { ...cursor.counts, orphans: cursor.counts.orphans + slice.orphans, category_rows: cursor.counts.category_rows + slice.rows };
+    next = slice.next === null ? { ...cursor, step: cursor.step + 1, phase: "totals", category: null, counts } : { ...cursor, step: cursor.step + 1, category: slice.next.category, after: slice.next.after, counts };
+  } else {
+    result = await finishSlicedVerify(env.DB, cursor.counts);
   }
-  await env.DB.prepare("UPDATE harvest_state SET verified = ? WHERE source = 'arxiv'").bind(JSON.stringify(result)).run();
-  if (!result.ok) console.error("arxiv mirror verify failed", result);
+  if (next !== undefined) {
+    await env.DB.batch([stepStatement(env.DB, { runId, step: cursor.step, next, now })]);
+    return advance(env, runId, next);
+  }
+  await env.DB.batch([verifiedStatement(env.DB, runId, cursor.step, result, now)]);
+  if (!result!.ok) console.error("arxiv mirror verify failed", result);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failures: retried with backoff by the harvest itself (a new message carrying the attempt), so
+// that the failure budget is hours, not the queue's few quick retries.
+
+async function retryLater(env: Env, runId: string, cursor: Cursor, error: unknown): Promise<void> {
+  const config = loadConfig(env);
+  const now = Date.now();
+  const failingSince = cursor.failing_since ?? now;
+  const plan = planRetry(
+    {
+      attempt: cursor.attempt ?? 1,
+      failingSinceMs: failingSince,
+      retryAfterMs: error instanceof ToolError ? error.retryAfterMs : undefined,
+      gateRefusal: error instanceof GateRefusal,
+    },
+    { baseMs: config.ARXIV_MIRROR_RETRY_BASE_MS, maxMs: config.ARXIV_MIRROR_RETRY_MAX_MS, budgetMs: config.ARXIV_MIRROR_FAILURE_BUDGET_HOURS * 3_600_000 },
+    now,
+  );
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  if (plan.kind === "give_up") {
+    console.error(`arxiv harvest ${runId}: step ${cursor.step} has failed for ${Math.round(plan.failingForMs / 60_000)} min; to the dead-letter queue`, error);
+    await env.HARVEST_DLQ.send(message(runId, cursor));
+    return;
+  }
+  const counted = !(error instanceof GateRefusal);
+  console.log(`arxiv harvest ${runId}: step ${cursor.step} ${counted ? `failed (attempt ${cursor.attempt ?? 1})` : "waits for the crawl gate"}: ${what}; again in ${Math.round(plan.delayMs / 1000)} s`);
+  await send(env, runId, { ...cursor, attempt: plan.attempt, failing_since: failingSince }, plan.delayMs);
+  await noteRetry(env.DB, runId, { at: new Date(now + plan.delayMs).toISOString(), counted, error: `step ${cursor.step}, attempt ${cursor.attempt ?? 1}: ${what.slice(0, 300)}` });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Watchdog: a run whose next message is lost (a local restart, a message dropped) is resumed
+// from its checkpoint within ARXIV_MIRROR_STALL_SECONDS; a failed run is resumed by the daily cron.
+
+/** Resumes a stalled run. Returns what it did, for logs and tests. */
+export async function resumeStalledArxivRun(env: Env, nowMs = Date.now()): Promise<"resumed" | "moving" | "idle"> {
+  const state = await readArxivState(env.DB);
+  if (!state?.run_id || state.next_cursor === null || !(state.status === "running" || state.status === "done")) return "idle";
+  const stallMs = loadConfig(env).ARXIV_MIRROR_STALL_SECONDS * 1000;
+  const lastSign = Math.max(Date.parse(state.updated_at ?? "") || 0, Date.parse(state.next_attempt_at ?? "") || 0);
+  if (nowMs - lastSign < stallMs) return "moving";
+  const next = parseCursor(state.next_cursor);
+  if (next === null) {
+    // A checkpoint this Worker cannot read (written before windows existed): start the run anew.
+    if (state.status === "running") await startArxivHarvest(env, state.mode === "refresh" && state.watermark ? "refresh" : "cold");
+    return "resumed";
+  }
+  const why = `resumed at step ${next.step}: nothing had happened for ${Math.round((nowMs - lastSign) / 1000)} s (its queue message was lost)`;
+  console.log(`arxiv harvest ${state.run_id}: ${why}`);
+  await noteResume(env.DB, state.run_id, next, new Date(nowMs).toISOString(), why);
+  await send(env, state.run_id, next);
+  await markEnqueued(env.DB, state.run_id, next.step);
+  return "resumed";
+}
+
+/** Resumes a failed run at the start of the window it was in (its token is long expired). */
+async function resumeFailedRun(env: Env, state: ArxivState): Promise<void> {
+  const checkpoint = parseCursor(state.next_cursor);
+  if (checkpoint === null) {
+    await startArxivHarvest(env, state.mode === "refresh" && state.watermark ? "refresh" : "cold");
+    return;
+  }
+  const { attempt: _attempt, failing_since: _since, ...fresh } = checkpoint;
+  const resumed: Cursor = fresh.kind === "list" ? { ...fresh, token: null, window_pages: 0 } : fresh;
+  const why = `failed run resumed at step ${resumed.step}${resumed.kind === "list" ? `, window ${resumed.window.idx} (${describeWindow(resumed.window)}) from its start` : ""}`;
+  console.log(`arxiv harvest ${state.run_id}: ${why}`);
+  await noteResume(env.DB, state.run_id!, resumed, new Date().toISOString(), why);
+  await send(env, state.run_id!, resumed);
+  await markEnqueued(env.DB, state.run_id!, resumed.step);
 }
 
 export const arxivHarvester: Harvester = {
-  async onSchedule(env) {
-    const state = await readState(env.DB);
-    if (state?.last_datestamp == null) {
-      console.log("arxiv mirror: no harvest has run yet; start a cold one with POST /admin/harvest?source=arxiv&mode=cold");
+  async onSchedule(env, cron) {
+    if (cron === WATCHDOG_CRON) {
+      await resumeStalledArxivRun(env);
       return;
     }
-    const stale = state.updated_at === null || Date.now() - Date.parse(state.updated_at) > STALE_RUN_MS;
-    if (state.status === "running" && !stale) {
-      console.log(`arxiv mirror: run ${state.run_id} is still going; the daily refresh waits for it`);
+    const config = loadConfig(env);
+    const state = await readArxivState(env.DB);
+    if (state?.status === "running" || (state?.status === "done" && state.next_cursor !== null)) {
+      const outcome = await resumeStalledArxivRun(env);
+      if (outcome !== "idle") {
+        console.log(`arxiv mirror: run ${state.run_id} is ${outcome === "resumed" ? "resumed" : "still going"}; the daily refresh waits for it`);
+        return;
+      }
+    }
+    if (state?.status === "error" && state.run_id && (state.complete_at === null || state.mode === "refresh")) {
+      await resumeFailedRun(env, state);
       return;
     }
-    await startArxivHarvest(env, "refresh");
+    if (state?.watermark) {
+      await startArxivHarvest(env, "refresh");
+      return;
+    }
+    if (!config.ARXIV_MIRROR_ENABLED || !config.ARXIV_MIRROR_AUTO_COLD) {
+      console.log("arxiv mirror: no harvest has completed yet; start a cold one with POST /admin/harvest?source=arxiv&mode=cold");
+      return;
+    }
+    console.log("arxiv mirror: empty and enabled; starting its cold harvest");
+    await startArxivHarvest(env, "cold");
   },
 
   async onPage(env, msg) {
-    const cursor = cursorSchema.parse(JSON.parse(msg.cursor ?? "{}"));
-    const state = await readState(env.DB);
-    if (!state || state.run_id !== msg.run_id) return; // a message of a run that was replaced
-    if (cursor.verify) return runArxivVerify(env, msg.run_id, cursor);
-    if (state.status !== "running") return; // stopped (error) or already finished
-
-    if (state.pages >= cursor.page) {
-      // Replay of a page already written (the crash came after the batch): only make sure the
-      // next page was sent, exactly once.
-      if (state.pages === cursor.page && state.enqueued_page <= cursor.page && state.resumption_token !== null) {
-        await sendNext(env, msg.run_id, cursor.page + 1, state.resumption_token);
-      }
+    const cursor = parseCursor(msg.cursor);
+    if (cursor === null) {
+      console.error(`arxiv harvest: dropping a message whose cursor this Worker cannot read: ${String(msg.cursor).slice(0, 200)}`);
       return;
     }
-
-    let fetched: { page: OaiPage; readAt: number };
-    try {
-      fetched = await fetchPage(env, cursor);
-    } catch (error) {
-      if (error instanceof OaiError) return handleOaiError(env, msg, cursor, state, error);
-      throw error; // network, 503 + Retry-After, truncated page: the queue retries (with the delay asked for)
+    const state = await readArxivState(env.DB);
+    if (!state || state.run_id !== msg.run_id) return; // a message of a run that was replaced
+    if (cursor.step <= state.step) {
+      // A step already applied (the crash came after its batch, or a resumed copy): make sure
+      // the step after it was sent, once.
+      if (cursor.step === state.step && state.enqueued_step <= state.step) await advance(env, msg.run_id, parseCursor(state.next_cursor));
+      return;
     }
-    const { page, readAt } = fetched;
-    const records = page.items.flatMap((item) => (item.kind === "record" ? [item.record] : []));
-    const deleted = page.items.flatMap((item) => (item.kind === "deleted" ? [item.id] : []));
-    const datestamps = page.items.map((item) => (item.kind === "record" ? item.record.datestamp : item.datestamp)).filter(Boolean).sort();
-    const newest = datestamps[datestamps.length - 1] ?? null;
-    const now = new Date().toISOString();
-    const checkpoint = env.DB.prepare(
-      `UPDATE harvest_state SET pages = ?1, resumption_token = ?2,
-         last_datestamp = CASE WHEN ?3 IS NOT NULL AND (last_datestamp IS NULL OR ?3 > last_datestamp) THEN ?3 ELSE last_datestamp END,
-         run_records = run_records + ?4, run_deleted = run_deleted + ?5, complete_list_size = coalesce(?6, complete_list_size), updated_at = ?7,
-         last_error = ?8
-       WHERE source = 'arxiv' AND run_id = ?9`,
-    ).bind(
-      cursor.page,
-      page.resumptionToken,
-      newest,
-      records.length,
-      deleted.length,
-      page.completeListSize,
-      now,
-      page.skipped.length > 0 ? `page ${cursor.page}: skipped ${page.skipped.length} unreadable record(s), e.g. ${page.skipped[0]!.identifier}: ${page.skipped[0]!.problem}` : null,
-      msg.run_id,
-    );
-    await env.DB.batch([...pageWriteStatements(env.DB, records, deleted), checkpoint]);
-    const pageMs = Date.now() - readAt;
-    await env.DB.prepare("UPDATE harvest_state SET last_page_ms = ? WHERE source = 'arxiv'").bind(pageMs).run();
+    if (cursor.step > state.step + 1) {
+      console.error(`arxiv harvest ${msg.run_id}: step ${cursor.step} arrived while the checkpoint is at ${state.step}; ignored`);
+      return;
+    }
+    if (cursor.kind === "verify" ? state.status !== "done" : state.status !== "running") return; // stopped, or already finished
+    try {
+      if (cursor.kind === "list") await listStep(env, state, msg.run_id, cursor);
+      else if (cursor.kind === "skipped") await skippedStep(env, state, msg.run_id, cursor);
+      else await verifyStep(env, msg.run_id, cursor);
+    } catch (error) {
+      await retryLater(env, msg.run_id, cursor, error);
+    }
+  },
 
-    if (page.resumptionToken === null) return finishRun(env, msg.run_id, null);
-    await sendNext(env, msg.run_id, cursor.page + 1, page.resumptionToken);
+  async onDeadLetter(env, msg, reason) {
+    // Only the run the message belongs to stops; a newer run goes on.
+    const stopped = await markArxivRunFailed(env.DB, msg.run_id, reason);
+    if (!stopped) console.log(`arxiv harvest: dead-lettered message of run ${msg.run_id} is not the running run; nothing stopped`);
   },
 };
-
-async function sendNext(env: Env, runId: string, page: number, token: string): Promise<void> {
-  await env.HARVEST_QUEUE.send(message(runId, { page, token, from: null }));
-  await env.DB.prepare("UPDATE harvest_state SET enqueued_page = max(enqueued_page, ?) WHERE source = 'arxiv' AND run_id = ?").bind(page, runId).run();
-}
-
-async function handleOaiError(env: Env, msg: HarvestMessage, cursor: Cursor, state: ArxivState, error: OaiError): Promise<void> {
-  switch (error.code) {
-    case "noRecordsMatch":
-      // Nothing (more) to harvest: a refresh on a quiet day ends here.
-      return finishRun(env, msg.run_id, null);
-    case "badResumptionToken": {
-      // The token expired or the server forgot it: list again from the last datestamp reached
-      // (re-reading that day is harmless: upserts are idempotent).
-      const from = state.last_datestamp ?? state.from_datestamp;
-      console.log(`arxiv harvest: ${error.message}; restarting page ${cursor.page} from ${from ?? "the beginning"}`);
-      await env.DB.prepare("UPDATE harvest_state SET resumption_token = NULL, last_error = ?, updated_at = ? WHERE source = 'arxiv' AND run_id = ?")
-        .bind(`page ${cursor.page}: ${error.message}; restarted from ${from ?? "the beginning"}`, new Date().toISOString(), msg.run_id)
-        .run();
-      await env.HARVEST_QUEUE.send(message(msg.run_id, { page: cursor.page, token: null, from }));
-      return;
-    }
-    default:
-      // badArgument, cannotDisseminateFormat, ...: repeating the request cannot help.
-      return markRunFailed(env, msg, `page ${cursor.page}: OAI-PMH error ${error.message}`);
-  }
-}

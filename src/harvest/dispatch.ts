@@ -20,6 +20,8 @@ export interface Harvester {
   onSchedule(env: Env, cron: string): Promise<void>;
   /** Fetch and store one page; enqueue the next. Throwing retries the message (up to max_retries). */
   onPage(env: Env, message: HarvestMessage, attempt: number): Promise<void>;
+  /** A message of this source ended in the dead-letter queue: stop the run it belongs to (and only that one). */
+  onDeadLetter?(env: Env, message: HarvestMessage, reason: string): Promise<void>;
 }
 
 // Registered lazily to keep the import graph one-way (harvesters import this file's types).
@@ -29,10 +31,20 @@ export function registerHarvester(source: HarvestMessage["source"], harvester: H
   HARVESTERS[source] = harvester;
 }
 
+/** The frequent cron: it only resumes stalled harvests (one D1 read when nothing is stalled). */
+export const WATCHDOG_CRON = "*/5 * * * *";
+
 export async function runScheduled(controller: ScheduledController, env: Env): Promise<void> {
-  const purged = await cachePurgeExpired(env.DB);
-  console.log(`cron ${controller.cron}: purged ${purged} expired cache entries`);
-  const harvesters = Object.entries(HARVESTERS);
+  if (controller.cron !== WATCHDOG_CRON) {
+    // Housekeeping may fail (D1 busy, a bug): the day's harvest starts all the same.
+    try {
+      const purged = await cachePurgeExpired(env.DB);
+      console.log(`cron ${controller.cron}: purged ${purged} expired cache entries`);
+    } catch (error) {
+      console.error(`cron ${controller.cron}: cache purge failed; the harvests start anyway`, error);
+    }
+  }
+  const harvesters = Object.entries(HARVESTERS).filter(([source]) => controller.cron !== WATCHDOG_CRON || source === "arxiv");
   if (harvesters.length === 0) {
     console.log(`cron ${controller.cron}: no mirror harvester is registered yet; nothing to do`);
     return;
@@ -56,7 +68,10 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
       continue;
     }
     if (batch.queue === DEAD_LETTER_QUEUE) {
-      await markRunFailed(env, parsed.data, `page ${parsed.data.cursor ?? "(first)"} kept failing after ${message.attempts} attempts`);
+      const reason = `step ${describeCursor(parsed.data.cursor)} kept failing (dead-lettered after ${message.attempts} attempt(s) of the last delivery)`;
+      const harvester = HARVESTERS[parsed.data.source];
+      if (harvester?.onDeadLetter) await harvester.onDeadLetter(env, parsed.data, reason);
+      else await markRunFailed(env, parsed.data, reason);
       message.ack();
       continue;
     }
@@ -85,4 +100,14 @@ export async function markRunFailed(env: Env, message: HarvestMessage, reason: s
     .insert(harvestState)
     .values({ source: message.source, status: "error", lastError: reason, updatedAt: now, finishedAt: now })
     .onConflictDoUpdate({ target: harvestState.source, set: { status: "error", lastError: reason, updatedAt: now, finishedAt: now } });
+}
+
+function describeCursor(cursor: string | null): string {
+  if (cursor === null) return "(first)";
+  try {
+    const parsed = JSON.parse(cursor) as { step?: unknown };
+    return typeof parsed.step === "number" ? String(parsed.step) : cursor.slice(0, 100);
+  } catch {
+    return cursor.slice(0, 100);
+  }
 }

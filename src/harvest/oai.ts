@@ -1,4 +1,4 @@
-// OAI-PMH ListRecords pages -> records, for both arXiv endpoints:
+// OAI-PMH ListRecords pages (and GetRecord answers) -> records, for both arXiv endpoints:
 // - the legacy export.arxiv.org/oai2: <resumptionToken cursor=".." completeListSize="..">;
 // - the current oaipmh.arxiv.org/oai: <resumptionToken expirationDate="..">, and an empty token
 //   (or none) on the last page.
@@ -18,8 +18,8 @@ export interface OaiPage {
   cursor: number | null;
   expirationDate: string | null;
   responseDate: string | null;
-  /** Records whose identifier or metadata could not be read (skipped, counted). */
-  skipped: { identifier: string; problem: string }[];
+  /** Records whose identifier or metadata could not be read (kept aside; paperId null when the identifier is no arXiv ID). */
+  skipped: { identifier: string; paperId: string | null; problem: string }[];
 }
 
 /** An OAI-PMH <error code="...">: badResumptionToken, noRecordsMatch, badArgument, ... */
@@ -60,8 +60,9 @@ export function parseOaiPage(xml: string): OaiPage {
     const code = xmlText(first["@_code"]) || "unknown";
     throw new OaiError(code, `${code}: ${xmlText(errors[0]).replace(/\s+/g, " ").trim() || "(no message)"}`);
   }
-  const list = root["ListRecords"];
-  if (list === undefined) throw new OaiMalformed("no <ListRecords> element");
+  // GetRecord (the end-of-run retry of an unreadable record) has the same record shape, no token.
+  const list = root["ListRecords"] ?? root["GetRecord"];
+  if (list === undefined) throw new OaiMalformed("no <ListRecords> or <GetRecord> element");
   const listNode = asNode(list);
   const items: OaiItem[] = [];
   const skipped: OaiPage["skipped"] = [];
@@ -72,7 +73,7 @@ export function parseOaiPage(xml: string): OaiPage {
     const datestamp = xmlText(header["datestamp"]).trim().slice(0, 10);
     const parsed = parseArxivId(identifier.replace(/^oai:arXiv\.org:/i, ""));
     if (!parsed.ok) {
-      skipped.push({ identifier: identifier.slice(0, 100), problem: parsed.problem });
+      skipped.push({ identifier: identifier.slice(0, 200), paperId: null, problem: parsed.problem });
       continue;
     }
     if (xmlText(header["@_status"]) === "deleted") {
@@ -86,10 +87,10 @@ export function parseOaiPage(xml: string): OaiPage {
         : metadata["arXiv"] !== undefined
           ? fromArxivFormat(asNode(metadata["arXiv"]), parsed.id.base, parsed.id.style, datestamp)
           : undefined;
-      if (!mirrorRecord) skipped.push({ identifier, problem: "no arXivRaw or arXiv metadata" });
+      if (!mirrorRecord) skipped.push({ identifier, paperId: parsed.id.base, problem: "no arXivRaw or arXiv metadata" });
       else items.push({ kind: "record", record: mirrorRecord });
     } catch (error) {
-      skipped.push({ identifier, problem: error instanceof Error ? error.message : String(error) });
+      skipped.push({ identifier, paperId: parsed.id.base, problem: error instanceof Error ? error.message : String(error) });
     }
   }
   const tokenNode = listNode["resumptionToken"];

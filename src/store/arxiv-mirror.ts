@@ -12,7 +12,6 @@ import {
   toMirrorRow,
   UPSERT_SQL,
   VERIFY_COUNTS_SQL,
-  VERIFY_TOTALS_SQL,
   type MirrorRecord,
   type MirrorRow,
   type VerifyCounts,
@@ -47,12 +46,21 @@ export async function mirrorLookup(db: D1Database, baseIds: readonly string[]): 
 }
 
 export interface MirrorState {
+  /** The mirror holds everything in its scope (its first cold harvest completed, or a seed) and its schema is known. */
   ready: boolean;
-  /** Why the mirror cannot answer yet, when it is not ready. */
+  /** Why the mirror cannot answer as a whole one, when it is not ready. */
   reason?: string;
+  /** A first harvest is under way (or stopped): the mirror holds some papers, not all. It answers only when arXiv cannot. */
+  partial?: { papers: number; description: string };
   papers: number;
   status: string;
   lastDatestamp: string | null;
+  /** What the mirror holds all of: "all of arXiv", an OAI set, "the bundled sample". */
+  scope: string | null;
+  /** When the last harvest run completed, and whether the latest run failed since (the mirror still serves). */
+  lastSuccessAt: string | null;
+  latestRunFailed: boolean;
+  watermark: string | null;
 }
 
 // Readiness is read on every search and lookup; it changes once a day, so an isolate keeps it
@@ -65,8 +73,9 @@ export function forgetMirrorState(db: D1Database): void {
 }
 
 /**
- * The mirror answers once a harvest has finished at least once (or a seed loaded it) and its
- * schema is the one this Worker knows. A running refresh does not stop it answering.
+ * The mirror answers as a whole once a cold harvest has completed at least once (or a seed
+ * loaded it) and its schema is the one this Worker knows. A running or failed refresh does not
+ * stop it answering; a first harvest still under way makes it partial, never whole.
  */
 export function mirrorState(db: D1Database): Promise<MirrorState> {
   const memo = stateMemo.get(db);
@@ -81,16 +90,41 @@ async function readMirrorState(db: D1Database): Promise<MirrorState> {
   const row = await db
     .prepare(
       `SELECT (SELECT version FROM mirror_schema WHERE source = 'arxiv') AS schema_version,
-              h.status, h.records, h.last_datestamp, h.finished_at
+              h.status, h.records, h.last_datestamp, h.complete_at, h.complete_scope, h.last_success_at, h.watermark, h.mode,
+              (SELECT max(coalesce(until_date, 'now')) FROM arxiv_harvest_windows w WHERE w.run_id = h.run_id AND w.status = 'done') AS listed_until
        FROM (SELECT 1) LEFT JOIN harvest_state h ON h.source = 'arxiv'`,
     )
-    .first<{ schema_version: number | null; status: string | null; records: number | null; last_datestamp: string | null; finished_at: string | null }>();
+    .first<{
+      schema_version: number | null;
+      status: string | null;
+      records: number | null;
+      last_datestamp: string | null;
+      complete_at: string | null;
+      complete_scope: string | null;
+      last_success_at: string | null;
+      watermark: string | null;
+      mode: string | null;
+      listed_until: string | null;
+    }>();
   const papers = row?.records ?? 0;
-  const base = { papers, status: row?.status ?? "idle", lastDatestamp: row?.last_datestamp ?? null };
+  const base = {
+    papers,
+    status: row?.status ?? "idle",
+    lastDatestamp: row?.last_datestamp ?? null,
+    scope: row?.complete_scope ?? null,
+    lastSuccessAt: row?.last_success_at ?? null,
+    latestRunFailed: row?.status === "error",
+    watermark: row?.watermark ?? null,
+  };
   if (row?.schema_version !== MIRROR_SCHEMA_VERSION) {
     return { ...base, ready: false, reason: `the mirror's schema is version ${row?.schema_version ?? "none"}, this server reads ${MIRROR_SCHEMA_VERSION}` };
   }
-  if (papers === 0 || row?.last_datestamp == null) return { ...base, ready: false, reason: "the mirror holds no papers yet (no harvest has finished)" };
+  if (row?.complete_at == null) {
+    if (papers === 0) return { ...base, ready: false, reason: "the mirror holds no papers yet (its first harvest has not run)" };
+    const listed = row.mode === "cold" && row.listed_until ? `; its first harvest has listed records dated up to ${row.listed_until}` : "";
+    const description = `the mirror is partial: it holds ${papers.toLocaleString("en-US")} papers so far${listed}, and its first full harvest has not completed (${base.status})`;
+    return { ...base, ready: false, reason: description, partial: { papers, description } };
+  }
   return { ...base, ready: true };
 }
 
@@ -300,59 +334,108 @@ export async function searchMirror(db: D1Database, plan: MirrorSearchPlan, optio
 // ---------------------------------------------------------------------------------------------
 // Verify in slices: on a large mirror the whole-database checks (quick_check, FTS5's
 // integrity-check against the content) take longer than D1 allows one statement (30 s) and
-// would hold the database for that long. After a harvest, a large mirror is checked one key
-// slice per queue message instead; the whole-database checks stay in npm run mirror:verify.
+// would hold the database for that long. After a harvest, a large mirror is checked in slices,
+// one queue message each, none of whose statements reads more than one slice of an index:
+// papers in key order (primary-category row, FTS entry), then each category's rows in key
+// order (orphans), then the totals. The whole-database checks stay in npm run mirror:verify.
 
 /** Up to this many papers, the post-run verify runs every check at once (a few seconds). */
 export const FULL_VERIFY_MAX_PAPERS = 200_000;
 /** FTS5's structure check takes about 4.5 s per million papers: above this it is left to mirror:verify. */
-const FTS_CHECK_MAX_PAPERS = 2_000_000;
+const FTS_CHECK_MAX_PAPERS = 1_000_000;
 
-export interface VerifySlice {
-  after: number; // the last key checked
+export interface SliceCounts {
   papers: number;
   missing: number;
+  fts_missing: number;
+  fts_orphans: number;
+  orphans: number;
+  category_rows: number;
 }
 
-/** Checks the next slice of papers after a key: each has its primary-category row. Null when done. */
-export async function verifySlice(db: D1Database, from: VerifySlice, size: number): Promise<VerifySlice | null> {
+/**
+ * The next `size` papers after a key: each must have its primary-category row and an FTS entry,
+ * and no FTS entry in the keys they span may lack its paper. last is null when no paper is left.
+ */
+export async function verifyPaperSlice(db: D1Database, after: number, size: number): Promise<{ last: number | null; counts: Pick<SliceCounts, "papers" | "missing" | "fts_missing" | "fts_orphans"> }> {
   const row = await db
     .prepare(
       `SELECT max(paper_key) AS last, count(*) AS n,
-              sum(NOT EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category = json_extract(s.categories, '$[0]') AND c.paper_key = s.paper_key)) AS missing
+              coalesce(sum(NOT EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category = json_extract(s.categories, '$[0]') AND c.paper_key = s.paper_key)), 0) AS missing,
+              coalesce(sum(NOT EXISTS (SELECT 1 FROM arxiv_papers_fts_docsize d WHERE d.id = s.paper_key)), 0) AS fts_missing
        FROM (SELECT paper_key, categories FROM arxiv_papers WHERE paper_key > ? ORDER BY paper_key LIMIT ?) s`,
     )
-    .bind(from.after, size)
-    .first<{ last: number | null; n: number; missing: number | null }>();
-  if (!row || row.last === null) return null;
-  return { after: row.last, papers: from.papers + row.n, missing: from.missing + (row.missing ?? 0) };
+    .bind(after, size)
+    .first<{ last: number | null; n: number; missing: number; fts_missing: number }>();
+  const last = row?.last ?? null;
+  // FTS entries between the previous slice and this one's end (after the last paper: all the rest, a slice at a time).
+  const orphans = await (last === null
+    ? db.prepare("SELECT count(*) AS n FROM (SELECT id FROM arxiv_papers_fts_docsize WHERE id > ? ORDER BY id LIMIT ?)").bind(after, size)
+    : db.prepare("SELECT count(*) AS n FROM arxiv_papers_fts_docsize d WHERE d.id > ? AND d.id <= ? AND NOT EXISTS (SELECT 1 FROM arxiv_papers p WHERE p.paper_key = d.id)").bind(after, last)
+  ).first<{ n: number }>();
+  return { last, counts: { papers: row?.n ?? 0, missing: row?.missing ?? 0, fts_missing: row?.fts_missing ?? 0, fts_orphans: orphans?.n ?? 0 } };
 }
 
-/** The end of a sliced verify: orphan category rows, the paper count, and (up to a size) the FTS index's structure. */
-export async function finishSlicedVerify(db: D1Database, slices: VerifySlice): Promise<VerifyResult> {
-  const totals = await db.prepare(VERIFY_TOTALS_SQL).first<Omit<VerifyCounts, "papers" | "missing">>();
-  let ftsIntegrity = "not run after a harvest at this size (npm run mirror:verify)";
-  if (slices.papers <= FTS_CHECK_MAX_PAPERS) {
+/**
+ * The next `size` rows of one category after a key, checked for rows whose paper is gone.
+ * Then (when the category is done) the category after it, found by one index seek.
+ */
+export async function verifyCategorySlice(
+  db: D1Database,
+  category: string,
+  after: number,
+  size: number,
+): Promise<{ next: { category: string; after: number } | null; rows: number; orphans: number }> {
+  const row = await db
+    .prepare(
+      `SELECT max(paper_key) AS last, count(*) AS n, coalesce(sum(NOT EXISTS (SELECT 1 FROM arxiv_papers p WHERE p.paper_key = c.paper_key)), 0) AS orphans
+       FROM (SELECT paper_key FROM arxiv_paper_categories WHERE category = ? AND paper_key > ? ORDER BY paper_key LIMIT ?) c`,
+    )
+    .bind(category, after, size)
+    .first<{ last: number | null; n: number; orphans: number }>();
+  const rows = row?.n ?? 0;
+  const orphans = row?.orphans ?? 0;
+  if (rows === size && row?.last != null) return { next: { category, after: row.last }, rows, orphans };
+  const following = await nextCategory(db, category);
+  return { next: following === null ? null : { category: following, after: Number.MIN_SAFE_INTEGER }, rows, orphans };
+}
+
+/** The first category code after `category` in the junction ("" for the first one). */
+export async function nextCategory(db: D1Database, category: string): Promise<string | null> {
+  const row = await db.prepare("SELECT category FROM arxiv_paper_categories WHERE category > ? ORDER BY category LIMIT 1").bind(category).first<{ category: string }>();
+  return row?.category ?? null;
+}
+
+/** The end of a sliced verify: the counts must agree, and (up to a size) the FTS index's structure is checked. */
+export async function finishSlicedVerify(db: D1Database, counts: SliceCounts): Promise<VerifyResult> {
+  const totals = await db
+    .prepare("SELECT (SELECT records FROM harvest_state WHERE source = 'arxiv') AS state_records, (SELECT version FROM mirror_schema WHERE source = 'arxiv') AS schema_version")
+    .first<{ state_records: number | null; schema_version: number | null }>();
+  let ftsIntegrity: string;
+  if (counts.papers <= FTS_CHECK_MAX_PAPERS) {
     try {
       await db.prepare(FTS_STRUCTURE_SQL).run();
       ftsIntegrity = "ok (index structure)";
     } catch (error) {
       ftsIntegrity = error instanceof Error ? error.message : String(error);
     }
+  } else {
+    ftsIntegrity = "entries checked per slice; the index structure check is left to npm run mirror:verify at this size";
   }
+  if (counts.fts_missing > 0 || counts.fts_orphans > 0) ftsIntegrity = `${counts.fts_missing} paper(s) without an FTS entry, ${counts.fts_orphans} FTS entr(ies) without a paper`;
   return {
     ok:
-      (ftsIntegrity.startsWith("ok") || ftsIntegrity.startsWith("not run")) &&
-      slices.missing === 0 &&
-      totals!.orphans === 0 &&
-      (totals!.state_records === null || totals!.state_records === slices.papers) &&
+      (ftsIntegrity.startsWith("ok") || ftsIntegrity.startsWith("entries checked")) &&
+      counts.missing === 0 &&
+      counts.orphans === 0 &&
+      (totals!.state_records === null || totals!.state_records === counts.papers) &&
       totals!.schema_version === MIRROR_SCHEMA_VERSION,
     integrity: "not run after a harvest at this size (npm run mirror:verify)",
     fts_integrity: ftsIntegrity,
-    papers: slices.papers,
-    category_rows: totals!.category_rows,
-    papers_without_primary_category_row: slices.missing,
-    orphan_category_rows: totals!.orphans,
+    papers: counts.papers,
+    category_rows: counts.category_rows,
+    papers_without_primary_category_row: counts.missing,
+    orphan_category_rows: counts.orphans,
     state_records: totals!.state_records,
     schema_version: totals!.schema_version,
     checked_at: new Date().toISOString(),

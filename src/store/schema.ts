@@ -21,7 +21,18 @@ export const harvestState = sqliteTable("harvest_state", {
   fromDatestamp: text("from_datestamp"),
   lastPageMs: integer("last_page_ms"),
   verified: text("verified"),
-  enqueuedPage: integer("enqueued_page").notNull().default(0),
+  // The checkpoint of a run that never loses a record (migration 0005).
+  step: integer("step").notNull().default(0),
+  enqueuedStep: integer("enqueued_step").notNull().default(0),
+  nextCursor: text("next_cursor"),
+  nextAttemptAt: text("next_attempt_at"),
+  watermark: text("watermark"),
+  completeAt: text("complete_at"),
+  completeScope: text("complete_scope"),
+  lastSuccessAt: text("last_success_at"),
+  runRetries: integer("run_retries").notNull().default(0),
+  runResumes: integer("run_resumes").notNull().default(0),
+  runRestarts: integer("run_restarts").notNull().default(0),
 });
 
 export const apiCache = sqliteTable("api_cache", {

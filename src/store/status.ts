@@ -21,9 +21,21 @@ export interface MirrorStatus {
     from_datestamp: string | null;
     records_per_second: number | null;
     last_page_ms: number | null;
+    /** Failed attempts retried, resumptions after a lost message or a failure, windows listed again. */
+    retries: number;
+    resumes: number;
+    window_restarts: number;
   };
   /** The last verify (integrity, FTS integrity, counts), when one ran. */
   verified: unknown;
+  /** When the mirror first held everything in its scope; null: not yet (a partial mirror is not served as whole). */
+  complete: { at: string; scope: string | null } | null;
+  /** The next refresh lists from this day (the start of the last completed run). */
+  watermark: string | null;
+  last_success_at: string | null;
+  /** arXiv only: the run's datestamp windows and the records kept aside as unreadable. */
+  windows?: { done: number; current: { idx: number; from: string | null; until: string | null; pages: number; restarts: number } | null };
+  unreadable_records?: { open: number; recovered: number; deleted: number; without_id: number };
 }
 
 export type StoreHealth =
@@ -58,14 +70,39 @@ export async function readStoreHealth(db: D1Database): Promise<StoreHealth> {
           from_datestamp: row?.fromDatestamp ?? null,
           records_per_second: rate(row?.runRecords ?? 0, row?.startedAt ?? null, row?.finishedAt ?? row?.updatedAt ?? null),
           last_page_ms: row?.lastPageMs ?? null,
+          retries: row?.runRetries ?? 0,
+          resumes: row?.runResumes ?? 0,
+          window_restarts: row?.runRestarts ?? 0,
         },
         verified: parseJson(row?.verified ?? null),
+        complete: row?.completeAt ? { at: row.completeAt, scope: row.completeScope ?? null } : null,
+        watermark: row?.watermark ?? null,
+        last_success_at: row?.lastSuccessAt ?? null,
       };
     });
+    const arxiv = mirrors.find((mirror) => mirror.source === "arxiv")!;
+    Object.assign(arxiv, await arxivHarvestDetail(db, bySource.get("arxiv")?.runId ?? null));
     return { reachable: true, latency_ms: Date.now() - started, mirrors };
   } catch (error) {
     return { reachable: false, error: error instanceof Error ? error.message : String(error), mirrors: [] };
   }
+}
+
+async function arxivHarvestDetail(db: D1Database, runId: string | null): Promise<Pick<MirrorStatus, "windows" | "unreadable_records">> {
+  const [windows, current, skipped] = await db.batch([
+    db.prepare("SELECT count(*) AS done FROM arxiv_harvest_windows WHERE run_id = ? AND status = 'done'").bind(runId),
+    db.prepare("SELECT idx, from_date, until_date, pages, restarts FROM arxiv_harvest_windows WHERE run_id = ? AND status = 'listing' ORDER BY idx DESC LIMIT 1").bind(runId),
+    db.prepare("SELECT status, count(*) AS n FROM arxiv_harvest_skipped GROUP BY status"),
+  ]);
+  const open = current!.results[0] as { idx: number; from_date: string | null; until_date: string | null; pages: number; restarts: number } | undefined;
+  const byStatus = new Map((skipped!.results as { status: string; n: number }[]).map((row) => [row.status, row.n]));
+  return {
+    windows: {
+      done: (windows!.results[0] as { done: number } | undefined)?.done ?? 0,
+      current: open ? { idx: open.idx, from: open.from_date, until: open.until_date, pages: open.pages, restarts: open.restarts } : null,
+    },
+    unreadable_records: { open: byStatus.get("open") ?? 0, recovered: byStatus.get("recovered") ?? 0, deleted: byStatus.get("deleted") ?? 0, without_id: byStatus.get("unreadable") ?? 0 },
+  };
 }
 
 function rate(records: number, startedAt: string | null, until: string | null): number | null {

@@ -25,6 +25,14 @@ export interface PoliteFetchOptions {
 
 type GateStub = DurableObjectStub<CrawlGate>;
 
+/**
+ * Our own crawl gate said "not now" (it is cooling down, or its queue is past the caller's
+ * budget): nothing was sent upstream. A harvest waits and tries again without counting a failure.
+ */
+export class GateRefusal extends ToolError {
+  override name = "GateRefusal";
+}
+
 function gateFor(env: Env, name: string): GateStub {
   return env.CRAWL_GATE.get(env.CRAWL_GATE.idFromName(name));
 }
@@ -87,7 +95,7 @@ async function fetchOnce(
   const gate = gateFor(env, settings.gate);
   const slot = await gate.reserve({ delayMs: settings.delayMs, maxWaitMs: Math.max(0, deadline - Date.now()) });
   if (!slot.granted) {
-    throw new ToolError(
+    throw new GateRefusal(
       "rate_limited",
       slot.reason === "cooldown"
         ? `${upstream} asked us to slow down; papers-mcp is cooling down before contacting it again.`

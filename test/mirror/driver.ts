@@ -21,17 +21,33 @@ export interface DriveOptions {
   faults?: Map<number, Fault>;
   maxDeliveries?: number;
   mode?: "cold" | "refresh";
+  vars?: Record<string, string>;
+  /** The OAI endpoint, when not one of the fixture router's variants. */
+  baseUrl?: string;
 }
 
 export interface DriveResult {
   deliveries: number;
+  /** Messages the queue itself had to retry (the harvest threw). */
   errors: { page: string; error: unknown }[];
+  /** Messages the harvest sent again later itself (backoff), with the delay it asked for. */
+  delayed: { cursor: string; delayMs: number }[];
+  /** Messages the harvest sent to the dead-letter queue. */
+  deadLettered: HarvestMessage[];
 }
+
+/** The delay a message was sent with (the fake queue keeps it beside the message). */
+export const sendDelays = new WeakMap<HarvestMessage, number>();
 
 class Crash extends Error {}
 
 /** An env whose queue is an array and whose D1 can be made to fail around a batch. */
-export function harvestEnv(variant: string, queue: HarvestMessage[], hooks: { beforeBatch?: () => void; afterBatch?: () => void; onSend?: () => void }): Env {
+export function harvestEnv(
+  variant: string,
+  queue: HarvestMessage[],
+  hooks: { beforeBatch?: () => void; afterBatch?: () => void; onSend?: () => void },
+  options: { deadLetters?: HarvestMessage[]; vars?: Record<string, string>; baseUrl?: string } = {},
+): Env {
   const db = new Proxy(env.DB, {
     get(target, property, receiver) {
       if (property === "batch") {
@@ -49,12 +65,21 @@ export function harvestEnv(variant: string, queue: HarvestMessage[], hooks: { be
   return {
     ...env,
     DB: db,
-    ARXIV_MIRROR_OAI_BASE_URL: `${FAKE}/arxiv-oai${variant}`,
+    ARXIV_MIRROR_OAI_BASE_URL: options.baseUrl ?? `${FAKE}/arxiv-oai${variant}`,
     ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: "0",
+    // Backoff from 20 ms keeps fault tests fast; the schedule's shape is tested on its own.
+    ARXIV_MIRROR_RETRY_BASE_MS: "20",
+    ...options.vars,
     HARVEST_QUEUE: {
-      send: async (body: HarvestMessage) => {
+      send: async (body: HarvestMessage, sendOptions?: { delaySeconds?: number }) => {
         hooks.onSend?.();
+        if (sendOptions?.delaySeconds) sendDelays.set(body, sendOptions.delaySeconds * 1000);
         queue.push(body);
+      },
+    },
+    HARVEST_DLQ: {
+      send: async (body: HarvestMessage) => {
+        options.deadLetters?.push(body);
       },
     },
   } as unknown as Env;
@@ -78,13 +103,19 @@ export async function driveHarvest(options: DriveOptions = {}): Promise<DriveRes
       }
     },
   };
-  const testEnv = harvestEnv(options.variant ?? "", queue, hooks);
+  const result: DriveResult = { deliveries: 0, errors: [], delayed: [], deadLettered: [] };
+  const testEnv = harvestEnv(options.variant ?? "", queue, hooks, { deadLetters: result.deadLettered, vars: options.vars, baseUrl: options.baseUrl });
   await startArxivHarvest(testEnv, options.mode ?? "cold");
-  const result: DriveResult = { deliveries: 0, errors: [] };
   const attempts = new Map<HarvestMessage, number>();
   while (queue.length > 0) {
-    if (result.deliveries >= (options.maxDeliveries ?? 50)) throw new Error("harvest did not finish");
+    if (result.deliveries >= (options.maxDeliveries ?? 80)) throw new Error("harvest did not finish");
     const message = queue.shift()!;
+    const delayMs = sendDelays.get(message);
+    if (delayMs !== undefined) {
+      // The queue holds a delayed message back; so does this one (capped: tests do not wait minutes).
+      result.delayed.push({ cursor: message.cursor ?? "", delayMs });
+      await new Promise((resolve) => setTimeout(resolve, Math.min(delayMs, 10_000)));
+    }
     result.deliveries++;
     const fault = options.faults?.get(result.deliveries);
     armed = fault?.kind === "replay" ? undefined : fault;
@@ -123,5 +154,10 @@ export function sampleRecords(): MirrorRecord[] {
 /** Loads records straight into the mirror (as a page would) and marks the mirror as harvested. */
 export async function seedMirror(records: MirrorRecord[] = sampleRecords(), datestamp = "2026-11-29"): Promise<void> {
   for (let i = 0; i < records.length; i += 200) await env.DB.batch(pageWriteStatements(env.DB, records.slice(i, i + 200), []));
-  await env.DB.prepare("UPDATE harvest_state SET status = 'done', last_datestamp = ?, finished_at = ? WHERE source = 'arxiv'").bind(datestamp, new Date().toISOString()).run();
+  const now = new Date().toISOString();
+  await env.DB.prepare(
+    "UPDATE harvest_state SET status = 'done', last_datestamp = ?1, watermark = ?1, finished_at = ?2, complete_at = ?2, complete_scope = 'test records', last_success_at = ?2 WHERE source = 'arxiv'",
+  )
+    .bind(datestamp, now)
+    .run();
 }

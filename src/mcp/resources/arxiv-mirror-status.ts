@@ -19,6 +19,9 @@ export function registerArxivMirrorStatusResource(server: McpServer, env: Env): 
       const body = {
         serving: state?.ready ?? false,
         ...(state && !state.ready ? { not_serving_because: state.reason } : {}),
+        // A partial mirror answers only when arXiv's API cannot, and says how much it holds.
+        ...(state?.partial ? { partial: state.partial } : {}),
+        ...(state?.scope ? { complete_scope: state.scope } : {}),
         ...(health.reachable ? {} : { error: health.error }),
         harvest: arxiv,
       };

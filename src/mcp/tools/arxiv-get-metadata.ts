@@ -20,7 +20,7 @@ export const arxivGetMetadata = defineTool({
     not_found: z.array(
       z.object({
         id: z.string(),
-        reason: z.enum(["not_in_arxiv", "version_not_served", "live_lookup_failed", "invalid_id", "version_not_in_mirror"]),
+        reason: z.enum(["not_in_arxiv", "version_not_served", "live_lookup_failed", "invalid_id", "version_not_in_mirror", "not_yet_harvested"]),
         detail: z.string(),
         latest_version: z.string().optional(),
       }),

@@ -10,7 +10,7 @@ import type { ServedPaper } from "./paper";
 
 export const LOOKUP_BATCH = 10;
 
-export type NotFoundReason = "not_in_arxiv" | "version_not_served" | "live_lookup_failed" | "invalid_id" | "version_not_in_mirror";
+export type NotFoundReason = "not_in_arxiv" | "version_not_served" | "live_lookup_failed" | "invalid_id" | "version_not_in_mirror" | "not_yet_harvested";
 
 export interface NotFound {
   id: string;
@@ -67,35 +67,59 @@ export async function getMetadata(env: Env, inputs: readonly string[]): Promise<
   return { papers, not_found: notFound, remaining_ids: remaining };
 }
 
-type Outcome = LookupOutcome | { kind: "version_not_in_mirror"; held: number } | { kind: "not_in_mirror"; harvestedTo: string | null };
+type Outcome =
+  | LookupOutcome
+  | { kind: "version_not_in_mirror"; held: number }
+  | { kind: "not_in_mirror"; harvestedTo: string | null }
+  | { kind: "not_yet_harvested"; description: string };
 
 /**
- * The mirror first (one query for the whole batch), then the cache and arXiv's API for what it
- * does not hold: IDs it lacks, and versions other than the latest it keeps. With
+ * A whole mirror first (one query for the whole batch), then the cache and arXiv's API for what
+ * it does not hold: IDs it lacks, and versions other than the latest it keeps. With
  * ARXIV_MIRROR_FALLBACK_LIVE=false those come back as misses instead.
+ * A partial mirror (its first harvest under way) is asked only when arXiv cannot answer, and
+ * never says "not in arXiv" for a paper it has not reached.
  */
 async function lookupWithMirror(env: Env, ids: ArxivId[]): Promise<Map<string, Outcome>> {
   const config = loadConfig(env);
+  if (!config.ARXIV_MIRROR_ENABLED) return lookupArxivIds(env, ids);
+  const state = await mirrorState(env.DB);
+  if (state.ready) return lookupWholeMirror(env, ids, state.lastDatestamp, config.ARXIV_MIRROR_FALLBACK_LIVE);
+  if (!state.partial) return lookupArxivIds(env, ids);
+  const outcomes = new Map<string, Outcome>(config.ARXIV_MIRROR_FALLBACK_LIVE ? await lookupArxivIds(env, ids) : []);
+  const unanswered = ids.filter((id) => {
+    const outcome = outcomes.get(formatId(id));
+    return outcome === undefined || outcome.kind === "live_lookup_failed";
+  });
+  if (unanswered.length === 0) return outcomes;
+  const held = await mirrorLookup(env.DB, unanswered.map((id) => id.base));
+  for (const id of unanswered) {
+    const row = held.get(id.base);
+    const paper = row && rowToPaper(row);
+    if (paper && (id.version === undefined || id.version === paper.version)) {
+      outcomes.set(formatId(id), { kind: "found", paper, source: { served_from: "mirror" } });
+    } else if (!outcomes.has(formatId(id))) {
+      outcomes.set(formatId(id), { kind: "not_yet_harvested", description: state.partial.description });
+    }
+  }
+  return outcomes;
+}
+
+async function lookupWholeMirror(env: Env, ids: ArxivId[], harvestedTo: string | null, fallbackLive: boolean): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
-  let rest = ids;
-  if (config.ARXIV_MIRROR_ENABLED) {
-    const state = await mirrorState(env.DB);
-    if (state.ready) {
-      const held = await mirrorLookup(env.DB, ids.map((id) => id.base));
-      rest = [];
-      for (const id of ids) {
-        const row = held.get(id.base);
-        const paper = row && rowToPaper(row);
-        if (paper && (id.version === undefined || id.version === paper.version)) {
-          outcomes.set(formatId(id), { kind: "found", paper, source: { served_from: "mirror" } });
-        } else if (config.ARXIV_MIRROR_FALLBACK_LIVE) {
-          rest.push(id);
-        } else if (paper) {
-          outcomes.set(formatId(id), { kind: "version_not_in_mirror", held: paper.version });
-        } else {
-          outcomes.set(formatId(id), { kind: "not_in_mirror", harvestedTo: state.lastDatestamp });
-        }
-      }
+  const held = await mirrorLookup(env.DB, ids.map((id) => id.base));
+  const rest: ArxivId[] = [];
+  for (const id of ids) {
+    const row = held.get(id.base);
+    const paper = row && rowToPaper(row);
+    if (paper && (id.version === undefined || id.version === paper.version)) {
+      outcomes.set(formatId(id), { kind: "found", paper, source: { served_from: "mirror" } });
+    } else if (fallbackLive) {
+      rest.push(id);
+    } else if (paper) {
+      outcomes.set(formatId(id), { kind: "version_not_in_mirror", held: paper.version });
+    } else {
+      outcomes.set(formatId(id), { kind: "not_in_mirror", harvestedTo });
     }
   }
   if (rest.length > 0) for (const [key, outcome] of await lookupArxivIds(env, rest)) outcomes.set(key, outcome);
@@ -110,6 +134,12 @@ function describeMiss(input: string, id: ArxivId, outcome: Exclude<Outcome, { ki
         reason: "version_not_in_mirror",
         latest_version: `${id.base}v${outcome.held}`,
         detail: `The mirror keeps only the latest version it harvested (${id.base}v${outcome.held}), and live lookups are off. Ask for ${id.base} without a version.`,
+      };
+    case "not_yet_harvested":
+      return {
+        id: input,
+        reason: "not_yet_harvested",
+        detail: `${outcome.description}; ${id.base} is not in it yet, and arXiv's API was not asked or could not answer. Ask again later, or with live lookups on.`,
       };
     case "not_in_mirror":
       return {

@@ -3,7 +3,7 @@
 // search the mirror could have answered (only more approximately), the mirror answers and says so.
 import { loadConfig } from "../../config";
 import { ToolError } from "../../errors";
-import { mirrorState, searchMirror, type MirrorOrdering } from "../../store/arxiv-mirror";
+import { mirrorState, searchMirror, type MirrorOrdering, type MirrorState } from "../../store/arxiv-mirror";
 import { searchArxiv, type ServedFrom, type SortBy } from "./api";
 import { rowToPaper } from "./mirror";
 import { planMirrorSearch, type MirrorPlan } from "./mirror-query";
@@ -45,16 +45,20 @@ export async function searchPapers(env: Env, input: SearchInput, today = new Dat
     liveReason = "";
   } else {
     const state = await mirrorState(env.DB);
-    const planned = state.ready ? planMirrorSearch(input.query, input, today) : undefined;
+    const planned = state.ready || state.partial ? planMirrorSearch(input.query, input, today) : undefined;
     if (!planned) liveReason = `the mirror is not ready (${state.reason})`;
     else if ("live" in planned) liveReason = planned.live;
-    else {
+    else if (!state.ready) {
+      // A partial mirror is never served as a whole one: arXiv answers, the mirror only if arXiv cannot.
+      liveReason = `the mirror is not ready (${state.reason})`;
+      fallbackPlan = planned.plan;
+    } else {
       const recentLive = recentWindowReason(config.ARXIV_MIRROR_RECENT_DAYS_LIVE, input, today);
       if (recentLive) {
         liveReason = recentLive;
         fallbackPlan = planned.plan;
       } else {
-        const answer = await mirrorAnswer(env, planned.plan, input, searchQuery, []);
+        const answer = await mirrorAnswer(env, planned.plan, input, searchQuery, ageNotices(state, today));
         if ("live" in answer) {
           liveReason = answer.live;
           if (answer.mirrorCouldApproximate) fallbackPlan = planned.plan;
@@ -101,6 +105,17 @@ async function mirrorAnswer(
     source: { served_from: "mirror" },
     notices: [...notices, ...(note ? [note] : []), ...(result.totalIsLowerBound ? [`The mirror stops counting at ${result.total.toLocaleString("en-US")}: there are at least that many.`] : [])],
   };
+}
+
+const STALE_AFTER_MS = 2 * DAY_MS;
+
+/** A whole mirror whose refreshes have stopped or failed still answers, and says how old it is. */
+function ageNotices(state: MirrorState, today: Date): string[] {
+  const last = state.lastSuccessAt === null ? Number.NaN : Date.parse(state.lastSuccessAt);
+  const ageMs = today.getTime() - last;
+  if (!state.latestRunFailed && !(ageMs > STALE_AFTER_MS)) return [];
+  const age = Number.isNaN(ageMs) ? "at an unknown time" : `${Math.max(1, Math.round(ageMs / 3_600_000))} hours ago (${state.lastSuccessAt})`;
+  return [`The mirror was last refreshed ${age}${state.latestRunFailed ? "; its latest harvest run failed" : ""}: papers announced since then are missing from this answer.`];
 }
 
 /** Newest first over a window that reaches into the last N days: the mirror may not hold those papers yet. */

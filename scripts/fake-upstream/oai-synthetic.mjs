@@ -1,0 +1,208 @@
+// A synthetic OAI-PMH endpoint shaped like arXiv's, for the harvest's proofs: the CI test
+// (tens of thousands of records) and `npm run bench:harvest` (millions). HAND-MADE, not a
+// recording: it follows the documented OAI-PMH 2.0 / arXivRaw formats, and its records are built
+// from the real sample's words, authors and categories (scripts/bench/arxiv-synthetic.mjs).
+//
+// What makes it like the real endpoint:
+// - ListRecords lists records in identifier order; datestamps are in no order (each record's is
+//   the day of its last metadata change: a third of them on a few bulk re-stamping days, the rest
+//   anywhere between their submission and today), and from/until select by datestamp (inclusive days);
+// - resumption tokens expire after a set time, and all tokens are forgotten every N pages served
+//   (as when the server restarts); an expired token is answered with badResumptionToken;
+// - random 503s with Retry-After and truncated pages, by a seeded generator;
+// - records change or are deleted while a harvest runs (mutate()): their datestamp becomes today;
+// - a few records are unreadable in listings (no <version>) and fine by GetRecord.
+import { deletedXml, recordXml } from "../arxiv/oai-xml.mjs";
+import { rng, samplePools } from "../bench/arxiv-synthetic.mjs";
+
+const DAY = 86_400;
+const FIRST_MONTH = 2007 * 12 + 3; // 0704
+const LAST_MONTH = 2026 * 12 + 9; // 2610
+const BULK_DAYS = ["2007-05-23", "2009-03-18", "2011-01-11", "2015-05-01", "2019-09-17", "2023-02-14"].map((d) => Date.parse(`${d}T00:00:00Z`) / 1000 / DAY);
+
+const isoDay = (dayNumber) => new Date(dayNumber * DAY * 1000).toISOString().slice(0, 10);
+const dayOf = (date) => Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000 / DAY);
+
+export function createSyntheticOai({
+  n,
+  pageSize = 1000,
+  seed = 17,
+  today = new Date().toISOString().slice(0, 10),
+  tokenTtlMs = 10 * 60_000,
+  forgetTokensEveryPages = 0,
+  failRate = 0,
+  truncateRate = 0,
+  unreadableEvery = 0,
+  pools = samplePools(),
+} = {}) {
+  const months = LAST_MONTH - FIRST_MONTH + 1;
+  const perMonth = Math.ceil(n / months);
+  const todayNumber = dayOf(today);
+  const datestamp = new Int32Array(n);
+  const revision = new Uint8Array(n);
+  const deleted = new Uint8Array(n);
+  const faults = rng(seed * 7919);
+  let epoch = 1;
+  let pagesServed = 0;
+  const stats = { pages: 0, records: 0, failures503: 0, truncated: 0, expired: 0, getRecord: 0, noRecordsMatch: 0 };
+
+  const monthOf = (i) => FIRST_MONTH + Math.floor(i / perMonth);
+  const idOf = (i) => {
+    const month = monthOf(i);
+    const year = Math.floor(month / 12);
+    const yymm = `${String(year % 100).padStart(2, "0")}${String((month % 12) + 1).padStart(2, "0")}`;
+    return `${yymm}.${String((i % perMonth) + 1).padStart(year * 100 + (month % 12) + 1 >= 201501 ? 5 : 4, "0")}`;
+  };
+  const indexOf = (id) => {
+    const match = /^(\d{2})(\d{2})\.(\d{4,5})$/.exec(id);
+    if (!match) return -1;
+    const month = (2000 + Number(match[1])) * 12 + Number(match[2]) - 1;
+    const i = (month - FIRST_MONTH) * perMonth + Number(match[3]) - 1;
+    return i >= 0 && i < n && idOf(i) === id ? i : -1;
+  };
+  const publishedOf = (i) => {
+    const month = monthOf(i);
+    const start = Date.UTC(Math.floor(month / 12), month % 12, 1) / 1000;
+    return Math.floor(start + (((i % perMonth) + 1) / (perMonth + 1)) * 28 * DAY);
+  };
+
+  // Datestamps: in no order within a listing (identifier order), spread over the years.
+  for (let i = 0; i < n; i++) {
+    const random = rng(seed * 1_000_003 + i);
+    const submitted = Math.floor(publishedOf(i) / DAY);
+    const bulk = BULK_DAYS.filter((d) => d >= submitted);
+    datestamp[i] =
+      bulk.length > 0 && random() < 0.35 ? bulk[Math.floor(random() * bulk.length)] : submitted + Math.floor(random() * Math.max(1, todayNumber - 1 - submitted));
+  }
+
+  /** Record i as the upstream holds it now (its revision decides its latest version and title). */
+  function recordAt(i) {
+    const random = rng(seed * 1_000_003 + i + 0x9e3779b9);
+    const pick = (list) => list[Math.floor(random() * list.length)];
+    const phrase = (length) => Array.from({ length }, () => pick(pools.words)).join(" ");
+    const published = publishedOf(i);
+    const versionCount = 1 + Math.floor(random() * random() * 3);
+    const versions = Array.from({ length: versionCount }, (_, v) => published + v * (1 + Math.floor(random() * 60)) * DAY);
+    for (let r = 1; r <= revision[i]; r++) versions.push(Math.max(versions.at(-1) + DAY, (todayNumber - 1) * DAY + r));
+    const title = phrase(pick(pools.titleLengths));
+    return {
+      id: idOf(i),
+      style: "new",
+      title: revision[i] > 0 ? `${title} (revised ${revision[i]})` : title,
+      authors: Array.from({ length: 1 + Math.floor(random() * random() * 8) }, () => pick(pools.authors)).join(", "),
+      abstract: phrase(pick(pools.abstractLengths)),
+      categories: pick(pools.categorySets),
+      versions,
+      comment: pick(pools.comments),
+      journal_ref: pick(pools.journalRefs),
+      doi: pick(pools.dois),
+      license: pick(pools.licenses),
+      datestamp: isoDay(datestamp[i]),
+    };
+  }
+
+  const unreadable = (i) => unreadableEvery > 0 && i % unreadableEvery === 7;
+
+  function itemXml(i, forGetRecord = false) {
+    if (deleted[i]) return deletedXml(idOf(i), isoDay(datestamp[i]));
+    const xml = recordXml(recordAt(i), isoDay(datestamp[i]));
+    return unreadable(i) && !forGetRecord ? xml.replace(/<version version="v\d+">.*?<\/version>/g, "") : xml;
+  }
+
+  const envelope = (request, body) => `<?xml version="1.0" encoding="UTF-8"?>
+<!-- HAND-MADE synthetic OAI-PMH endpoint (scripts/fake-upstream/oai-synthetic.mjs) -->
+<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/ http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd">
+<responseDate>${new Date().toISOString().replace(/\.\d+Z$/, "Z")}</responseDate>
+<request ${request}>https://oaipmh.arxiv.org/oai</request>
+${body}
+</OAI-PMH>
+`;
+  const oaiError = (code, text) => {
+    if (code === "noRecordsMatch") stats.noRecordsMatch++;
+    return xmlResponse(envelope(`verb="ListRecords"`, `<error code="${code}">${text}</error>`));
+  };
+  const xmlResponse = (body, status = 200, headers = {}) =>
+    new Response(body, { status, headers: { "content-type": "text/xml; charset=utf-8", "x-fake-upstream": "hand-made", ...headers } });
+
+  const inWindow = (i, from, until) => datestamp[i] >= from && datestamp[i] <= until;
+  function nextMatch(position, from, until) {
+    for (let i = position; i < n; i++) if (inWindow(i, from, until)) return i;
+    return -1;
+  }
+
+  function listRecords(params) {
+    let from, until, position;
+    const token = params.get("resumptionToken");
+    if (token !== null) {
+      const parts = token.split("|");
+      const [issued, tokenEpoch] = [Number(parts[3]), Number(parts[4])];
+      if (parts.length !== 5 || tokenEpoch !== epoch || Date.now() - issued > tokenTtlMs) {
+        stats.expired++;
+        return oaiError("badResumptionToken", "The value of the resumptionToken argument is invalid or expired.");
+      }
+      [from, until, position] = [Number(parts[0]), Number(parts[1]), Number(parts[2])];
+    } else {
+      if (params.get("metadataPrefix") !== "arXivRaw") return oaiError("cannotDisseminateFormat", "only arXivRaw is synthesised");
+      from = params.get("from") ? dayOf(params.get("from")) : -1e9;
+      until = params.get("until") ? dayOf(params.get("until")) : 1e9;
+      position = nextMatch(0, from, until);
+      if (position < 0) return oaiError("noRecordsMatch", "The combination of the values of the from, until, set and metadataPrefix arguments results in an empty list.");
+    }
+    const items = [];
+    let i = position;
+    for (; i < n && items.length < pageSize; i++) if (inWindow(i, from, until)) items.push(itemXml(i));
+    const following = nextMatch(i, from, until);
+    if (forgetTokensEveryPages > 0 && ++pagesServed % forgetTokensEveryPages === 0) epoch++;
+    const expires = new Date(Date.now() + tokenTtlMs).toISOString().replace(/\.\d+Z$/, "Z");
+    const tokenXml = following < 0 ? "<resumptionToken/>" : `<resumptionToken expirationDate="${expires}">${from}|${until}|${following}|${Date.now()}|${epoch}</resumptionToken>`;
+    stats.pages++;
+    stats.records += items.length;
+    return xmlResponse(envelope(`verb="ListRecords"`, `<ListRecords>\n${items.join("\n")}\n${tokenXml}\n</ListRecords>`));
+  }
+
+  function getRecord(params) {
+    stats.getRecord++;
+    const i = indexOf((params.get("identifier") ?? "").replace(/^oai:arXiv\.org:/, ""));
+    if (i < 0) return xmlResponse(envelope(`verb="GetRecord"`, `<error code="idDoesNotExist">No matching identifier in arXiv</error>`));
+    return xmlResponse(envelope(`verb="GetRecord"`, `<GetRecord>\n${itemXml(i, true)}\n</GetRecord>`));
+  }
+
+  return {
+    stats,
+    /** Answers one OAI-PMH request (the base URL's query decides the verb). */
+    async handle(request) {
+      const params = new URL(request.url).searchParams;
+      if (failRate > 0 && faults() < failRate) {
+        stats.failures503++;
+        return new Response("<html><body>Service temporarily unavailable (synthetic)</body></html>", { status: 503, headers: { "retry-after": "1", "content-type": "text/html", "x-fake-upstream": "hand-made" } });
+      }
+      const response = params.get("verb") === "GetRecord" ? getRecord(params) : listRecords(params);
+      if (truncateRate > 0 && params.get("verb") === "ListRecords" && faults() < truncateRate) {
+        stats.truncated++;
+        const text = await response.text();
+        return xmlResponse(text.slice(0, Math.floor(text.length / 2)));
+      }
+      return response;
+    },
+    /** Changes `changed` records (a new version, a new title) and deletes `removed`, all stamped today. */
+    mutate({ changed = 0, removed = 0, seed: mutationSeed = 1 } = {}) {
+      const random = rng(mutationSeed);
+      for (let k = 0; k < changed + removed; k++) {
+        const i = Math.floor(random() * n);
+        if (deleted[i]) continue;
+        if (k < changed) revision[i] = Math.min(250, revision[i] + 1);
+        else deleted[i] = 1;
+        datestamp[i] = todayNumber;
+      }
+    },
+    /** Every record the upstream holds now (deleted ones left out), in identifier order. */
+    *records() {
+      for (let i = 0; i < n; i++) if (!deleted[i]) yield recordAt(i);
+    },
+    forgetTokens() {
+      epoch++;
+    },
+    size: () => n - deleted.reduce((sum, d) => sum + d, 0),
+    idOf,
+  };
+}

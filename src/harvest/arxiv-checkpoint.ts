@@ -1,0 +1,258 @@
+// The arXiv harvest's checkpoint in D1: the arxiv row of harvest_state, the run's windows and
+// the unreadable records. Only the harvest (harvest/arxiv.ts) writes these; status pages read
+// them through store/status.ts.
+import { z } from "zod";
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const windowSchema = z.object({ idx: z.number().int().min(0), from: date.nullable(), until: date.nullable() });
+/** A failing step's retry bookkeeping, carried by the retried message. */
+const retryFields = { attempt: z.number().int().min(1).optional(), failing_since: z.number().int().min(0).optional() };
+const step = z.number().int().min(1);
+
+export const cursorSchema = z.discriminatedUnion("kind", [
+  /** One page of one window: a resumption token, or (token null) the window's first page. */
+  z.object({ kind: z.literal("list"), step, window: windowSchema, token: z.string().max(5000).nullable(), window_pages: z.number().int().min(0), ...retryFields }),
+  /** End of the run: retry one unreadable record with GetRecord (or finish when none is left). */
+  z.object({ kind: z.literal("skipped"), step, ...retryFields }),
+  /** The post-run verify, one slice per step. */
+  z.object({
+    kind: z.literal("verify"),
+    step,
+    phase: z.enum(["papers", "categories", "totals"]),
+    /** papers: the last paper key checked; categories: the category and the last key in it. */
+    after: z.number().int(),
+    category: z.string().max(100).nullable(),
+    counts: z.object({ papers: z.number().int().min(0), missing: z.number().int().min(0), fts_missing: z.number().int().min(0), fts_orphans: z.number().int().min(0), orphans: z.number().int().min(0), category_rows: z.number().int().min(0) }),
+    ...retryFields,
+  }),
+]);
+export type Cursor = z.infer<typeof cursorSchema>;
+export type ListCursor = Extract<Cursor, { kind: "list" }>;
+export type VerifyCursor = Extract<Cursor, { kind: "verify" }>;
+
+export interface ArxivState {
+  status: "idle" | "running" | "done" | "error";
+  run_id: string | null;
+  mode: string | null;
+  step: number;
+  enqueued_step: number;
+  next_cursor: string | null;
+  next_attempt_at: string | null;
+  started_at: string | null;
+  updated_at: string | null;
+  watermark: string | null;
+  complete_at: string | null;
+  records: number;
+}
+
+export async function readArxivState(db: D1Database): Promise<ArxivState | null> {
+  return db
+    .prepare(
+      `SELECT status, run_id, mode, step, enqueued_step, next_cursor, next_attempt_at, started_at, updated_at, watermark, complete_at, records
+       FROM harvest_state WHERE source = 'arxiv'`,
+    )
+    .first<ArxivState>();
+}
+
+export function parseCursor(text: string | null): Cursor | null {
+  if (text === null) return null;
+  try {
+    const parsed = cursorSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A new run: every per-run field reset, its first step queued (the caller sends it). */
+export function startRunStatement(db: D1Database, run: { runId: string; mode: string; from: string | null; first: Cursor; now: string }): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO harvest_state (source, status, run_id, mode, pages, step, enqueued_step, next_cursor, next_attempt_at, resumption_token, from_datestamp,
+         run_records, run_deleted, run_retries, run_resumes, run_restarts, complete_list_size, started_at, finished_at, updated_at, last_error, verified)
+       VALUES ('arxiv', 'running', ?1, ?2, 0, 0, 1, ?3, NULL, NULL, ?4, 0, 0, 0, 0, 0, NULL, ?5, NULL, ?5, NULL, NULL)
+       ON CONFLICT (source) DO UPDATE SET status = 'running', run_id = ?1, mode = ?2, pages = 0, step = 0, enqueued_step = 1, next_cursor = ?3,
+         next_attempt_at = NULL, resumption_token = NULL, from_datestamp = ?4, run_records = 0, run_deleted = 0, run_retries = 0, run_resumes = 0,
+         run_restarts = 0, complete_list_size = NULL, started_at = ?5, finished_at = NULL, updated_at = ?5, last_error = NULL, verified = NULL`,
+    )
+    .bind(run.runId, run.mode, JSON.stringify(run.first), run.from, run.now);
+}
+
+export function windowStartStatement(db: D1Database, runId: string, window: { idx: number; from: string | null; until: string | null }, now: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO arxiv_harvest_windows (run_id, idx, from_date, until_date, status, started_at) VALUES (?, ?, ?, ?, 'listing', ?)
+       ON CONFLICT (run_id, idx) DO NOTHING`,
+    )
+    .bind(runId, window.idx, window.from, window.until, now);
+}
+
+/** Counts a page against its window; `done` closes the window. */
+export function windowPageStatement(db: D1Database, runId: string, idx: number, page: { records: number; counted: boolean; done: boolean; restarted: boolean; now: string }): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE arxiv_harvest_windows SET pages = pages + ?, records = records + ?, restarts = restarts + ?,
+         status = CASE WHEN ? THEN 'done' ELSE status END, finished_at = CASE WHEN ? THEN ? ELSE finished_at END
+       WHERE run_id = ? AND idx = ?`,
+    )
+    .bind(page.counted ? 1 : 0, page.records, page.restarted ? 1 : 0, page.done ? 1 : 0, page.done ? 1 : 0, page.now, runId, idx);
+}
+
+export interface StepUpdate {
+  runId: string;
+  step: number;
+  next: Cursor | null;
+  now: string;
+  pages?: number;
+  records?: number;
+  deleted?: number;
+  resumptionToken?: string | null;
+  newestDatestamp?: string | null;
+  completeListSize?: number | null;
+  restarted?: boolean;
+  lastError?: string | null;
+}
+
+/**
+ * Moves the checkpoint to `step` with its next cursor, in the same batch as the step's writes.
+ * It applies only on top of the step before it: a duplicate of a step already applied changes
+ * nothing here (its record upserts are idempotent).
+ * last_datestamp is shown on /status only: it is the newest datestamp seen, not a resume point.
+ */
+export function stepStatement(db: D1Database, update: StepUpdate): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE harvest_state SET step = ?1, next_cursor = ?2, next_attempt_at = NULL, updated_at = ?3,
+         pages = pages + ?4, run_records = run_records + ?5, run_deleted = run_deleted + ?6,
+         resumption_token = CASE WHEN ?7 THEN ?8 ELSE resumption_token END,
+         last_datestamp = CASE WHEN ?9 IS NOT NULL AND (last_datestamp IS NULL OR ?9 > last_datestamp) THEN ?9 ELSE last_datestamp END,
+         complete_list_size = coalesce(?10, complete_list_size), run_restarts = run_restarts + ?11,
+         last_error = coalesce(?12, last_error)
+       WHERE source = 'arxiv' AND run_id = ?13 AND step = ?1 - 1`,
+    )
+    .bind(
+      update.step,
+      update.next === null ? null : JSON.stringify(update.next),
+      update.now,
+      update.pages ?? 0,
+      update.records ?? 0,
+      update.deleted ?? 0,
+      update.resumptionToken === undefined ? 0 : 1,
+      update.resumptionToken ?? null,
+      update.newestDatestamp ?? null,
+      update.completeListSize ?? null,
+      update.restarted ? 1 : 0,
+      update.lastError ?? null,
+      update.runId,
+    );
+}
+
+/**
+ * The run is complete: the watermark moves to the day the run started (the next refresh lists
+ * from there, re-reading that day and whatever changed while this run went on), and a cold run
+ * makes the mirror whole.
+ */
+export function finishRunStatement(db: D1Database, run: { runId: string; step: number; next: Cursor; now: string; watermark: string; scope: string }): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE harvest_state SET status = 'done', step = ?1, next_cursor = ?2, next_attempt_at = NULL, finished_at = ?3, last_success_at = ?3,
+         updated_at = ?3, resumption_token = NULL, watermark = ?4,
+         complete_at = CASE WHEN mode = 'cold' THEN coalesce(complete_at, ?3) ELSE complete_at END,
+         complete_scope = CASE WHEN mode = 'cold' THEN ?5 ELSE complete_scope END
+       WHERE source = 'arxiv' AND run_id = ?6 AND step = ?1 - 1`,
+    )
+    .bind(run.step, JSON.stringify(run.next), run.now, run.watermark, run.scope, run.runId);
+}
+
+/** A queued message for `step` exists: a replay after this need not send it again. */
+export async function markEnqueued(db: D1Database, runId: string, step: number): Promise<void> {
+  await db.prepare("UPDATE harvest_state SET enqueued_step = max(enqueued_step, ?) WHERE source = 'arxiv' AND run_id = ?").bind(step, runId).run();
+}
+
+/** A failed attempt was queued again for later: the watchdog waits for it instead of resuming. */
+export async function noteRetry(db: D1Database, runId: string, retry: { at: string; counted: boolean; error: string }): Promise<void> {
+  await db
+    .prepare("UPDATE harvest_state SET next_attempt_at = ?, run_retries = run_retries + ?, last_error = ? WHERE source = 'arxiv' AND run_id = ?")
+    .bind(retry.at, retry.counted ? 1 : 0, retry.error, runId)
+    .run();
+}
+
+/** The watchdog or the cron picked the run up again (its next message was lost, or it had failed). */
+export async function noteResume(db: D1Database, runId: string, next: Cursor, now: string, why: string): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE harvest_state SET status = CASE WHEN status = 'error' THEN 'running' ELSE status END, next_cursor = ?, next_attempt_at = NULL,
+         run_resumes = run_resumes + 1, updated_at = ?, finished_at = CASE WHEN status = 'error' THEN NULL ELSE finished_at END, last_error = ?
+       WHERE source = 'arxiv' AND run_id = ?`,
+    )
+    .bind(JSON.stringify(next), now, why, runId)
+    .run();
+}
+
+/** The run stops (its checkpoint stays, so the next cron resumes it from the window it was in). */
+export async function markArxivRunFailed(db: D1Database, runId: string, reason: string): Promise<boolean> {
+  const now = new Date().toISOString();
+  const result = await db
+    .prepare("UPDATE harvest_state SET status = 'error', last_error = ?, updated_at = ?, finished_at = ?, next_attempt_at = NULL WHERE source = 'arxiv' AND run_id = ? AND status = 'running'")
+    .bind(reason, now, now, runId)
+    .run();
+  return (result.meta.changes ?? 0) > 0;
+}
+
+export function verifiedStatement(db: D1Database, runId: string, step: number, result: unknown, now: string): D1PreparedStatement {
+  return db
+    .prepare("UPDATE harvest_state SET verified = ?, step = ?, next_cursor = NULL, updated_at = ? WHERE source = 'arxiv' AND run_id = ? AND step = ? - 1")
+    .bind(JSON.stringify(result), step, now, runId, step);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unreadable records
+
+export interface SkippedRecord {
+  identifier: string;
+  paperId: string | null;
+  problem: string;
+}
+
+/** Keeps every unreadable record of a page (a record seen again keeps its first_seen). */
+export function skippedStatements(db: D1Database, runId: string, page: number, skipped: readonly SkippedRecord[], now: string): D1PreparedStatement[] {
+  const insert = db.prepare(
+    `INSERT INTO arxiv_harvest_skipped (identifier, paper_id, run_id, page, reason, first_seen, status) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (identifier) DO UPDATE SET run_id = excluded.run_id, page = excluded.page, reason = excluded.reason,
+       status = CASE WHEN arxiv_harvest_skipped.status = 'unreadable' THEN 'unreadable' ELSE 'open' END`,
+  );
+  return skipped.map((record) =>
+    insert.bind(record.identifier.slice(0, 200), record.paperId, runId, page, record.problem.slice(0, 500), now, record.paperId === null ? "unreadable" : "open"),
+  );
+}
+
+/** A record read correctly (in a page or by GetRecord) is no longer unreadable. */
+export function recoveredStatement(db: D1Database, paperIds: readonly string[]): D1PreparedStatement | null {
+  if (paperIds.length === 0) return null;
+  // json_each keeps this one statement (and one bound parameter) whatever the page size.
+  return db
+    .prepare("UPDATE arxiv_harvest_skipped SET status = 'recovered' WHERE status = 'open' AND paper_id IN (SELECT value FROM json_each(?))")
+    .bind(JSON.stringify(paperIds));
+}
+
+/** The next unreadable record this run has not retried yet. */
+export async function nextSkippedToRetry(db: D1Database, runId: string): Promise<{ identifier: string; paper_id: string } | null> {
+  return db
+    .prepare(
+      `SELECT identifier, paper_id FROM arxiv_harvest_skipped WHERE status = 'open' AND paper_id IS NOT NULL
+         AND (last_tried_run IS NULL OR last_tried_run != ?) ORDER BY identifier LIMIT 1`,
+    )
+    .bind(runId)
+    .first<{ identifier: string; paper_id: string }>();
+}
+
+export function skippedTriedStatement(db: D1Database, identifier: string, runId: string, outcome: { status: "open" | "recovered" | "deleted"; reason?: string }): D1PreparedStatement {
+  return db
+    .prepare("UPDATE arxiv_harvest_skipped SET tries = tries + 1, last_tried_run = ?, status = ?, reason = coalesce(?, reason) WHERE identifier = ?")
+    .bind(runId, outcome.status, outcome.reason ?? null, identifier);
+}
+
+export async function skippedTriedThisRun(db: D1Database, runId: string): Promise<number> {
+  const row = await db.prepare("SELECT count(*) AS n FROM arxiv_harvest_skipped WHERE last_tried_run = ?").bind(runId).first<{ n: number }>();
+  return row?.n ?? 0;
+}
