@@ -79,7 +79,7 @@ describe("admin routes", () => {
     expect((await call("http://localhost/admin/harvest?source=arxiv&mode=warm", { method: "POST", headers: admin }, vars)).status).toBe(400);
     const cold = await call("http://localhost/admin/harvest?source=arxiv&mode=cold", { method: "POST", headers: admin }, vars);
     expect(cold.status).toBe(202);
-    expect(sent.map((m) => [m.source, JSON.parse(m.cursor)])).toEqual([["arxiv", { page: 1, token: null, from: null }]]);
+    expect(sent.map((m) => [m.source, JSON.parse(m.cursor)])).toEqual([["arxiv", { kind: "list", step: 1, window: { idx: 0, from: null, until: "2007-05-31" }, token: null, window_pages: 0 }]]);
     const progress = (await (await call("http://localhost/admin/harvest", { headers: admin }, vars)).json()) as { mirrors: { source: string; status: string; run: { mode: string } }[] };
     expect(progress.mirrors.find((m) => m.source === "arxiv")).toMatchObject({ status: "running", run: { mode: "cold" } });
     // The public /status shows the same progress without the token, and the landing page summarises it.

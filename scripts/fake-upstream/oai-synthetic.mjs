@@ -4,7 +4,7 @@
 // from the real sample's words, authors and categories (scripts/bench/arxiv-synthetic.mjs).
 //
 // What makes it like the real endpoint:
-// - ListRecords lists records in identifier order; datestamps are in no order (each record's is
+// - ListRecords lists records in identifier order (pages of 1,000 or 2,000 by listing); datestamps are in no order (each record's is
 //   the day of its last metadata change: a third of them on a few bulk re-stamping days, the rest
 //   anywhere between their submission and today), and from/until select by datestamp (inclusive days);
 // - resumption tokens expire after a set time, and all tokens are forgotten every N pages served
@@ -26,6 +26,8 @@ const dayOf = (date) => Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000 / DAY)
 export function createSyntheticOai({
   n,
   pageSize = 1000,
+  /** Page sizes that listings take in turn (by window), as a server tuned over time would; overrides pageSize. */
+  pageSizes = [pageSize],
   seed = 17,
   today = new Date().toISOString().slice(0, 10),
   tokenTtlMs = 10 * 60_000,
@@ -149,8 +151,9 @@ ${body}
       if (position < 0) return oaiError("noRecordsMatch", "The combination of the values of the from, until, set and metadataPrefix arguments results in an empty list.");
     }
     const items = [];
+    const size = pageSizes[Math.abs(from + until) % pageSizes.length];
     let i = position;
-    for (; i < n && items.length < pageSize; i++) if (inWindow(i, from, until)) items.push(itemXml(i));
+    for (; i < n && items.length < size; i++) if (inWindow(i, from, until)) items.push(itemXml(i));
     const following = nextMatch(i, from, until);
     if (forgetTokensEveryPages > 0 && ++pagesServed % forgetTokensEveryPages === 0) epoch++;
     const expires = new Date(Date.now() + tokenTtlMs).toISOString().replace(/\.\d+Z$/, "Z");

@@ -269,7 +269,7 @@ export function createFixtureRouter({ fixturesDir }) {
     if (control === "/_stats") return Response.json(synthetic.stats);
     if (control === "/_forget-tokens") {
       synthetic.forgetTokens();
-      return new Response(null, { status: 204 });
+      return Response.json({ size: synthetic.size() });
     }
     return synthetic.handle(request);
   }

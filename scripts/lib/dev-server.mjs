@@ -37,7 +37,7 @@ export async function freePort() {
   });
 }
 
-function run(args, env) {
+export function runWrangler(args, env) {
   return new Promise((resolve, reject) => {
     // process.execPath: the Node that runs this script (Node 24 under npm), never the system Node 20.
     const child = spawn(process.execPath, [WRANGLER, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -83,7 +83,7 @@ async function waitForHealth(url, child, logs, timeoutMs) {
  * Returns { url, mcpUrl, fake, startedAt, readyAt, logs(), stop() }.
  */
 /** Spawns `wrangler dev` in its own process group; stop() ends the whole group. */
-function spawnWranglerDev(args, env) {
+export function spawnWranglerDev(args, env) {
   const child = spawn(process.execPath, [WRANGLER, "dev", ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
@@ -106,7 +106,7 @@ function spawnWranglerDev(args, env) {
   return { child, logs: () => output, stop };
 }
 
-async function loopbackArgs() {
+export async function loopbackArgs() {
   return [
     "--ip", "127.0.0.1",
     "--port", String(await freePort()),
@@ -126,7 +126,7 @@ export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor =
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-e2e-"));
   const env = quietWranglerEnv({ XDG_CONFIG_HOME: path.join(stateDir, "config") });
   try {
-    await run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", path.join(stateDir, "state")], env);
+    await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", path.join(stateDir, "state")], env);
     if (seed) {
       const { seedLocal } = await import("../seed-local.mjs");
       seedLocal({ persistTo: path.join(stateDir, "state") });

@@ -246,6 +246,7 @@ async function skippedStep(env: Env, state: ArxivState, runId: string, cursor: E
  */
 export async function verifyStep(env: Env, runId: string, cursor: VerifyCursor, sliceSize = VERIFY_SLICE): Promise<void> {
   const now = new Date().toISOString();
+  const started = Date.now();
   let result: VerifyResult | undefined;
   let next: VerifyCursor | undefined;
   if (cursor.phase === "papers" && cursor.after === Number.MIN_SAFE_INTEGER && ((await readArxivState(env.DB))?.records ?? 0) <= FULL_VERIFY_MAX_PAPERS) {
@@ -265,6 +266,7 @@ export async function verifyStep(env: Env, runId: string, cursor: VerifyCursor, 
   } else {
     result = await finishSlicedVerify(env.DB, cursor.counts);
   }
+  console.log(`arxiv harvest ${runId}: verify step ${cursor.phase} in ${Date.now() - started} ms`);
   if (next !== undefined) {
     await env.DB.batch([stepStatement(env.DB, { runId, step: cursor.step, next, now })]);
     return advance(env, runId, next);

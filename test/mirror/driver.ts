@@ -24,6 +24,8 @@ export interface DriveOptions {
   vars?: Record<string, string>;
   /** The OAI endpoint, when not one of the fixture router's variants. */
   baseUrl?: string;
+  /** Called before each delivery (1 = the first): a test changes the upstream while the harvest runs. */
+  onDelivery?: (delivery: number) => Promise<void>;
 }
 
 export interface DriveResult {
@@ -117,6 +119,7 @@ export async function driveHarvest(options: DriveOptions = {}): Promise<DriveRes
       await new Promise((resolve) => setTimeout(resolve, Math.min(delayMs, 10_000)));
     }
     result.deliveries++;
+    await options.onDelivery?.(result.deliveries);
     const fault = options.faults?.get(result.deliveries);
     armed = fault?.kind === "replay" ? undefined : fault;
     const attempt = (attempts.get(message) ?? 0) + 1;

@@ -8,7 +8,7 @@ export const arxivGetMetadata = defineTool({
   name: "arxiv_get_metadata",
   title: "arXiv paper metadata",
   description:
-    "arXiv metadata by ID (2401.12345, 2401.12345v2, hep-th/9901001, arXiv:..., arxiv.org links). Up to 100 IDs: the first 10 are looked up, the rest return as remaining_ids; each miss says why.",
+    "arXiv metadata by ID (2401.12345, 2401.12345v2, hep-th/9901001, arXiv:..., arxiv.org links). Up to 100 IDs: 10 are looked up, the rest return as remaining_ids; each miss says why.",
   input: z.object({
     paper_ids: z.array(z.string().max(300)).min(1).max(100).describe("arXiv IDs or arxiv.org links"),
   }),
