@@ -41,7 +41,8 @@ const oai = createSyntheticOai({
   n: RECORDS,
   pageSizes: [1000, 2000],
   seed: 2026,
-  tokenTtlMs: 120_000,
+  // Short enough that a token held across a restart (down time + stall time) has usually expired.
+  tokenTtlMs: 15_000,
   forgetTokensEveryPages: 700,
   failRate: 0.01,
   truncateRate: 0.005,
@@ -77,7 +78,8 @@ const workerLogs = [];
 let dev;
 let url;
 async function startWorker() {
-  const args = [...(await loopbackArgs()), "--persist-to", persistTo, ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`])];
+  // --log-level log: the Worker's console.log lines (page and verify timings) are the bench's data.
+  const args = [...(await loopbackArgs()).map((a) => (a === "info" ? "log" : a)), "--persist-to", persistTo, ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`])];
   url = `http://127.0.0.1:${args[args.indexOf("--port") + 1]}`;
   dev = spawnWranglerDev(args, wranglerEnv);
   for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(200)) {
@@ -132,7 +134,15 @@ try {
       log(`kill at ${written.toLocaleString("en-US")} records (step ${status.pages} pages)`);
       await killWorker();
       await startWorker();
-      restarts.push({ at_records: written, down_ms: Math.round(performance.now() - at) });
+      const up = performance.now();
+      // Nothing tells the Worker: its watchdog has to find the stalled run (the status polls are its requests).
+      let moved;
+      for (;;) {
+        moved = await arxivStatus().catch(() => undefined);
+        if (moved && moved.run.records > written) break;
+        await sleep(250);
+      }
+      restarts.push({ at_records: written, down_ms: Math.round(up - at), resumed_after_ms: Math.round(performance.now() - up) });
     }
     if (mutateAt.length > 0 && written >= mutateAt[0]) {
       mutateAt.shift();
@@ -218,7 +228,10 @@ report.d1 = { bytes, bytes_per_paper: round(bytes / expected, 0) };
 
 // Page ingest and statement times, from the Worker's own log lines.
 const allLogs = workerLogs.join("\n");
-const pageMs = [...allLogs.matchAll(/step (\d+), window \d+ page \d+, (\d+) records written in (\d+) ms/g)].map((m) => ({ step: Number(m[1]), records: Number(m[2]), ms: Number(m[3]) }));
+const logFile = path.join(os.tmpdir(), "papers-mcp-harvest-bench-worker.log");
+writeFileSync(logFile, allLogs);
+log(`the Worker's log: ${logFile}`);
+const pageMs = [...allLogs.matchAll(/step (\d+), window \d+ page \d+, (\d+) records written in (\d+) ms \(fetched in (\d+) ms\)/g)].map((m) => ({ step: Number(m[1]), records: Number(m[2]), ms: Number(m[3]), fetchMs: Number(m[4]) }));
 const lastTenth = pageMs.slice(Math.floor(pageMs.length * 0.9));
 const verifyMs = [...allLogs.matchAll(/verify step (\w+) in (\d+) ms/g)].map((m) => ({ phase: m[1], ms: Number(m[2]) }));
 report.ingest = {
@@ -229,11 +242,21 @@ report.ingest = {
   max_ms: Math.max(...pageMs.map((p) => p.ms)),
   last_tenth_p50_per_1000_ms: round(percentile(lastTenth.map((p) => (p.ms * 1000) / Math.max(1, p.records)), 50)),
   total_s: round(pageMs.reduce((sum, p) => sum + p.ms, 0) / 1000),
+  // Gate wait + the upstream's own time to build and send the page (the synthetic server, here).
+  fetch_total_s: round(pageMs.reduce((sum, p) => sum + p.fetchMs, 0) / 1000),
 };
 report.verify_statements = { steps: verifyMs.length, max_ms: verifyMs.length ? Math.max(...verifyMs.map((v) => v.ms)) : null, by_phase_max_ms: Object.fromEntries(["papers", "categories", "totals"].map((ph) => [ph, Math.max(0, ...verifyMs.filter((v) => v.phase === ph).map((v) => v.ms))])) };
 const pagesX3s = report.cold.oai_requests * 3;
 report.implied_at_3s = { requests: report.cold.oai_requests, hours: round(pagesX3s / 3600, 2), note: "the physical limit: every request spaced 3 s (ingest runs inside the spacing)" };
-report.target = { wall_budget_s: round((1.05 * report.cold.oai_requests * DELAY_MS) / 1000 + report.ingest.total_s), wall_s: report.cold.wall_s };
+const recoveryS = restarts.reduce((sum, r) => sum + r.down_ms + r.resumed_after_ms, 0) / 1000;
+report.target = {
+  wall_budget_s: round((1.05 * report.cold.oai_requests * DELAY_MS) / 1000 + report.ingest.total_s),
+  // The same with the upstream's serving time counted (at a real 3 s delay it is inside the spacing).
+  wall_budget_with_fetch_s: round((1.05 * report.cold.oai_requests * DELAY_MS) / 1000 + report.ingest.total_s + report.ingest.fetch_total_s),
+  wall_s: report.cold.wall_s,
+  recovery_s: round(recoveryS),
+  wall_without_recovery_s: round(report.cold.wall_s - recoveryS),
+};
 rmSync(stateDir, { recursive: true, force: true });
 
 const dir = path.join(ROOT, "bench/results");
@@ -248,7 +271,7 @@ const md = [
   "",
   `Cold run: ${report.cold.wall_s} s wall, ${report.cold.records_per_second} records/s, ${report.cold.pages.toLocaleString("en-US")} pages, ${report.cold.oai_requests.toLocaleString("en-US")} OAI requests (pages, empty windows, retries, GetRecords), ${report.cold.windows.done} windows, ${report.cold.retries} retries, ${report.cold.window_restarts} window restarts after lost tokens, ${report.cold.restarts.length} wrangler dev kills (resumed ${report.cold.resumes} times by the watchdog). Upstream faults served: ${JSON.stringify(report.cold.upstream)}.`,
   "",
-  `Target: wall ≤ 1.05 × requests × delay + ingest = ${report.target.wall_budget_s} s; measured ${report.target.wall_s} s (restarts included: each kill costs its restart and the stall time).`,
+  `Target: wall ≤ 1.05 × requests × delay + ingest = ${report.target.wall_budget_s} s (${report.target.wall_budget_with_fetch_s} s with the upstream's serving time, ${report.ingest.fetch_total_s} s); measured ${report.target.wall_s} s, of which ${report.target.recovery_s} s were the kills' recovery (restart, then the stall time until the watchdog resumed): ${report.target.wall_without_recovery_s} s without them. Per kill: ${restarts.map((r) => `${r.down_ms} ms down + ${r.resumed_after_ms} ms to resume`).join("; ")}.`,
   "",
   `Page ingest (parse + one D1 batch, in the Worker): p50 ${report.ingest.p50_ms} ms, p95 ${report.ingest.p95_ms} ms, max ${report.ingest.max_ms} ms; per 1,000 records p50 ${report.ingest.per_1000_records_p50_ms} ms, in the last tenth of the run (mirror near full size) ${report.ingest.last_tenth_p50_per_1000_ms} ms.`,
   "",

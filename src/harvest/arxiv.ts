@@ -115,6 +115,7 @@ function scopeOf(config: Config): string {
 async function listStep(env: Env, state: ArxivState, runId: string, cursor: ListCursor): Promise<void> {
   const config = loadConfig(env);
   let fetched: { page: OaiPage; readAt: number };
+  const asked = Date.now();
   try {
     fetched = await fetchOai(env, listRecordsPath(config, cursor));
   } catch (error) {
@@ -157,7 +158,7 @@ async function listStep(env: Env, state: ArxivState, runId: string, cursor: List
   await env.DB.batch(statements);
   const pageMs = Date.now() - readAt;
   await env.DB.prepare("UPDATE harvest_state SET last_page_ms = ? WHERE source = 'arxiv'").bind(pageMs).run();
-  console.log(`arxiv harvest ${runId}: step ${cursor.step}, window ${cursor.window.idx} page ${windowPages}, ${page.items.length} records written in ${pageMs} ms`);
+  console.log(`arxiv harvest ${runId}: step ${cursor.step}, window ${cursor.window.idx} page ${windowPages}, ${page.items.length} records written in ${pageMs} ms (fetched in ${readAt - asked} ms)`);
   await advance(env, runId, next);
 }
 
