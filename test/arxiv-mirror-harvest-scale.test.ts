@@ -71,13 +71,15 @@ describe("a harvest of 20,000 records in identifier order with datestamps in no 
     expect(state.complete_at).not.toBeNull();
     expect(JSON.parse(state.verified).ok).toBe(true);
     // The faults really happened: lost tokens re-listed their window, failures were retried.
-    expect(stats.expired).toBeGreaterThanOrEqual(1);
-    expect(state.run_restarts).toBe(stats.expired);
+    // (A lost token answered twice, around a crash, restarts its window once.)
+    expect(stats.expired).toBeGreaterThanOrEqual(2);
+    expect(state.run_restarts).toBeGreaterThanOrEqual(2);
+    expect(state.run_restarts).toBeLessThanOrEqual(stats.expired);
     expect(state.run_retries).toBeGreaterThanOrEqual(stats.truncated + stats.failures503);
     expect(cold.deadLettered).toEqual([]);
     const windows = (await env.DB.prepare("SELECT count(*) AS n, sum(restarts) AS restarts, max(pages) AS most FROM arxiv_harvest_windows WHERE run_id = ?").bind(state.run_id).first<{ n: number; restarts: number; most: number }>())!;
     expect(windows.n).toBeGreaterThan(10);
-    expect(windows.restarts).toBe(stats.expired);
+    expect(windows.restarts).toBe(state.run_restarts);
     // Unreadable in the listing, kept aside, then read by GetRecord at the run's end.
     const skipped = (await env.DB.prepare("SELECT status, count(*) AS n FROM arxiv_harvest_skipped GROUP BY status").all<{ status: string; n: number }>()).results;
     expect(skipped).toEqual([{ status: "recovered", n: 8 }]);

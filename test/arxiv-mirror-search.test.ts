@@ -265,3 +265,40 @@ describe("reading a paper when arXiv's API cannot be asked", () => {
   });
 });
 
+
+describe("a partial mirror (its first harvest under way) is never served as a whole one", () => {
+  beforeEach(async () => {
+    await seedMirror();
+    // The first cold run is at work: papers are in, the mirror is not complete.
+    await env.DB.prepare("UPDATE harvest_state SET status = 'running', mode = 'cold', complete_at = NULL, complete_scope = NULL, watermark = NULL WHERE source = 'arxiv'").run();
+  });
+  const arxivDown = { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/status-503` };
+
+  it("searches go to arXiv with the reason; only when arXiv fails does the mirror answer, saying how much it holds", async () => {
+    const live = await callTool("arxiv_search_papers", { query: "testing", max_results: 15 });
+    expect(live.structuredContent.served_from).not.toBe("mirror");
+    expect(live.structuredContent.notices.join(" ")).toContain(`the mirror is partial: it holds ${records.length.toLocaleString("en-US")} papers so far`);
+    const { result } = await callToolWith("arxiv_search_papers", { query: "ti:quantum", sort_by: "relevance" }, arxivDown);
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.served_from).toBe("mirror");
+    expect(result.structuredContent.notices.join(" ")).toMatch(/arXiv's API failed \(upstream_unavailable\).*the mirror is partial/);
+  });
+
+  it("lookups go to arXiv; the partial mirror answers what arXiv cannot, and with live lookups off a paper it lacks is not_yet_harvested, never not_in_arxiv", async () => {
+    const live = await callTool("arxiv_get_metadata", { paper_ids: ["1605.08386"] });
+    expect(live.structuredContent.papers[0].served_from).toBe("live");
+    const down = await callToolWith("arxiv_get_metadata", { paper_ids: ["0704.0001", "2401.99999"] }, arxivDown);
+    expect(down.result.structuredContent.papers.map((p: { id: string; served_from: string }) => [p.id, p.served_from])).toEqual([["0704.0001v2", "mirror"]]);
+    expect(down.result.structuredContent.not_found).toEqual([expect.objectContaining({ id: "2401.99999", reason: "live_lookup_failed" })]);
+    const off = await callToolWith("arxiv_get_metadata", { paper_ids: ["0704.0001", "2401.99999"] }, { ARXIV_MIRROR_FALLBACK_LIVE: "false" });
+    expect(off.result.structuredContent.papers.map((p: { id: string; served_from: string }) => [p.id, p.served_from])).toEqual([["0704.0001v2", "mirror"]]);
+    expect(off.result.structuredContent.not_found).toEqual([expect.objectContaining({ id: "2401.99999", reason: "not_yet_harvested", detail: expect.stringContaining("partial") })]);
+  });
+
+  it("arxiv://mirror/status says it is not serving, why, and how much it holds", async () => {
+    const { message } = await mcpCall("resources/read", { uri: "arxiv://mirror/status" });
+    const body = JSON.parse(message.result.contents[0].text);
+    expect(body).toMatchObject({ serving: false, partial: { papers: records.length }, harvest: { complete: null, status: "running" } });
+    expect(body.not_serving_because).toContain("first full harvest has not completed");
+  });
+});

@@ -37,8 +37,31 @@ export function createSyntheticOai({
   unreadableEvery = 0,
   pools = samplePools(),
 } = {}) {
+  // Records per month grow over the years as arXiv's did (about 3.5 times from 2007 to 2026);
+  // before 2015 an ID has four digits after the dot, so those months hold at most 9,999.
   const months = LAST_MONTH - FIRST_MONTH + 1;
-  const perMonth = Math.ceil(n / months);
+  const weights = Array.from({ length: months }, (_, m) => 1 + (2.5 * m) / (months - 1));
+  const fourDigits = (m) => FIRST_MONTH + m < 2015 * 12;
+  const counts = new Array(months).fill(0);
+  let spread = n;
+  let open = weights.map((_, m) => m);
+  while (spread > 0 && open.length > 0) {
+    const total = open.reduce((sum, m) => sum + weights[m], 0);
+    let placed = 0;
+    const next = [];
+    for (const m of open) {
+      const room = fourDigits(m) ? 9999 - counts[m] : Infinity;
+      const share = Math.min(room, Math.max(1, Math.round((spread * weights[m]) / total)), spread - placed);
+      counts[m] += share;
+      placed += share;
+      if (counts[m] < (fourDigits(m) ? 9999 : Infinity)) next.push(m);
+    }
+    spread -= placed;
+    open = placed === 0 ? [] : next;
+  }
+  if (spread > 0) throw new Error(`${n} records do not fit the ID space`);
+  const monthStarts = new Int32Array(months + 1);
+  for (let m = 0; m < months; m++) monthStarts[m + 1] = monthStarts[m] + counts[m];
   const todayNumber = dayOf(today);
   const datestamp = new Int32Array(n);
   const revision = new Uint8Array(n);
@@ -48,24 +71,37 @@ export function createSyntheticOai({
   let pagesServed = 0;
   const stats = { pages: 0, records: 0, failures503: 0, truncated: 0, expired: 0, getRecord: 0, noRecordsMatch: 0 };
 
-  const monthOf = (i) => FIRST_MONTH + Math.floor(i / perMonth);
+  /** The month slot (0 = 0704) holding record i: a binary search over the month starts. */
+  const slotOf = (i) => {
+    let lo = 0;
+    let hi = months - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (monthStarts[mid] <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
   const idOf = (i) => {
-    const month = monthOf(i);
+    const slot = slotOf(i);
+    const month = FIRST_MONTH + slot;
     const year = Math.floor(month / 12);
     const yymm = `${String(year % 100).padStart(2, "0")}${String((month % 12) + 1).padStart(2, "0")}`;
-    return `${yymm}.${String((i % perMonth) + 1).padStart(year * 100 + (month % 12) + 1 >= 201501 ? 5 : 4, "0")}`;
+    return `${yymm}.${String(i - monthStarts[slot] + 1).padStart(fourDigits(slot) ? 4 : 5, "0")}`;
   };
   const indexOf = (id) => {
     const match = /^(\d{2})(\d{2})\.(\d{4,5})$/.exec(id);
     if (!match) return -1;
-    const month = (2000 + Number(match[1])) * 12 + Number(match[2]) - 1;
-    const i = (month - FIRST_MONTH) * perMonth + Number(match[3]) - 1;
+    const slot = (2000 + Number(match[1])) * 12 + Number(match[2]) - 1 - FIRST_MONTH;
+    if (slot < 0 || slot >= months) return -1;
+    const i = monthStarts[slot] + Number(match[3]) - 1;
     return i >= 0 && i < n && idOf(i) === id ? i : -1;
   };
   const publishedOf = (i) => {
-    const month = monthOf(i);
+    const slot = slotOf(i);
+    const month = FIRST_MONTH + slot;
     const start = Date.UTC(Math.floor(month / 12), month % 12, 1) / 1000;
-    return Math.floor(start + (((i % perMonth) + 1) / (perMonth + 1)) * 28 * DAY);
+    return Math.floor(start + ((i - monthStarts[slot] + 1) / (counts[slot] + 1)) * 28 * DAY);
   };
 
   // Datestamps: in no order within a listing (identifier order), spread over the years.
@@ -155,11 +191,12 @@ ${body}
     let i = position;
     for (; i < n && items.length < size; i++) if (inWindow(i, from, until)) items.push(itemXml(i));
     const following = nextMatch(i, from, until);
-    if (forgetTokensEveryPages > 0 && ++pagesServed % forgetTokensEveryPages === 0) epoch++;
     const expires = new Date(Date.now() + tokenTtlMs).toISOString().replace(/\.\d+Z$/, "Z");
     const tokenXml = following < 0 ? "<resumptionToken/>" : `<resumptionToken expirationDate="${expires}">${from}|${until}|${following}|${Date.now()}|${epoch}</resumptionToken>`;
     stats.pages++;
     stats.records += items.length;
+    // Every N pages the server forgets its tokens (as a restart would): the one just issued too.
+    if (forgetTokensEveryPages > 0 && ++pagesServed % forgetTokensEveryPages === 0) epoch++;
     return xmlResponse(envelope(`verb="ListRecords"`, `<ListRecords>\n${items.join("\n")}\n${tokenXml}\n</ListRecords>`));
   }
 

@@ -164,9 +164,12 @@ export function finishRunStatement(db: D1Database, run: { runId: string; step: n
     .bind(run.step, JSON.stringify(run.next), run.now, run.watermark, run.scope, run.runId);
 }
 
-/** A queued message for `step` exists: a replay after this need not send it again. */
-export async function markEnqueued(db: D1Database, runId: string, step: number): Promise<void> {
-  await db.prepare("UPDATE harvest_state SET enqueued_step = max(enqueued_step, ?) WHERE source = 'arxiv' AND run_id = ?").bind(step, runId).run();
+/** A queued message for `step` exists: a replay after this need not send it again. (With the last page's write time, shown on /status.) */
+export async function markEnqueued(db: D1Database, runId: string, step: number, pageMs?: number): Promise<void> {
+  await db
+    .prepare("UPDATE harvest_state SET enqueued_step = max(enqueued_step, ?), last_page_ms = coalesce(?, last_page_ms) WHERE source = 'arxiv' AND run_id = ?")
+    .bind(step, pageMs ?? null, runId)
+    .run();
 }
 
 /** A failed attempt was queued again for later: the watchdog waits for it instead of resuming. */

@@ -55,10 +55,10 @@ async function send(env: Env, runId: string, cursor: Cursor, delayMs = 0): Promi
 }
 
 /** Sends the step the checkpoint now points at, and records that it was sent. */
-async function advance(env: Env, runId: string, next: Cursor | null): Promise<void> {
+async function advance(env: Env, runId: string, next: Cursor | null, pageMs?: number): Promise<void> {
   if (next === null) return;
   await send(env, runId, next);
-  await markEnqueued(env.DB, runId, next.step);
+  await markEnqueued(env.DB, runId, next.step, pageMs);
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -157,9 +157,8 @@ async function listStep(env: Env, state: ArxivState, runId: string, cursor: List
   );
   await env.DB.batch(statements);
   const pageMs = Date.now() - readAt;
-  await env.DB.prepare("UPDATE harvest_state SET last_page_ms = ? WHERE source = 'arxiv'").bind(pageMs).run();
   console.log(`arxiv harvest ${runId}: step ${cursor.step}, window ${cursor.window.idx} page ${windowPages}, ${page.items.length} records written in ${pageMs} ms (fetched in ${readAt - asked} ms)`);
-  await advance(env, runId, next);
+  await advance(env, runId, next, pageMs);
 }
 
 /** The cursor after a window's list ran out: the next window, or the end-of-run retries. Adds the window's statements. */
@@ -362,7 +361,8 @@ export const arxivHarvester: Harvester = {
         return;
       }
     }
-    if (state?.status === "error" && state.run_id && (state.complete_at === null || state.mode === "refresh")) {
+    if (state?.status === "error" && state.run_id) {
+      // A failed run (first cold harvest, re-harvest or refresh) goes on from its window.
       await resumeFailedRun(env, state);
       return;
     }
