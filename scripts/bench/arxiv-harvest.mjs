@@ -1,4 +1,4 @@
-// npm run bench:harvest [-- --records 3000000] [-- --delay 10] [-- --restarts 5]
+// npm run bench:harvest [-- --records 3000000] [-- --delay 10] [-- --restarts 5] [-- --name harvest]
 // A simulated full-size cold harvest through wrangler dev, local Queues and local D1, against
 // a loopback synthetic OAI-PMH endpoint (scripts/fake-upstream/oai-synthetic.mjs: identifier
 // order, datestamps in no order, pages of 1,000 and 2,000 records, tokens that expire after a
@@ -25,6 +25,8 @@ const arg = (flag, fallback) => {
 const RECORDS = Number(arg("--records", "3000000"));
 const DELAY_MS = Number(arg("--delay", "10"));
 const RESTARTS = Number(arg("--restarts", "5"));
+/** Results go to bench/results/<name>.json and .md. */
+const NAME = arg("--name", "harvest");
 const ADMIN_TOKEN = "bench-harvest-admin";
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -261,7 +263,7 @@ rmSync(stateDir, { recursive: true, force: true });
 
 const dir = path.join(ROOT, "bench/results");
 mkdirSync(dir, { recursive: true });
-writeFileSync(path.join(dir, "harvest.json"), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(path.join(dir, `${NAME}.json`), `${JSON.stringify(report, null, 2)}\n`);
 const md = [
   `# Benchmark: simulated full-size arXiv harvest (${RECORDS.toLocaleString("en-US")} records)`,
   "",
@@ -282,6 +284,6 @@ const md = [
   `D1 size: ${report.d1.bytes.toLocaleString("en-US")} bytes = ${report.d1.bytes_per_paper} bytes per paper. At 3 s a request the same cold run takes ${report.implied_at_3s.hours} hours (${report.implied_at_3s.requests} requests × 3 s).`,
   "",
 ].join("\n");
-writeFileSync(path.join(dir, "harvest.md"), md);
+writeFileSync(path.join(dir, `${NAME}.md`), md);
 console.log(md);
 if (!report.comparison.equal) process.exitCode = 1;
