@@ -93,7 +93,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 const oaiPaths = async (prefix = "/arxiv-oai?") => (await upstreamHits()).filter((hit) => hit.path.startsWith(prefix)).map((hit) => hit.path);
 const arxivState = () => env.DB.prepare("SELECT * FROM harvest_state WHERE source = 'arxiv'").first<Record<string, any>>();
 
-describe("harvest", () => {
+describe("harvest", { timeout: 60_000 }, () => {
   it("lists every datestamp window, writes every page (upserts, a revised record, a deletion), completes the mirror, then verifies", async () => {
     const run = await driveHarvest();
     expect(run.errors).toEqual([]);
@@ -173,7 +173,7 @@ describe("harvest", () => {
   });
 });
 
-describe("harvest faults end in the same mirror as an uninterrupted run", () => {
+describe("harvest faults end in the same mirror as an uninterrupted run", { timeout: 60_000 }, () => {
   async function baseline() {
     await driveHarvest();
     const snapshot = await mirrorSnapshot();
@@ -296,7 +296,7 @@ describe("datestamp windows", () => {
   });
 });
 
-describe("dead-letter queue", () => {
+describe("dead-letter queue", { timeout: 60_000 }, () => {
   it("a page failing past its budget is dead-lettered; that stops its own run only, and the whole mirror keeps serving with its age shown", async () => {
     await driveHarvest();
     const run = await driveHarvest({ variant: "/broken", vars: { ARXIV_MIRROR_FAILURE_BUDGET_HOURS: "0" } });
@@ -321,7 +321,7 @@ describe("dead-letter queue", () => {
   });
 });
 
-describe("cron and watchdog", () => {
+describe("cron and watchdog", { timeout: 60_000 }, () => {
   it("an enabled, empty mirror starts its cold harvest at the first cron (unless switched off); then the cron refreshes from the watermark", async () => {
     const queue: HarvestMessage[] = [];
     await arxivHarvester.onSchedule(harvestEnv("", queue, {}, { vars: { ARXIV_MIRROR_AUTO_COLD: "false" } }), "30 2 * * *");
@@ -403,7 +403,7 @@ describe("cron and watchdog", () => {
   });
 });
 
-describe("verify", () => {
+describe("verify", { timeout: 60_000 }, () => {
   it("finds an FTS index out of step with the papers, and category rows out of step with them", async () => {
     await driveHarvest();
     expect((await verifyMirror(env.DB)).ok).toBe(true);
@@ -418,7 +418,7 @@ describe("verify", () => {
   });
 });
 
-describe("verify on a large mirror", () => {
+describe("verify on a large mirror", { timeout: 60_000 }, () => {
   it("checks papers, then each category's rows, one slice per step (no statement reads a whole table), and catches what is out of step", async () => {
     await driveHarvest();
     const sliced = async () => {
