@@ -7,6 +7,8 @@ import { nberHarvester } from "./harvest/nber";
 import { ToolError } from "./errors";
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { bearerToken, sha256Hex, tokenMatches, unauthorized } from "./http/auth";
+import { withCors } from "./http/cors";
+import { preconditionStatus } from "./http/preconditions";
 import { EXPENSIVE_TOOLS, LOCAL_FREE_REQUESTS, acquireSlot, calledTools, jsonRpcRefusal, localRequestCount, parseJson, readBodyCapped, releaseWhenDone } from "./http/limits";
 import { renderLanding } from "./landing";
 import { createServer } from "./mcp/server";
@@ -77,26 +79,28 @@ app.all("/mcp", async (c) => {
   // Hono types its context loosely; at runtime it is the Worker's ExecutionContext.
   const executionCtx = c.executionCtx as unknown as ExecutionContext;
   const handler = mcpHandlerFor(c.env, new URL(c.req.url).hostname);
+  // A CORS preflight carries no credentials by design: the handler answers it (Host/Origin checked).
+  if (c.req.method === "OPTIONS") return handler(c.req.raw, c.env, executionCtx);
   const who = await identify(c, config);
-  if ("refusal" in who) return who.refusal;
+  if ("refusal" in who) return withCors(who.refusal);
   if (c.req.method !== "POST") return handler(c.req.raw, c.env, executionCtx);
 
   const body = await readBodyCapped(c.req.raw, config.MCP_MAX_BODY_BYTES);
   if (body === undefined) {
-    return jsonRpcRefusal(413, "request_too_large", `The request body is larger than ${config.MCP_MAX_BODY_BYTES} bytes.`, "Send smaller arguments; no tool needs a body this large.");
+    return withCors(jsonRpcRefusal(413, "request_too_large", `The request body is larger than ${config.MCP_MAX_BODY_BYTES} bytes.`, "Send smaller arguments; no tool needs a body this large."));
   }
   if (localRequestCount(who.client) > LOCAL_FREE_REQUESTS && !(await limit(c.env.RATE_LIMIT_ENDPOINT, who.client)).success) {
-    return jsonRpcRefusal(429, "rate_limited", "Too many requests from this client.", "Wait a minute, then retry more slowly.", 60);
+    return withCors(jsonRpcRefusal(429, "rate_limited", "Too many requests from this client.", "Wait a minute, then retry more slowly.", 60));
   }
   const parsed = parseJson(body);
   let release: (() => void) | undefined;
   if (calledTools(parsed).some((name) => EXPENSIVE_TOOLS.has(name))) {
     if (!(await limit(c.env.RATE_LIMIT_EXPENSIVE, who.client)).success) {
-      return jsonRpcRefusal(429, "rate_limited", "Too many paper reads or downloads from this client.", "Wait a minute; page through text you already have meanwhile.", 60);
+      return withCors(jsonRpcRefusal(429, "rate_limited", "Too many paper reads or downloads from this client.", "Wait a minute; page through text you already have meanwhile.", 60));
     }
     release = acquireSlot(who.client, config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT);
     if (!release) {
-      return jsonRpcRefusal(429, "too_many_concurrent", `This client already has ${config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT} reads or downloads running.`, "Wait for one to finish, then retry.", 5);
+      return withCors(jsonRpcRefusal(429, "too_many_concurrent", `This client already has ${config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT} reads or downloads running.`, "Wait for one to finish, then retry.", 5));
     }
   }
   try {
@@ -174,18 +178,25 @@ app.on(["GET", "HEAD"], "/files/nber/:file", async (c) => {
   const notFound = () =>
     c.json({ error: { reason: "not_found", message: "No such file.", recovery: "Call nber_download_paper first; it returns this file's URL." } }, 404);
   if (!parsed.ok || !c.req.param("file").toLowerCase().endsWith(".pdf")) return notFound();
-  const object = await c.env.BLOBS.get(nberPdfKey(parsed.id), { onlyIf: c.req.raw.headers });
+  const key = nberPdfKey(parsed.id);
+  // HEAD reads the object's metadata only; GET lets R2 evaluate the preconditions (no body is
+  // read when one fails) and we tell a failed If-Match (412) from "not modified" (304).
+  const object = c.req.method === "HEAD" ? await c.env.BLOBS.head(key) : await c.env.BLOBS.get(key, { onlyIf: c.req.raw.headers });
   if (!object) return notFound();
   const headers = new Headers({
     "content-type": "application/pdf",
     etag: object.httpEtag,
+    "last-modified": object.uploaded.toUTCString(),
     "content-disposition": `attachment; filename="${parsed.id.id}.pdf"`,
     "cache-control": "private, max-age=86400",
   });
-  // onlyIf answered "not modified": the body is absent.
-  if (!("body" in object)) return new Response(null, { status: 304, headers });
+  const precondition = preconditionStatus(c.req.raw.headers, object);
+  if (precondition !== null || !("body" in object && object.body)) {
+    if (precondition === 412) return new Response(null, { status: 412, headers });
+    if (precondition === 304 || c.req.method !== "HEAD") return new Response(null, { status: 304, headers });
+  }
   headers.set("content-length", String(object.size));
-  return new Response(c.req.method === "HEAD" ? null : object.body, { headers });
+  return new Response(c.req.method === "HEAD" ? null : (object as R2ObjectBody).body, { headers });
 });
 
 app.get("/health", async (c) => {

@@ -206,6 +206,31 @@ describe("arxiv://paper/{paperId}", () => {
     expect([-32002, -32602]).toContain(missing.message.error.code);
     expect(missing.message.error.message).toContain("2401.99999");
   });
+
+  it("a malformed percent-encoding is a typed invalid-params error on every template, never an internal error", async () => {
+    for (const [uri, reason] of [["arxiv://paper/%E0%A4%A", "invalid_id"], ["nber://paper/%E0%A4%A", "invalid_id"], ["arxiv://categories/%E0%A4%A", "invalid_category"]]) {
+      const { message } = await mcpCall("resources/read", { uri });
+      expect(message.error, uri).toMatchObject({ code: -32602, data: { reason } });
+    }
+  });
+
+  it("an upstream that is down or rate-limits is a retryable internal error with its reason, not invalid params", async () => {
+    const { default: worker } = await import("../src/index");
+    const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");
+    const ctx = createExecutionContext();
+    const request = new Request("http://localhost/mcp", {
+      method: "POST",
+      headers: { host: "localhost", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "arxiv://paper/1605.08386" } }),
+    });
+    const vars = { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/status-429`, ARXIV_MIRROR_ENABLED: "false" };
+    const response = await worker.fetch(request as never, { ...env, ...vars } as Env, ctx);
+    await waitOnExecutionContext(ctx);
+    const text = await response.text();
+    const message = JSON.parse(text.startsWith("event:") ? text.split("\n").find((line) => line.startsWith("data: "))!.slice(6) : text);
+    expect(message.error).toMatchObject({ code: -32603, data: { reason: "rate_limited", retryable: true } });
+    expect(message.error.data.retry_after_ms).toBeGreaterThan(0);
+  });
 });
 
 describe("a misbehaving arXiv API", () => {

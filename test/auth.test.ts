@@ -42,6 +42,25 @@ describe("AUTH_MODE=bearer", () => {
     expect((await messageOf(right)).result.structuredContent.count).toBe(3);
   });
 
+  it("lets a browser client in: preflights need no token, and refusals carry CORS headers it can read", async () => {
+    const origin = "http://localhost:6274"; // the MCP Inspector's web UI
+    const preflight = await call(
+      "http://localhost/mcp",
+      { method: "OPTIONS", headers: { host: "localhost", origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" } },
+      await vars(),
+    );
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("Authorization");
+    const refused = await call("http://localhost/mcp", toolCall("arxiv_list_categories", {}, { origin }), await vars());
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+    expect(refused.headers.get("access-control-expose-headers")).toContain("WWW-Authenticate");
+    const big = await call("http://localhost/mcp", { ...toolCall("arxiv_list_categories", {}, { origin, authorization: `Bearer ${token}` }), body: "x".repeat(300_000) }, await vars());
+    expect(big.status).toBe(413);
+    expect(big.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
   it("guards /files too", async () => {
     const response = await call("http://localhost/files/nber/w10000.pdf", { headers: { host: "localhost" } }, await vars());
     expect(response.status).toBe(401);

@@ -217,6 +217,42 @@ describe("nber_download_paper and /files", () => {
     expect(again.status).toBe(304);
   });
 
+  it("/files answers preconditions as HTTP says (412 for a failed If-Match, 304 for not modified), and HEAD reads no body", async () => {
+    await callTool("nber_download_paper", { paper_id: "w10000" });
+    const url = "http://localhost/files/nber/w10000.pdf";
+    const etag = (await exports.default.fetch(url, { method: "HEAD" })).headers.get("etag")!;
+    const status = async (init: RequestInit) => {
+      const response = await exports.default.fetch(url, init);
+      await response.arrayBuffer();
+      return response.status;
+    };
+    expect(await status({ headers: { "if-match": '"not-this-one"' } })).toBe(412);
+    expect(await status({ method: "HEAD", headers: { "if-match": '"not-this-one"' } })).toBe(412);
+    expect(await status({ headers: { "if-match": etag } })).toBe(200);
+    expect(await status({ headers: { "if-match": "*" } })).toBe(200);
+    expect(await status({ headers: { "if-unmodified-since": "Mon, 01 Jan 2001 00:00:00 GMT" } })).toBe(412);
+    expect(await status({ method: "HEAD", headers: { "if-none-match": etag } })).toBe(304);
+    expect(await status({ headers: { "if-modified-since": new Date(Date.now() + 60_000).toUTCString() } })).toBe(304);
+    expect(await status({ headers: { "if-none-match": '"other"' } })).toBe(200);
+    // HEAD: the size and the validators from the object's metadata, and R2's get() never called.
+    let gets = 0;
+    const blobs = new Proxy(env.BLOBS, {
+      get(target, property, receiver) {
+        if (property === "get") gets++;
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const { default: worker } = await import("../src/index");
+    const { createExecutionContext } = await import("cloudflare:test");
+    const head = await worker.fetch(new Request(url, { method: "HEAD" }) as never, { ...env, BLOBS: blobs } as Env, createExecutionContext());
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get("content-length"))).toBeGreaterThan(1000);
+    expect(head.headers.get("last-modified")).toMatch(/GMT$/);
+    expect(head.body).toBeNull();
+    expect(gets).toBe(0);
+  });
+
   it.each(["/files/nber/w20000.pdf", "/files/nber/..%2F..%2Fsecret.pdf", "/files/nber/w10000", "/files/nber/arxiv%2Fpdf%2Fx.pdf"])("%s is a 404", async (path) => {
     const response = await exports.default.fetch(`http://localhost${path}`);
     expect(response.status).toBe(404);

@@ -36,7 +36,12 @@ export function registerArxivCategoryResources(server: McpServer): void {
     },
     (uri, variables) => {
       const raw = variables["code"];
-      const code = decodeURIComponent(Array.isArray(raw) ? (raw[0] ?? "") : (raw ?? ""));
+      let code: string;
+      try {
+        code = decodeURIComponent(Array.isArray(raw) ? (raw[0] ?? "") : (raw ?? ""));
+      } catch {
+        throw resourceError(uri.href, "invalid_category", "The category code is not valid percent-encoding.", "Use a code such as arxiv://categories/cs.CL; read arxiv://categories for all of them.");
+      }
       const category = findCategory(code);
       if (!category) {
         throw resourceError(uri.href, "not_found", `No active arXiv category ${JSON.stringify(code.slice(0, 80))}.`, "Read arxiv://categories for the valid codes.");

@@ -3,7 +3,7 @@
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/server";
 import { ToolError } from "../../errors";
 import { getMetadata } from "../../sources/arxiv/lookup";
-import { resourceError } from "./errors";
+import { resourceError, resourceErrorFrom } from "./errors";
 
 export function registerArxivPaperResource(server: McpServer, env: Env): void {
   server.registerResource(
@@ -27,7 +27,7 @@ export function registerArxivPaperResource(server: McpServer, env: Env): void {
         const { papers } = await getMetadata(env, [paperId]);
         return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(papers[0]) }] };
       } catch (error) {
-        if (error instanceof ToolError) throw resourceError(uri.href, error.reason, error.message, error.recovery);
+        if (error instanceof ToolError) throw resourceErrorFrom(uri.href, error);
         throw error;
       }
     },

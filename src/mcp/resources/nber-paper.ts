@@ -2,7 +2,7 @@
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/server";
 import { ToolError } from "../../errors";
 import { getNberPaperInfo } from "../../sources/nber/info";
-import { resourceError } from "./errors";
+import { resourceError, resourceErrorFrom } from "./errors";
 
 export function registerNberPaperResource(server: McpServer, env: Env): void {
   server.registerResource(
@@ -17,7 +17,7 @@ export function registerNberPaperResource(server: McpServer, env: Env): void {
         const info = await getNberPaperInfo(env, decodeURIComponent(paperId), { includeAll: true, refresh: false });
         return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(info) }] };
       } catch (error) {
-        if (error instanceof ToolError) throw resourceError(uri.href, error.reason, error.message, error.recovery);
+        if (error instanceof ToolError) throw resourceErrorFrom(uri.href, error);
         if (error instanceof URIError) throw resourceError(uri.href, "invalid_id", "The paper ID is not valid percent-encoding.", "Use nber://paper/w25000.");
         throw error;
       }
