@@ -9,7 +9,20 @@ import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { bearerToken, sha256Hex, tokenMatches, unauthorized } from "./http/auth";
 import { withCors } from "./http/cors";
 import { preconditionStatus } from "./http/preconditions";
-import { EXPENSIVE_TOOLS, LOCAL_FREE_REQUESTS, acquireSlot, calledTools, jsonRpcRefusal, localRequestCount, parseJson, readBodyCapped, releaseWhenDone } from "./http/limits";
+import {
+  EXPENSIVE_TOOLS,
+  LOCAL_FREE_REQUESTS,
+  MAX_BATCH_MESSAGES,
+  acquireSlots,
+  calledTools,
+  jsonRpcRefusal,
+  localRequestCount,
+  messageCount,
+  parseJson,
+  readBodyCapped,
+  releaseWhenDone,
+  toolCallRefusal,
+} from "./http/limits";
 import { renderLanding } from "./landing";
 import { createServer } from "./mcp/server";
 import { TOOLS } from "./mcp/registry";
@@ -93,14 +106,29 @@ app.all("/mcp", async (c) => {
     return withCors(jsonRpcRefusal(429, "rate_limited", "Too many requests from this client.", "Wait a minute, then retry more slowly.", 60));
   }
   const parsed = parseJson(body);
+  if (messageCount(parsed) > MAX_BATCH_MESSAGES) {
+    return withCors(jsonRpcRefusal(400, "batch_too_large", `A JSON-RPC batch may hold at most ${MAX_BATCH_MESSAGES} messages.`, "Send fewer messages per request."));
+  }
   let release: (() => void) | undefined;
-  if (calledTools(parsed).some((name) => EXPENSIVE_TOOLS.has(name))) {
-    if (!(await limit(c.env.RATE_LIMIT_EXPENSIVE, who.client)).success) {
-      return withCors(jsonRpcRefusal(429, "rate_limited", "Too many paper reads or downloads from this client.", "Wait a minute; page through text you already have meanwhile.", 60));
+  // Every expensive call counts, one by one: a batch cannot start more reads than single requests could.
+  const expensive = calledTools(parsed).filter((name) => EXPENSIVE_TOOLS.has(name)).length;
+  if (expensive > 0) {
+    for (let i = 0; i < expensive; i++) {
+      if (!(await limit(c.env.RATE_LIMIT_EXPENSIVE, who.client)).success) {
+        return withCors(toolCallRefusal(parsed, "rate_limited", "Too many paper reads or downloads from this client.", "Wait a minute; page through text you already have meanwhile.", 60));
+      }
     }
-    release = acquireSlot(who.client, config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT);
+    release = acquireSlots(who.client, config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT, expensive);
     if (!release) {
-      return withCors(jsonRpcRefusal(429, "too_many_concurrent", `This client already has ${config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT} reads or downloads running.`, "Wait for one to finish, then retry.", 5));
+      return withCors(
+        toolCallRefusal(
+          parsed,
+          "too_many_concurrent",
+          `This client may have ${config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT} reads or downloads running at once; this request would make more.`,
+          "Wait for one to finish, then retry (one read per request).",
+          5,
+        ),
+      );
     }
   }
   try {

@@ -117,19 +117,23 @@ describe("abuse limits", () => {
     expect((await response.json()) as object).toMatchObject({ error: { data: { reason: "request_too_large" } } });
   });
 
-  it("rate-limits the expensive tools per client with 429 and Retry-After", async () => {
+  it("rate-limits the expensive tools per client with a tool error the agent can read (reason, retry_after_ms), not a transport failure", async () => {
     const client = { "cf-connecting-ip": "203.0.113.7" };
-    const statuses: number[] = [];
+    const reasons: string[] = [];
     for (let i = 0; i < 32; i++) {
       const response = await call("http://localhost/mcp", toolCall("nber_download_paper", { paper_id: "not-an-id" }, client));
-      statuses.push(response.status);
-      if (response.status === 429) {
+      expect(response.status).toBe(200);
+      const message = await messageOf(response);
+      const error = JSON.parse(message.result.content[0].text).error;
+      reasons.push(error.reason);
+      if (error.reason === "rate_limited") {
+        expect(message.result.isError).toBe(true);
         expect(response.headers.get("retry-after")).toBe("60");
-        expect(await response.json()).toMatchObject({ error: { data: { reason: "rate_limited", retry_after_ms: 60_000 } } });
-      } else await response.text();
+        expect(error).toMatchObject({ retryable: true, retry_after_ms: 60_000, recovery: expect.any(String) });
+      }
     }
-    expect(statuses.slice(0, 30).every((status) => status === 200)).toBe(true);
-    expect(statuses.slice(30)).toEqual([429, 429]);
+    expect(reasons.slice(0, 30).every((reason) => reason === "invalid_id")).toBe(true);
+    expect(reasons.slice(30)).toEqual(["rate_limited", "rate_limited"]);
     // Another client is not affected.
     const other = await call("http://localhost/mcp", toolCall("nber_download_paper", { paper_id: "not-an-id" }, { "cf-connecting-ip": "203.0.113.8" }));
     expect(other.status).toBe(200);
@@ -152,13 +156,51 @@ describe("abuse limits", () => {
     const vars = { ARXIV_BASE_URL: `${FAKE}/arxiv/_scenario/slow`, AR5IV_BASE_URL: `${FAKE}/ar5iv/_scenario/slow`, ARXIV_READ_TIMEOUT_MS: "600" };
     const reads = [1, 2, 3].map((n) => call("http://localhost/mcp", toolCall("arxiv_read_paper", { paper_id: `2401.0000${n}v1` }, client), vars));
     const responses = await Promise.all(reads);
-    expect(responses.map((response) => response.status).sort()).toEqual([200, 200, 429]);
-    // The two admitted reads run out of their 600 ms budget against the slow source.
-    for (const response of responses.filter((r) => r.status === 200)) expect(JSON.stringify(await messageOf(response))).toContain("timeout");
+    const reasons = await Promise.all(responses.map(async (response) => JSON.parse((await messageOf(response)).result.content[0].text).error.reason));
+    // The two admitted reads run out of their 600 ms budget against the slow source; the third is refused.
+    expect(reasons.sort()).toEqual(["timeout", "timeout", "too_many_concurrent"]);
     // Their slots are free again.
     const after = await call("http://localhost/mcp", toolCall("arxiv_read_paper", { paper_id: "2401.00004v1" }, client), vars);
     expect(after.status).toBe(200);
     await after.text();
+  });
+});
+
+describe("JSON-RPC batches cannot dodge the limits", () => {
+  const batch = (calls: { name: string; args: object }[], extra: object[] = []) =>
+    JSON.stringify([...calls.map(({ name, args }, i) => ({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name, arguments: args } })), ...extra]);
+
+  it("each expensive call of a batch takes a slot: a batch of more reads than a client may run at once is refused, every call with a tool error", async () => {
+    const client = { "cf-connecting-ip": "198.51.100.77" };
+    const body = batch(
+      [1, 2, 3].map((n) => ({ name: "arxiv_read_paper", args: { paper_id: `2401.0000${n}v1` } })),
+      [{ jsonrpc: "2.0", id: 99, method: "ping" }, { jsonrpc: "2.0", method: "notifications/initialized" }],
+    );
+    const response = await call("http://localhost/mcp", { method: "POST", headers: { host: "localhost", ...MCP_HEADERS, ...client }, body });
+    expect(response.status).toBe(200);
+    const answers = (await response.json()) as any[];
+    expect(answers.map((answer) => answer.id)).toEqual([1, 2, 3, 99]);
+    for (const answer of answers.slice(0, 3)) {
+      expect(answer.result.isError).toBe(true);
+      expect(JSON.parse(answer.result.content[0].text).error).toMatchObject({ reason: "too_many_concurrent", retry_after_ms: 5000 });
+    }
+    expect(answers[3].error.data).toMatchObject({ reason: "too_many_concurrent" });
+    // Nothing was started: the client's slots are all free.
+    const single = await call("http://localhost/mcp", toolCall("nber_download_paper", { paper_id: "not-an-id" }, client));
+    expect(JSON.parse((await messageOf(single)).result.content[0].text).error.reason).toBe("invalid_id");
+  });
+
+  it("each expensive call of a batch takes a rate-limit token, and a batch of more than 20 messages is refused", async () => {
+    const client = { "cf-connecting-ip": "198.51.100.78" };
+    const downloads = (n: number) => batch(Array.from({ length: n }, () => ({ name: "nber_download_paper", args: { paper_id: "not-an-id" } })));
+    const send = (body: string) => call("http://localhost/mcp", { method: "POST", headers: { host: "localhost", ...MCP_HEADERS, ...client }, body });
+    // 15 batches of 2 use up the 30 a minute; single requests could not have done more.
+    for (let i = 0; i < 15; i++) await (await send(downloads(2))).text();
+    const refused = (await (await send(downloads(1))).json()) as any;
+    expect(JSON.parse(refused[0].result.content[0].text).error.reason).toBe("rate_limited");
+    const huge = await send(JSON.stringify(Array.from({ length: 21 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "ping" }))));
+    expect(huge.status).toBe(400);
+    expect(await huge.json()).toMatchObject({ error: { data: { reason: "batch_too_large" } } });
   });
 });
 

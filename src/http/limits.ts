@@ -1,6 +1,8 @@
 // Abuse limits in front of /mcp: a body size cap, per-client rate limits (Workers Rate Limiting
 // bindings: the whole endpoint, and the expensive tools), and a cap on one client's concurrent
-// expensive calls. Every refusal is a JSON-RPC error with a reason and a Retry-After.
+// expensive calls (each call of a JSON-RPC batch counts). Transport-level refusals (body size, the
+// endpoint limit) are JSON-RPC errors with a reason and a Retry-After; a refused tool call is a tool
+// error result the agent can read.
 
 import { collectCapped } from "../streams";
 
@@ -11,6 +13,52 @@ export function jsonRpcRefusal(status: number, reason: string, message: string, 
   if (retryAfterSeconds !== undefined) headers["retry-after"] = String(retryAfterSeconds);
   const data = { reason, recovery, ...(retryAfterSeconds === undefined ? {} : { retry_after_ms: retryAfterSeconds * 1000 }) };
   return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message, data } }), { status, headers });
+}
+
+/** A JSON-RPC batch may hold at most this many messages (the SDK's 2025 lane accepts batches). */
+export const MAX_BATCH_MESSAGES = 20;
+
+/**
+ * A per-client limit refusing tool calls, answered the way an agent can act on: HTTP 200 with,
+ * for each tools/call, an MCP tool error result ({ reason, retry_after_ms, recovery }, like any
+ * tool failure), and for any other request a JSON-RPC error with the same data. (An HTTP 429
+ * is a transport failure to an MCP client: the agent never saw why, nor when to come back.)
+ */
+export function toolCallRefusal(parsed: unknown, reason: string, message: string, recovery: string, retryAfterSeconds: number): Response {
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  const error = { reason, message, retryable: true, retry_after_ms: retryAfterSeconds * 1000, recovery };
+  const answers = messages.flatMap((raw): object[] => {
+    const request = raw as { id?: unknown; method?: unknown } | null;
+    if (!request || typeof request !== "object" || request.id === undefined || request.id === null) return []; // a notification: no answer
+    if (request.method === "tools/call") {
+      return [{ jsonrpc: "2.0", id: request.id, result: { isError: true, content: [{ type: "text", text: JSON.stringify({ error }) }] } }];
+    }
+    return [{ jsonrpc: "2.0", id: request.id, error: { code: -32000, message, data: { reason, recovery, retry_after_ms: error.retry_after_ms } } }];
+  });
+  const body = Array.isArray(parsed) ? answers : answers[0] ?? null;
+  if (body === null) return new Response(null, { status: 202, headers: { "retry-after": String(retryAfterSeconds) } });
+  return new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json", "retry-after": String(retryAfterSeconds) } });
+}
+
+/** How many JSON-RPC messages a parsed body holds (1 for a single message). */
+export function messageCount(parsed: unknown): number {
+  return Array.isArray(parsed) ? parsed.length : 1;
+}
+
+/** Takes `count` slots for `client` at once, or none; returns the release of all of them. */
+export function acquireSlots(client: string, max: number, count: number): (() => void) | undefined {
+  const releases: (() => void)[] = [];
+  for (let i = 0; i < count; i++) {
+    const release = acquireSlot(client, max);
+    if (!release) {
+      for (const taken of releases) taken();
+      return undefined;
+    }
+    releases.push(release);
+  }
+  return () => {
+    for (const release of releases) release();
+  };
 }
 
 /** Reads a request body up to `maxBytes`; undefined when it is larger. */
