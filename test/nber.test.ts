@@ -103,6 +103,17 @@ describe("nber_search_papers", () => {
     expect((await upstreamHits())[0]!.userAgent).toContain("Mozilla/5.0");
   });
 
+  it("identical searches and paper lookups made at once go to NBER once, and every caller gets the answer", async () => {
+    await seed();
+    const searches = await Promise.all(Array.from({ length: 6 }, () => callTool("nber_search_papers", { query: "artificial intelligence" })));
+    expect(searches.every((result) => result.structuredContent.served_from === "live" && result.structuredContent.total === 5)).toBe(true);
+    const infos = await Promise.all(Array.from({ length: 4 }, () => callTool("nber_get_paper_info", { paper_id: "w10000", refresh: true })));
+    expect(infos.map((result) => [result.structuredContent.id, result.structuredContent.served_from])).toEqual(Array(4).fill(["w10000", "live"]));
+    const hits = (await upstreamHits()).map((hit) => new URL(hit.path, FAKE).pathname);
+    expect(hits.filter((path) => path.endsWith("/search"))).toHaveLength(1);
+    expect(hits.filter((path) => path === "/nber/papers/w10000")).toHaveLength(1);
+  });
+
   it("falls back to the mirror, saying so, when NBER rate-limits", async () => {
     await seed();
     const { message } = await callToolWith("nber_search_papers", { query: "bribery" }, { NBER_BASE_URL: `${FAKE}/nber/_scenario/status-429` });

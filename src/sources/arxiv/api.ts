@@ -4,6 +4,7 @@ import { loadConfig } from "../../config";
 import { ToolError } from "../../errors";
 import { cacheGetMany, cachePut, type CacheHit } from "../../store/cache";
 import { politeFetch, readTextCapped } from "../../upstream/fetch";
+import { coalesce } from "../../upstream/coalesce";
 import { ArxivApiError, parseAtomFeed, type AtomFeed } from "./atom";
 import { formatId, type ArxivId } from "./ids";
 import type { ArxivPaper } from "./paper";
@@ -22,16 +23,6 @@ export function servedFrom(hit: CacheHit<unknown> | undefined, now = Date.now())
   };
 }
 
-const inflight = new Map<string, Promise<unknown>>();
-
-/** Runs fetcher once per key at a time; concurrent callers with the same key share its result. */
-export async function coalesce<T>(key: string, fetcher: () => Promise<T>): Promise<T> {
-  const running = inflight.get(key);
-  if (running) return running as Promise<T>;
-  const promise = fetcher().finally(() => inflight.delete(key));
-  inflight.set(key, promise);
-  return promise;
-}
 
 interface FetchFeedOptions {
   /** Statuses to hand back as { status } instead of failing (500 for superseded legacy versions). */

@@ -3,6 +3,7 @@
 import { decodeHTML } from "entities";
 import { z } from "zod";
 import { ToolError } from "../../errors";
+import { coalesce } from "../../upstream/coalesce";
 import { politeFetch, readTextCapped } from "../../upstream/fetch";
 import { parseNberId } from "./ids";
 import { paperUrl, plainText, type NberPaper } from "./paper";
@@ -42,13 +43,18 @@ export async function searchNberApi(env: Env, params: NberSearchParams, deadline
   if (params.startDate) query.set("startDate", params.startDate);
   if (params.endDate) query.set("endDate", params.endDate);
   if (params.newestFirst) query.set("sortBy", "public_date");
-  const response = await politeFetch(env, "nber", `${SEARCH_PATH}?${query}`, {
-    retries: 2,
-    passStatuses: [],
-    headers: { accept: "application/json" },
-    ...(deadline === undefined ? {} : { deadline }),
+  // Under load many clients ask NBER the same search at once: one request, queued on the NBER
+  // gate once, answers them all.
+  const path = `${SEARCH_PATH}?${query}`;
+  const body = await coalesce(`nber:search:${path}`, async () => {
+    const response = await politeFetch(env, "nber", path, {
+      retries: 2,
+      passStatuses: [],
+      headers: { accept: "application/json" },
+      ...(deadline === undefined ? {} : { deadline }),
+    });
+    return readTextCapped(response, 5_000_000, "NBER's search API");
   });
-  const body = await readTextCapped(response, 5_000_000, "NBER's search API");
   let json: unknown;
   try {
     json = JSON.parse(body);

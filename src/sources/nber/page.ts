@@ -2,6 +2,7 @@
 // Published Versions, the Topics / Programs / JEL info-grid). Streams through HTMLRewriter.
 import { decodeHTML, decodeHTMLAttribute } from "entities";
 import { ToolError } from "../../errors";
+import { coalesce } from "../../upstream/coalesce";
 import { politeFetch, readBytesCapped } from "../../upstream/fetch";
 import type { NberId } from "./ids";
 import { paperUrl, PUBLIC_NBER, type NberPaperInfo } from "./paper";
@@ -13,13 +14,16 @@ function displayName(author: string): string {
 }
 
 export async function fetchPaperPage(env: Env, id: NberId, deadline?: number): Promise<NberPaperInfo | undefined> {
-  const response = await politeFetch(env, "nber", `/papers/${id.id}`, { retries: 2, ...(deadline === undefined ? {} : { deadline }) });
-  if (response.status === 404) {
-    await response.body?.cancel();
-    return undefined;
-  }
-  const html = new TextDecoder().decode(await readBytesCapped(response, 5_000_000, "upstream_malformed", "NBER's paper page"));
-  return parsePaperPage(html, id);
+  // Concurrent lookups of one paper share one request (and one parse).
+  return coalesce(`nber:page:${id.id}`, async () => {
+    const response = await politeFetch(env, "nber", `/papers/${id.id}`, { retries: 2, ...(deadline === undefined ? {} : { deadline }) });
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    const html = new TextDecoder().decode(await readBytesCapped(response, 5_000_000, "upstream_malformed", "NBER's paper page"));
+    return parsePaperPage(html, id);
+  });
 }
 
 /**
