@@ -136,6 +136,13 @@ export function createFixtureRouter({ fixturesDir }) {
         return handMadeResponse(503, "Service Unavailable", retryAfter ? { "retry-after": retryAfter } : {});
       case "status-500":
         return handMadeResponse(500, "Internal Server Error");
+      case "redirect": {
+        // ?hops=N: N redirects (302) down to /_scenario/ok under the same prefix.
+        const hops = Number(url.searchParams.get("hops") ?? "1");
+        const prefix = url.pathname.slice(0, url.pathname.indexOf("/_scenario/"));
+        const next = hops > 1 ? `${prefix}/_scenario/redirect?hops=${hops - 1}` : `${prefix}/_scenario/ok`;
+        return handMadeResponse(302, "", { location: next });
+      }
       case "status-400":
         return handMadeResponse(400, "Bad Request");
       case "rate-exceeded":

@@ -90,6 +90,7 @@ async function fetchOnce(
   url: string,
   settings: ReturnType<typeof upstreamSettings>,
   options: PoliteFetchOptions,
+  hops = 0,
 ): Promise<Response> {
   const deadline = options.deadline ?? Date.now() + settings.timeoutMs;
   const gate = gateFor(env, settings.gate);
@@ -104,6 +105,11 @@ async function fetchOnce(
     );
   }
   if (slot.waitMs > 0) await sleep(slot.waitMs);
+  // The departure itself goes through the gate (one more call to it), so spacing holds between
+  // requests as they leave, not as their slots were handed out.
+  await departWhenClear(gate, upstream, settings.delayMs, deadline);
+  // A wait that used up the budget: sending now would spend the upstream's slot on a certain timeout.
+  if (slot.waitMs > 0 && deadline - Date.now() < minUsefulMs(settings.timeoutMs)) throw timeoutError(upstream);
 
   const timeLeft = deadline - Date.now();
   if (timeLeft <= 0) throw timeoutError(upstream);
@@ -113,7 +119,8 @@ async function fetchOnce(
       method: options.method ?? "GET",
       headers: { "user-agent": settings.userAgent, ...options.headers },
       ...(options.body === undefined ? {} : { body: options.body }),
-      redirect: options.manualRedirect ? "manual" : "follow",
+      // Redirects are followed here, each hop through the gate like any request.
+      redirect: "manual",
       signal: AbortSignal.timeout(Math.min(timeLeft, settings.timeoutMs)),
     });
   } catch (error) {
@@ -124,7 +131,42 @@ async function fetchOnce(
       cause: error,
     });
   }
+  const location = response.headers.get("location");
+  if (!options.manualRedirect && REDIRECTS.has(response.status) && location) {
+    await response.body?.cancel();
+    if (hops >= MAX_REDIRECTS) {
+      throw new ToolError("upstream_unavailable", `${upstream} redirected more than ${MAX_REDIRECTS} times.`, { retryable: true, recovery: "Retry later; the upstream is misconfigured." });
+    }
+    const next = new URL(location, url).toString();
+    const method = response.status === 303 ? "GET" : options.method;
+    return fetchOnce(env, upstream, next, settings, { ...options, ...(method === undefined ? {} : { method }), deadline }, hops + 1);
+  }
   return classify(gate, upstream, response, options, slot.cooling);
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 3;
+
+/** At least this much of a call's budget must be left to send a request. */
+function minUsefulMs(timeoutMs: number): number {
+  return Math.min(1000, Math.floor(timeoutMs / 4));
+}
+
+/** After waiting for a slot: send only when the gate agrees (spacing since the last departure, no cooldown). */
+async function departWhenClear(gate: GateStub, upstream: Upstream, delayMs: number, deadline: number): Promise<void> {
+  for (;;) {
+    const answer = await gate.depart({ delayMs });
+    if (answer.go) return;
+    if (answer.reason === "cooldown") {
+      throw new GateRefusal("rate_limited", `${upstream} asked us to slow down while this call waited; papers-mcp is cooling down before contacting it again.`, {
+        retryable: true,
+        retryAfterMs: answer.retryAfterMs,
+        recovery: `Retry after ${Math.ceil(answer.retryAfterMs / 1000)} s.`,
+      });
+    }
+    if (Date.now() + answer.waitMs > deadline) throw timeoutError(upstream);
+    await sleep(answer.waitMs);
+  }
 }
 
 async function classify(

@@ -14,10 +14,15 @@ export type ReserveResult =
   | { granted: true; waitMs: number; cooling: boolean }
   | { granted: false; reason: "cooldown" | "queue_full"; retryAfterMs: number };
 
+/** A caller that waited for its slot asks again just before it sends. */
+export type DepartResult = { go: true } | { go: false; reason: "early"; waitMs: number } | { go: false; reason: "cooldown"; retryAfterMs: number };
+
 export interface GateState {
   nextSlotAt: number;
   cooldownUntil: number;
   strikes: number;
+  /** When the last request actually left (a slot's holder confirmed it, or it left at once). */
+  lastDepartureAt?: number;
 }
 
 const COOLDOWN_BASE_MS = 5_000;
@@ -37,13 +42,27 @@ export class CrawlGate extends DurableObject<Env> {
     if (this.state.cooldownUntil > now) {
       return { granted: false, reason: "cooldown", retryAfterMs: this.state.cooldownUntil - now };
     }
-    const slot = Math.max(now, this.state.nextSlotAt);
+    const slot = Math.max(now, this.state.nextSlotAt, (this.state.lastDepartureAt ?? 0) + request.delayMs);
     const waitMs = slot - now;
     if (waitMs > request.maxWaitMs) {
       return { granted: false, reason: "queue_full", retryAfterMs: waitMs };
     }
     this.save({ ...this.state, nextSlotAt: slot + request.delayMs });
     return { granted: true, waitMs, cooling: this.state.strikes > 0 };
+  }
+
+  /**
+   * A slot's holder, about to send. Spacing counts between departures, not grants: a caller
+   * whose timer woke early, or who follows one that left late, waits the difference; and a
+   * cooldown that began while it waited (another caller's 429) stops it from sending at all.
+   */
+  depart(request: { delayMs: number }): DepartResult {
+    const now = Date.now();
+    if (this.state.cooldownUntil > now) return { go: false, reason: "cooldown", retryAfterMs: this.state.cooldownUntil - now };
+    const earliest = (this.state.lastDepartureAt ?? 0) + request.delayMs;
+    if (now < earliest) return { go: false, reason: "early", waitMs: earliest - now };
+    this.save({ ...this.state, lastDepartureAt: now });
+    return { go: true };
   }
 
   /**
