@@ -22,6 +22,17 @@ const toolCall = (name: string, args: object, headers: Record<string, string> = 
   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
 });
 
+/** A stand-in for a Rate Limiting binding: `limit` requests per key, counted here. */
+function countingLimiter(limit: number) {
+  const counts = new Map<string, number>();
+  return {
+    limit: async ({ key }: { key: string }) => {
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      return { success: counts.get(key)! <= limit };
+    },
+  };
+}
+
 const messageOf = async (response: Response) => {
   const text = await response.text();
   return JSON.parse(text.startsWith("event:") ? text.split("\n").find((l) => l.startsWith("data: "))!.slice(6) : text);
@@ -120,8 +131,11 @@ describe("abuse limits", () => {
   it("rate-limits the expensive tools per client with a tool error the agent can read (reason, retry_after_ms), not a transport failure", async () => {
     const client = { "cf-connecting-ip": "203.0.113.7" };
     const reasons: string[] = [];
+    // The binding's own counters live in a Durable Object that other test files reset at any
+    // moment; a counter of our own with the same 30-a-minute rule keeps this test exact.
+    const limiter = countingLimiter(30);
     for (let i = 0; i < 32; i++) {
-      const response = await call("http://localhost/mcp", toolCall("nber_download_paper", { paper_id: "not-an-id" }, client));
+      const response = await call("http://localhost/mcp", toolCall("nber_download_paper", { paper_id: "not-an-id" }, client), { RATE_LIMIT_EXPENSIVE: limiter });
       expect(response.status).toBe(200);
       const message = await messageOf(response);
       const error = JSON.parse(message.result.content[0].text).error;
@@ -135,7 +149,7 @@ describe("abuse limits", () => {
     expect(reasons.slice(0, 30).every((reason) => reason === "invalid_id")).toBe(true);
     expect(reasons.slice(30)).toEqual(["rate_limited", "rate_limited"]);
     // Another client is not affected.
-    const other = await call("http://localhost/mcp", toolCall("nber_download_paper", { paper_id: "not-an-id" }, { "cf-connecting-ip": "203.0.113.8" }));
+    const other = await call("http://localhost/mcp", toolCall("nber_download_paper", { paper_id: "not-an-id" }, { "cf-connecting-ip": "203.0.113.8" }), { RATE_LIMIT_EXPENSIVE: limiter });
     expect(other.status).toBe(200);
   });
 
@@ -192,8 +206,9 @@ describe("JSON-RPC batches cannot dodge the limits", () => {
 
   it("each expensive call of a batch takes a rate-limit token, and a batch of more than 20 messages is refused", async () => {
     const client = { "cf-connecting-ip": "198.51.100.78" };
+    const limiter = countingLimiter(30);
     const downloads = (n: number) => batch(Array.from({ length: n }, () => ({ name: "nber_download_paper", args: { paper_id: "not-an-id" } })));
-    const send = (body: string) => call("http://localhost/mcp", { method: "POST", headers: { host: "localhost", ...MCP_HEADERS, ...client }, body });
+    const send = (body: string) => call("http://localhost/mcp", { method: "POST", headers: { host: "localhost", ...MCP_HEADERS, ...client }, body }, { RATE_LIMIT_EXPENSIVE: limiter });
     // 15 batches of 2 use up the 30 a minute; single requests could not have done more.
     for (let i = 0; i < 15; i++) await (await send(downloads(2))).text();
     const refused = (await (await send(downloads(1))).json()) as any;

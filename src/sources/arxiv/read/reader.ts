@@ -193,6 +193,14 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
         });
       }
     }
+    // A source that could not answer in time is no evidence that the paper has no text: the
+    // read ran out of time (the gate may have refused to spend a slot on a doomed request).
+    if (tried.some((attempt) => attempt.outcome.startsWith("timeout:"))) {
+      throw new ToolError("timeout", `Reading ${resolvedId} ran out of its ${config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`, {
+        retryable: true,
+        recovery: "Retry: what was fetched is cached, so the next attempt goes further.",
+      });
+    }
     throw new ToolError("content_unavailable", `No text of ${resolvedId} could be found. Tried: ${describe(tried)}.`, {
       recovery: `Open ${PUBLIC_ARXIV}/abs/${resolvedId}; the paper may have been withdrawn or have no PDF.`,
     });
