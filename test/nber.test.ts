@@ -228,6 +228,26 @@ describe("nber_download_paper and /files", () => {
     expect(again.status).toBe(304);
   });
 
+  it("a cached download is described from R2's metadata without reading the PDF; an old copy without its digest is digested as a stream", async () => {
+    const first = (await callTool("nber_download_paper", { paper_id: "w10000" })).structuredContent;
+    let gets = 0;
+    const blobs = new Proxy(env.BLOBS, {
+      get(target, property, receiver) {
+        if (property === "get") gets++;
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const cached = await callToolWith("nber_download_paper", { paper_id: "w10000" }, { BLOBS: blobs });
+    expect(cached.result.structuredContent).toMatchObject({ served_from: "cache", size: first.size, sha256: first.sha256 });
+    expect(gets).toBe(0);
+    // A copy stored without the digest in its metadata (as early versions did).
+    const bytes = await (await env.BLOBS.get("nber/pdf/w10000.pdf"))!.arrayBuffer();
+    await env.BLOBS.put("nber/pdf/w10000.pdf", bytes, { httpMetadata: { contentType: "application/pdf" } });
+    const old = await callTool("nber_download_paper", { paper_id: "w10000" });
+    expect(old.structuredContent).toMatchObject({ served_from: "cache", size: first.size, sha256: first.sha256 });
+  });
+
   it("/files answers preconditions as HTTP says (412 for a failed If-Match, 304 for not modified), and HEAD reads no body", async () => {
     await callTool("nber_download_paper", { paper_id: "w10000" });
     const url = "http://localhost/files/nber/w10000.pdf";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { loadConfig } from "../../config";
-import { fetchNberPdf } from "../../sources/nber/download";
+import { ensureNberPdf } from "../../sources/nber/download";
 import { requireNberId } from "../../sources/nber/info";
 import { defineTool } from "../tool";
 
@@ -23,7 +23,7 @@ export const nberDownloadPaper = defineTool({
   errors: ["invalid_id", "no_match", "not_downloadable_now", "content_too_large", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
   async handler({ paper_id }, { env, origin }) {
     const id = requireNberId(paper_id);
-    const pdf = await fetchNberPdf(env, id);
+    const pdf = await ensureNberPdf(env, id);
     const base = loadConfig(env).PUBLIC_BASE_URL ?? origin;
     return {
       paper_id: id.id,

@@ -8,12 +8,15 @@ import type { NberId } from "./ids";
 
 export const nberPdfKey = (id: NberId) => `nber/pdf/${id.id}.pdf`;
 
-export interface StoredPdf {
-  bytes: Uint8Array;
+export interface StoredPdfInfo {
   size: number;
   sha256: string;
   storedAt: string;
   servedFrom: "cache" | "live";
+}
+
+export interface StoredPdf extends StoredPdfInfo {
+  bytes: Uint8Array;
 }
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
@@ -21,6 +24,32 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * The PDF is in R2 (fetched now if it was not), described without reading it: a cached copy costs
+ * one metadata read, not the whole object in memory (nber_download_paper hands out a link).
+ */
+export async function ensureNberPdf(env: Env, id: NberId, deadline?: number): Promise<StoredPdfInfo> {
+  const key = nberPdfKey(id);
+  const head = await env.BLOBS.head(key);
+  if (head) {
+    // Objects stored before the digest was kept in their metadata: digest the stream, never a buffer.
+    const sha256 = head.customMetadata?.["sha256"] ?? (await streamedSha256(env, key));
+    await logDownload(env.DB, { paperId: id.id, status: "cached", size: head.size, sha256 });
+    return { size: head.size, sha256, storedAt: head.uploaded.toISOString(), servedFrom: "cache" };
+  }
+  const { bytes: _bytes, ...info } = await downloadNberPdf(env, id, deadline);
+  return info;
+}
+
+async function streamedSha256(env: Env, key: string): Promise<string> {
+  const object = await env.BLOBS.get(key);
+  if (!object) throw new ToolError("upstream_unavailable", "The stored PDF disappeared while it was read.", { retryable: true, recovery: "Retry." });
+  const digest = new crypto.DigestStream("SHA-256");
+  await object.body.pipeTo(digest);
+  return [...new Uint8Array(await digest.digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The PDF's bytes (for its text), from R2 or fetched once into it. */
 export async function fetchNberPdf(env: Env, id: NberId, deadline?: number): Promise<StoredPdf> {
   const key = nberPdfKey(id);
   const stored = await env.BLOBS.get(key);
@@ -30,6 +59,11 @@ export async function fetchNberPdf(env: Env, id: NberId, deadline?: number): Pro
     await logDownload(env.DB, { paperId: id.id, status: "cached", size: bytes.byteLength, sha256 });
     return { bytes, size: bytes.byteLength, sha256, storedAt: stored.uploaded.toISOString(), servedFrom: "cache" };
   }
+  return downloadNberPdf(env, id, deadline);
+}
+
+async function downloadNberPdf(env: Env, id: NberId, deadline?: number): Promise<StoredPdf> {
+  const key = nberPdfKey(id);
   try {
     const response = await politeFetch(env, "nber", `/papers/${id.id}.pdf`, {
       retries: 2,
