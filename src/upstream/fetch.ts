@@ -244,7 +244,7 @@ export async function readBytesCapped(response: Response, maxBytes: number, reas
   if (!response.body) return new Uint8Array();
   let bytes: Uint8Array | undefined;
   try {
-    bytes = await collectCapped(response.body, maxBytes);
+    bytes = await collectCapped(response.body, maxBytes, declared > 0 ? declared : undefined);
   } catch (error) {
     // The request's timeout signal also covers the body: a body that never ends stops here.
     if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
