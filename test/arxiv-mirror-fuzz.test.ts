@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ToolError } from "../src/errors";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror } from "../src/store/arxiv-mirror";
+import { toMatch } from "../src/search/expression";
 import { seedMirror } from "./mirror/driver";
 
 function rng(seed: number) {
@@ -59,7 +60,7 @@ describe("mirror query translation against real FTS5", () => {
         else {
           if (planned.plan.match !== null) {
             // The MATCH alone, and the whole search the tool would run.
-            await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?").bind(planned.plan.match).first();
+            await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?").bind(toMatch(planned.plan.match)).first();
           }
           if (i % 8 === 0) {
             const result = await searchMirror(env.DB, planned.plan, { sortBy: random() < 0.5 ? "relevance" : "submitted", sortOrder: "descending", start: 0, limit: 3 });

@@ -81,12 +81,21 @@ export function* synthesize(n, { seed = 20261201, offset = 0, pools = samplePool
   }
 }
 
-/** Inserts n synthetic papers into an open node:sqlite database that has the mirror schema. */
-export function fillMirror(db, n, options = {}) {
+/**
+ * Inserts n synthetic papers into an open node:sqlite database that has the mirror schema, then
+ * the real `known` records (each replaces a synthetic paper that has its ID).
+ */
+export function fillMirror(db, n, options = {}, known = []) {
   const insert = db.prepare(`INSERT INTO arxiv_papers (${MIRROR_COLUMNS.join(", ")}) VALUES (${MIRROR_COLUMNS.map(() => "?").join(", ")})`);
+  const remove = db.prepare("DELETE FROM arxiv_papers WHERE paper_key = ?");
   db.exec("BEGIN");
   let done = 0;
-  for (const record of synthesize(n, options)) {
+  const all = function* () {
+    yield* synthesize(n, options);
+    yield* known;
+  };
+  for (const record of all()) {
+    if (done >= n) remove.run(paperKey(record.id));
     const row = toMirrorRow(record, paperKey(record.id));
     insert.run(...MIRROR_COLUMNS.map((column) => row[column]));
     if (++done % 50_000 === 0) {

@@ -3,25 +3,25 @@
 // mirror cannot apply the way arXiv would comes back as { live: reason } instead.
 import { resolveCategoryFilter } from "./categories";
 import { invalidCategory, parseQuery, submittedRange, type QueryNode, type SearchFilters } from "./query";
+import { phrase, type ColumnIndex, type TextQuery } from "../../search/expression";
+import { STOPWORDS } from "../../search/stopwords";
 
-/** Words arXiv's index drops outside quoted phrases (so a search for them alone finds nothing). */
-const STOPWORDS = new Set([
-  "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of", "on",
-  "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with",
-]);
 
-const COLUMNS: Record<string, string | null> = {
-  ti: "title",
-  au: "authors",
-  abs: "abstract",
-  co: "comment",
-  jr: "journal_ref",
+const COLUMNS: Record<string, ColumnIndex | null> = {
+  ti: 0,
+  au: 1,
+  abs: 2,
+  co: 3,
+  jr: 4,
   all: null,
 };
 
+/** Prefixes shorter than this match too many index terms to merge (e* is tens of thousands of terms). */
+export const MIN_PREFIX_LENGTH = 3;
+
 export interface MirrorPlan {
-  /** FTS5 MATCH expression; null when only filters remain. */
-  match: string | null;
+  /** The text part, run as FTS5 MATCH and by the ranker; null when only filters remain. */
+  match: TextQuery | null;
   /** Each inner list is one OR-group of junction values (cs.LG, cs.*); all groups must hold. */
   categoryGroups: string[][];
   /** Junction values a paper must not have. */
@@ -55,13 +55,20 @@ function onlyOr(node: QueryNode): boolean {
   return node.kind === "term" || (node.op === "OR" && onlyOr(node.left) && onlyOr(node.right));
 }
 
-/** cat: values as checkFieldValue leaves them -> junction values. */
+/**
+ * cat: values as checkFieldValue leaves them -> junction values. A bare archive code that was
+ * once a category itself (cat:astro-ph, cat:cond-mat) means the whole archive, its legacy flat
+ * papers and every subject class, exactly as the category parameter does (docs/mirror.md).
+ */
 function junctionValues(value: string): string[] {
   if (value.endsWith(".*")) return [value];
   if (value.endsWith("*")) {
     const code = value.slice(0, -1);
     return [code, `${code}.*`];
   }
+  const filter = resolveCategoryFilter(value);
+  // The junction's archive rows (astro-ph.*) include the flat code's papers (see migration 0004).
+  if (filter?.kind === "archive") return [`${filter.archive}.*`];
   return [value];
 }
 
@@ -81,34 +88,41 @@ function dateRange(value: string): { from: number; to: number } {
 /** Token characters as FTS5's unicode61 tokenizer sees them (letters, digits, private use). */
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 
+class LiveOnly extends Error {}
+
 /**
- * One term -> an FTS5 expression, or null when arXiv would ignore it (a lone stopword, or no word
- * characters at all). Every token is emitted as a quoted string, so no user text can be read as
- * FTS5 syntax. The index keeps no positions (detail=column), so a phrase becomes all of its
- * words in the same field: docs/mirror.md says what that gives up.
+ * One term -> phrases, or null when arXiv would ignore it (a lone stopword, or no word characters
+ * at all). A quoted value is one phrase (its words adjacent and in order: the index keeps
+ * positions); the tokens of an unquoted value (x-ray, a/b) must all occur in the field.
  */
-function ftsTerm(field: string | null, value: string): string | null {
+function ftsTerm(field: string | null, value: string): TextQuery | null {
   const quoted = value.startsWith('"') && value.endsWith('"') && value.length >= 2;
   const raw = quoted ? value.slice(1, -1) : value;
   const prefix = !quoted && raw.endsWith("*");
   let tokens = (raw.match(TOKEN) ?? []).map((token) => token.toLowerCase());
   if (!quoted) tokens = tokens.filter((token) => !STOPWORDS.has(token));
   if (tokens.length === 0) return null;
+  if (prefix && tokens[tokens.length - 1]!.length < MIN_PREFIX_LENGTH) {
+    throw new LiveOnly(`a prefix of fewer than ${MIN_PREFIX_LENGTH} letters (${value}) matches too many of the mirror's index terms to merge`);
+  }
   const column = field === null ? null : COLUMNS[field] ?? null;
-  const strings = tokens.map((token, index) => `"${token}"${prefix && index === tokens.length - 1 ? " *" : ""}`);
-  const body = strings.length === 1 ? strings[0]! : `(${strings.join(" AND ")})`;
-  return column === null ? body : `${column} : ${body}`;
+  if (quoted) return phrase(tokens, column);
+  const parts = tokens.map((token, index) => phrase([token], column, prefix && index === tokens.length - 1));
+  return parts.length === 1 ? parts[0]! : { kind: "and", children: parts };
 }
 
-/** A text-only subtree -> FTS5, keeping arXiv's grouping; dropped terms drop out of their operator. */
-function ftsExpression(node: QueryNode): string | null {
+/** A text-only subtree -> a text query, keeping arXiv's grouping; dropped terms drop out of their operator. */
+function ftsExpression(node: QueryNode): TextQuery | null {
   if (node.kind === "term") return ftsTerm(node.field, node.value);
   const left = ftsExpression(node.left);
   const right = ftsExpression(node.right);
   if (left === null) return node.op === "ANDNOT" ? null : right;
   if (right === null) return left;
-  const op = node.op === "ANDNOT" ? "NOT" : node.op;
-  return `(${left} ${op} ${right})`;
+  if (node.op === "ANDNOT") return { kind: "not", left, right };
+  const kind = node.op === "AND" ? "and" : "or";
+  // a OR (b OR c) is one flat OR: the ranker reads its terms as one list.
+  const flat = (q: TextQuery): TextQuery[] => (q.kind === kind ? q.children : [q]);
+  return { kind, children: [...flat(left), ...flat(right)] };
 }
 
 const FILTER_FIELDS = new Set(["cat", "submittedDate"]);
@@ -120,6 +134,15 @@ const LIVE_ONLY_FIELDS: Record<string, string> = {
 
 /** Plans a search for the mirror, or says why arXiv's API must answer it. Invalid input throws. */
 export function planMirrorSearch(query: string, filters: SearchFilters, today = new Date()): PlanResult {
+  try {
+    return planned(query, filters, today);
+  } catch (error) {
+    if (error instanceof LiveOnly) return { live: error.message };
+    throw error;
+  }
+}
+
+function planned(query: string, filters: SearchFilters, today: Date): PlanResult {
   const tree = parseQuery(query);
   const plan: MirrorPlan = { match: null, categoryGroups: [], excludedCategories: [], submitted: null };
   const narrow = (range: { from: number; to: number }) => {
@@ -129,8 +152,8 @@ export function planMirrorSearch(query: string, filters: SearchFilters, today = 
   const range = submittedRange(filters, today);
   if (range !== undefined) narrow(dateRange(range));
 
-  const positives: string[] = [];
-  const negatives: string[] = [];
+  const positives: TextQuery[] = [];
+  const negatives: TextQuery[] = [];
   for (const { node, negated } of conjuncts(tree)) {
     const fields = leaves(node).map((leaf) => leaf.field);
     const liveOnly = fields.find((field) => field !== null && field in LIVE_ONLY_FIELDS);
@@ -159,10 +182,12 @@ export function planMirrorSearch(query: string, filters: SearchFilters, today = 
     return { live: "no searchable word is left (arXiv ignores common words such as of and the outside quoted phrases)" };
   }
   if (positives.length > 0) {
-    let match = positives.length === 1 ? positives[0]! : `(${positives.join(" AND ")})`;
-    for (const negative of negatives) match = `(${match} NOT ${negative})`;
+    let match: TextQuery = positives.length === 1 ? positives[0]! : { kind: "and", children: positives.flatMap((p) => (p.kind === "and" ? p.children : [p])) };
+    for (const negative of negatives) match = { kind: "not", left: match, right: negative };
     plan.match = match;
   }
+  plan.categoryGroups = plan.categoryGroups.map((group) => [...new Set(group)]);
+  plan.excludedCategories = [...new Set(plan.excludedCategories)];
   if (plan.submitted !== null && plan.submitted.from > plan.submitted.to) plan.submitted = { from: plan.submitted.from, to: plan.submitted.from - 1 };
   return { plan };
 }

@@ -31,7 +31,7 @@ const ORDERING_NOTE: Record<MirrorOrdering, string | null> = {
   relevance: "Ranked by the mirror's BM25 (arXiv's own relevance order differs).",
   submitted: null,
   updated: null,
-  newest_first: "Too many hits to rank by relevance: listed newest first.",
+  newest_first: "The search has no words to rank by (only categories or dates): listed newest first.",
 };
 
 const DAY_MS = 86_400_000;

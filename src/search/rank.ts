@@ -1,0 +1,266 @@
+// Relevance ranking for the mirror at full arXiv scale: the field-weighted BM25 top k of a text
+// query without scoring every hit. An exhaustive ORDER BY bm25() costs about 0.4 us per hit in
+// SQLite, and common words hit most of the mirror (measured at 1,000,000 papers: "quantum"
+// 317 ms, a pasted ten-word title 110 ms), so:
+//
+// 1. One batch reads the index's totals, every phrase's document frequency (from
+//    arxiv_rank_terms for common terms, counted by FTS5 for the rest) and the capped total.
+// 2. A search with fewer hits than the count cap is ranked exhaustively by FTS5 (exact).
+// 3. Otherwise candidates come from where the top k must be: the rarest phrases' hits, ranked by
+//    FTS5 on those phrases alone (their part of the score is exact), plus the champion lists of
+//    the common terms (each term's best papers by its own part of the score, kept by
+//    src/store/arxiv-rank-tables.ts). Their summed partial scores pick the best R candidates.
+// 4. The candidates are fetched, tokenized as the index tokenizes, checked against the whole
+//    query and scored with every phrase by bm25 in TypeScript (src/search/bm25.ts: the same
+//    numbers as FTS5's, to the last bit), and the page is cut from that order.
+// A page beyond the candidates, or a query whose candidates run out before the page is full,
+// is ranked exhaustively. bench/results/mirror.md gives the overlap with exhaustive ranking.
+import { corpusStats, idf, score, type CorpusStats } from "./bm25.ts";
+import { COLUMNS, WEIGHTS, phraseCounts, phraseKey, phrasesOf, matches, toMatch, type Phrase, type TextQuery } from "./expression.ts";
+import { STOPWORDS } from "./stopwords.ts";
+import { stem, tokens, words as titleTokens } from "./tokenize.ts";
+
+export const BM25_SQL = `bm25(arxiv_papers_fts, ${WEIGHTS.map((w) => w.toFixed(1)).join(", ")})`;
+
+export const RANK_TUNING = {
+  /** The rarest phrases whose hits together stay under this many are candidate sources ranked by FTS5 (about 8 ms at most). */
+  rareBudget: 8_000,
+  /** Best hits of the rare phrases taken as candidates. */
+  rareCandidates: 60,
+  /** Queries of up to this many phrases also take the papers holding all of them. */
+  allTermsMax: 24,
+  allTermsCandidates: 20,
+  /** The rarest phrases whose pairs are candidate sources. */
+  pairTerms: 6,
+  /** Only phrases whose doclists hold at most this many papers are paired (reading them costs). */
+  pairWalk: 40_000,
+  /** Pairs are taken while their expected hits (df x df / N, summed) stay under this. */
+  pairBudget: 4_000,
+  /** Best hits of the pairs taken as candidates. */
+  pairCandidates: 80,
+  /** Best papers taken from each common term's champion list. */
+  championCandidates: 8,
+  /** The deepest page end the candidates serve; deeper pages are ranked exhaustively. */
+  rescored: 60,
+};
+
+/** At most this many common terms bring champion lists (the commonest add least to any score). */
+const MAX_CHAMPION_TERMS = 16;
+
+/** Columns with champion lists (-1: any column, then title, authors, abstract). */
+export const CHAMPION_COLUMNS = [-1, 0, 1, 2] as const;
+
+export interface KeyFilters {
+  /** SQL conditions on a paper key expression (categories, dates), with their binds in order. */
+  (key: string): { clauses: string[]; binds: unknown[] };
+}
+
+export interface RankRequest {
+  query: TextQuery;
+  filters: KeyFilters;
+  /** Counts the hits (capped); its first row has scanned and matched. */
+  count: D1PreparedStatement;
+  /** Whether the count stopped at its cap (there are more hits than it says). */
+  isLowerBound: (counted: { scanned: number; matched: number }) => boolean;
+  /** Worst match first (arXiv allows it); ranked exhaustively. */
+  ascending?: boolean;
+  /** Columns of arxiv_papers p to return for each paper of the page. */
+  select: string;
+  start: number;
+  limit: number;
+  tuning?: Partial<typeof RANK_TUNING>;
+  /** Filled with the time of each stage (ms), for the bench. */
+  trace?: Record<string, number>;
+}
+
+export type RankMethod = "exhaustive" | "candidates";
+
+export interface RankResult<Row> {
+  rows: Row[];
+  counted: { scanned: number; matched: number };
+  method: RankMethod;
+  candidates: number;
+}
+
+type StoredText = { paper_key: number; title: string; authors: string; abstract: string; comment: string | null; journal_ref: string | null };
+
+const corpusMemo = new WeakMap<D1Database, { at: number; stats: CorpusStats }>();
+const CORPUS_TTL_MS = 60_000;
+
+const isSingleToken = (p: Phrase) => p.stems.length === 1 && !p.stems[0]!.includes(" ") && !p.prefix;
+
+/** Document frequency of one phrase: the stored count of a common term, else FTS5's count. */
+function dfStatement(db: D1Database, p: Phrase): D1PreparedStatement {
+  if (isSingleToken(p)) {
+    return db
+      .prepare(
+        "SELECT coalesce((SELECT docs FROM arxiv_rank_terms WHERE term = ?1 AND col = ?2), (SELECT count(*) FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?3)) AS n, (SELECT docs FROM arxiv_rank_terms WHERE term = ?1 AND col = -1) AS walk",
+      )
+      .bind(p.stems[0], p.column ?? -1, toMatch(p));
+  }
+  return db.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?").bind(toMatch(p));
+}
+
+const readStats = (block: unknown): CorpusStats => corpusStats(block instanceof Uint8Array ? block : new Uint8Array((block as ArrayBuffer | number[] | undefined) ?? []));
+
+export async function rankRelevance<Row extends { paper_key: number }>(db: D1Database, request: RankRequest): Promise<RankResult<Row>> {
+  const tuning = { ...RANK_TUNING, ...request.tuning };
+  const mark = (stage: string, since: number) => {
+    if (request.trace) request.trace[stage] = (request.trace[stage] ?? 0) + performance.now() - since;
+  };
+  const phrases = phrasesOf(request.query);
+  const unique = [...new Map(phrases.map((p) => [phraseKey(p), p])).values()];
+  const memo = corpusMemo.get(db);
+  const needStats = !memo || Date.now() - memo.at > CORPUS_TTL_MS;
+  // First batch: the capped count, the totals, and the single words' frequencies (index seeks).
+  // A phrase's frequency is an FTS5 count over its words' doclists: read only if it is needed.
+  const singles = unique.filter(isSingleToken);
+  const statements = [request.count, ...singles.map((p) => dfStatement(db, p))];
+  if (needStats) statements.push(db.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1"));
+  const s0 = performance.now();
+  const results = await db.batch<Record<string, unknown>>(statements);
+  mark("stats", s0);
+  const countRow = results[0]!.results[0] as { scanned: number; matched: number } | undefined;
+  const counted = { scanned: countRow?.scanned ?? 0, matched: countRow?.matched ?? 0 };
+  const df = new Map(singles.map((p, i) => [phraseKey(p), Number(results[i + 1]!.results[0]?.n ?? 0)]));
+  // What FTS5 reads to find a phrase's hits: its words' whole doclists (a column filter is applied
+  // while reading them), so a title-only phrase of a common word costs what the word costs.
+  const walk = new Map(singles.map((p, i) => [phraseKey(p), Number(results[i + 1]!.results[0]?.walk ?? df.get(phraseKey(p)) ?? 0)]));
+  let stats: CorpusStats;
+  if (needStats) {
+    stats = readStats(results[results.length - 1]!.results[0]?.block);
+    corpusMemo.set(db, { at: Date.now(), stats });
+  } else stats = memo!.stats;
+
+  const exhaustive = async (): Promise<RankResult<Row>> => {
+    const s3 = performance.now();
+    const rows = await exhaustivePage<Row>(db, request);
+    mark("exhaustive", s3);
+    return { rows: knownItemFirst(request.query, rows), counted, method: "exhaustive", candidates: 0 };
+  };
+  const pageEnd = request.start + request.limit;
+  // Few hits: score them all (exact, and cheap below the count cap).
+  if (counted.matched === 0 || !request.isLowerBound(counted) || request.ascending || pageEnd > tuning.rescored || stats.rows === 0) return exhaustive();
+  const others = unique.filter((p) => !isSingleToken(p));
+  if (others.length > 0) {
+    const s4 = performance.now();
+    const more = await db.batch<{ n: number }>(others.map((p) => dfStatement(db, p)));
+    others.forEach((p, i) => df.set(phraseKey(p), Number(more[i]!.results[0]?.n ?? 0)));
+    // A phrase's words' doclists are read whole: count it as the cost of a common word.
+    others.forEach((p) => walk.set(phraseKey(p), stats.rows));
+    mark("stats", s4);
+  }
+
+  // Candidate sources, each cheap (a bounded number of hits scored by FTS5, or index seeks):
+  const byRarity = [...unique].sort((a, b) => df.get(phraseKey(a))! - df.get(phraseKey(b))!);
+  const parts: string[] = [];
+  const binds: unknown[] = [];
+  const ftsPart = (match: string, limit: number) => {
+    const { clauses, binds: filterBinds } = request.filters("arxiv_papers_fts.rowid");
+    parts.push(
+      `SELECT k FROM (SELECT arxiv_papers_fts.rowid AS k FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?${clauses.map((c) => ` AND ${c}`).join("")} ORDER BY ${BM25_SQL} LIMIT ${limit})`,
+    );
+    binds.push(match, ...filterBinds);
+  };
+  // (a) the rarest phrases, as many as fit the budget of hits, ranked on their own part of the score;
+  const rare: Phrase[] = [];
+  let budget = 0;
+  for (const p of byRarity) {
+    const n = walk.get(phraseKey(p))!;
+    if (budget + n > tuning.rareBudget) continue;
+    budget += n;
+    rare.push(p);
+  }
+  if (rare.length > 0) ftsPart(toMatch(rare.length === 1 ? rare[0]! : { kind: "or", children: rare }), tuning.rareCandidates);
+  // (b) papers holding every phrase (a pasted title's paper is there): one intersection, few hits;
+  if (unique.length > 1 && unique.length <= tuning.allTermsMax) ftsPart(toMatch({ kind: "and", children: unique }), tuning.allTermsCandidates);
+  // (c) papers holding two of the rarer phrases (where a many-word query's best papers are: they
+  // hold several of its words), the pairs expected to be smallest first, up to the budget;
+  const pairs: string[] = [];
+  const head = byRarity.filter((p) => walk.get(phraseKey(p))! <= tuning.pairWalk).slice(0, tuning.pairTerms);
+  const expected: { a: Phrase; b: Phrase; size: number }[] = [];
+  for (let i = 0; i < head.length; i++) for (let j = i + 1; j < head.length; j++) {
+    expected.push({ a: head[i]!, b: head[j]!, size: (df.get(phraseKey(head[i]!))! * df.get(phraseKey(head[j]!))!) / stats.rows });
+  }
+  expected.sort((x, y) => x.size - y.size);
+  let pairBudget = 0;
+  for (const pair of expected) {
+    if (pairBudget + pair.size > tuning.pairBudget) break;
+    pairBudget += pair.size;
+    pairs.push(`(${toMatch(pair.a)} AND ${toMatch(pair.b)})`);
+  }
+  if (pairs.length > 0) ftsPart(pairs.join(" OR "), tuning.pairCandidates);
+  // (d) each common term's champions: the papers where that term alone scores highest.
+  const common = byRarity
+    .filter((p) => !rare.includes(p) && p.stems.length === 1 && !p.prefix && !p.stems[0]!.includes(" ") && (p.column === null || p.column <= 2))
+    .slice(0, MAX_CHAMPION_TERMS);
+  for (const p of common) {
+    const { clauses, binds: filterBinds } = request.filters("c.paper_key");
+    parts.push(
+      `SELECT k FROM (SELECT c.paper_key AS k FROM arxiv_rank_champions c WHERE c.term = ? AND c.col = ${p.column ?? -1}${clauses.map((x) => ` AND ${x}`).join("")} ORDER BY c.weight DESC LIMIT ${tuning.championCandidates})`,
+    );
+    binds.push(p.stems[0], ...filterBinds);
+  }
+  if (parts.length === 0) return exhaustive();
+  const candidateSql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers p WHERE p.paper_key IN (${parts.join(" UNION ")})`;
+  const s1 = performance.now();
+  const { results: candidates } = await db.prepare(candidateSql).bind(...binds).all<Row & StoredText>();
+  mark("candidates", s1);
+  const s2 = performance.now();
+
+  const idfs = phrases.map((p) => idf(stats, df.get(phraseKey(p))!));
+  const scored: { row: Row; score: number }[] = [];
+  for (const row of candidates) {
+    const doc = [row.title, row.authors, row.abstract, row.comment ?? "", row.journal_ref ?? ""].map(tokens);
+    const counts = phrases.map((p) => phraseCounts(p, doc));
+    if (!matches(request.query, new Map(phrases.map((p, i) => [p, counts[i]!])))) continue;
+    scored.push({ row, score: score(phrases, idfs, doc, stats, counts) });
+  }
+  mark("rescore", s2);
+  if (scored.length < pageEnd) return exhaustive();
+  scored.sort((a, b) => b.score - a.score || b.row.paper_key - a.row.paper_key);
+  const ranked = scored.map((s) => s.row);
+  const ordered = request.start === 0 ? knownItemFirst(request.query, ranked) : ranked;
+  return { rows: ordered.slice(request.start, pageEnd), counted, method: "candidates", candidates: candidates.length };
+}
+
+/**
+ * A pasted title finds its paper first: when a paper's whole title is the query's words (in
+ * order; common words dropped as the query dropped them), it leads the page. BM25 alone can rank
+ * a long paper that repeats the title's common words above it; an agent pasting a citation
+ * wants that paper.
+ */
+export function knownItemFirst<Row extends { paper_key: number }>(query: TextQuery, rows: Row[]): Row[] {
+  const words = titleWords(query);
+  if (words === null || words.stems.length < 3 || rows.length < 2) return rows;
+  const target = words.stems.join(" ");
+  const index = rows.findIndex((row) => {
+    const title = titleTokens((row as unknown as StoredText).title ?? "");
+    return (words.keepStopwords ? title : title.filter((t) => !STOPWORDS.has(t))).map(stem).join(" ") === target;
+  });
+  if (index <= 0) return rows;
+  return [rows[index]!, ...rows.slice(0, index), ...rows.slice(index + 1)];
+}
+
+/** The words of a query that could be a pasted title: one phrase, or an OR of single words in any column or the title. */
+function titleWords(query: TextQuery): { stems: string[]; keepStopwords: boolean } | null {
+  if (query.kind === "phrase") return query.column === null || query.column === 0 ? { stems: query.stems.join(" ").split(" "), keepStopwords: true } : null;
+  if (query.kind !== "or") return null;
+  const stems: string[] = [];
+  for (const child of query.children) {
+    if (child.kind !== "phrase" || !isSingleToken(child) || (child.column !== null && child.column !== 0)) return null;
+    stems.push(child.stems[0]!);
+  }
+  return { stems, keepStopwords: false };
+}
+
+/** Every hit scored by FTS5, the page cut from that order (exact; cost grows with the hits). */
+async function exhaustivePage<Row>(db: D1Database, request: RankRequest): Promise<Row[]> {
+  const { clauses, binds } = request.filters("arxiv_papers_fts.rowid");
+  const sql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers_fts JOIN arxiv_papers p ON p.paper_key = arxiv_papers_fts.rowid
+    WHERE arxiv_papers_fts MATCH ?${clauses.map((c) => ` AND ${c}`).join("")} ORDER BY ${BM25_SQL} ${request.ascending ? "DESC" : "ASC"}, arxiv_papers_fts.rowid ${request.ascending ? "ASC" : "DESC"} LIMIT ? OFFSET ?`;
+  const { results } = await db.prepare(sql).bind(toMatch(request.query), ...binds, request.limit, request.start).all<Row>();
+  return results;
+}
+
+export { COLUMNS };

@@ -1,0 +1,44 @@
+// The mirror index's tokenizer, reproduced in TypeScript: FTS5's `porter unicode61
+// remove_diacritics 2` (lower case, diacritics removed, letters/digits/private-use characters as
+// token characters, then the Porter stemmer on each token of 3 to 64 bytes). The ranker
+// rescores its candidates with it, so its tokens must be the index's; test/search-rank.test.ts
+// checks them against FTS5's own vocabulary and document sizes on the real sample.
+import { stemmer } from "stemmer";
+
+const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
+const MARKS = /\p{Mn}/gu;
+// FTS5's porter tokenizer leaves tokens shorter than 3 or longer than 64 bytes (UTF-8) as they are.
+const PORTER_MIN = 3;
+const PORTER_MAX = 64;
+
+const encoder = new TextEncoder();
+const stemCache = new Map<string, string>();
+
+/** One lower-cased, diacritic-free token as the index stores it. */
+export function stem(token: string): string {
+  let stemmed = stemCache.get(token);
+  if (stemmed === undefined) {
+    const bytes = encoder.encode(token).length;
+    stemmed = bytes < PORTER_MIN || bytes > PORTER_MAX ? token : stemmer(token);
+    if (stemCache.size > 50_000) stemCache.clear();
+    stemCache.set(token, stemmed);
+  }
+  return stemmed;
+}
+
+/** Text folded as unicode61 with remove_diacritics 2 folds it (before tokenizing). */
+export function fold(text: string): string {
+  return text.normalize("NFD").replace(MARKS, "").toLowerCase();
+}
+
+/** The index's tokens of a text, in order. */
+export function tokens(text: string): string[] {
+  const out: string[] = [];
+  for (const match of fold(text).matchAll(TOKEN)) out.push(stem(match[0]));
+  return out;
+}
+
+/** The index's tokens before stemming (folded), in order. */
+export function words(text: string): string[] {
+  return fold(text).match(TOKEN) ?? [];
+}

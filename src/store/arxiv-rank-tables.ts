@@ -1,0 +1,118 @@
+// The ranking tables' builder (arxiv_rank_terms, arxiv_rank_champions; migration 0006): for a
+// slice of the index's vocabulary, each common term's document frequency and champion list.
+// Pure (no runtime imports beyond src/search), so the bench and the seed build them with this
+// same code under Node, and the harvest rebuilds them in slices after each run.
+import { corpusStats, idf, type CorpusStats } from "../search/bm25.ts";
+import { BM25_SQL, CHAMPION_COLUMNS } from "../search/rank.ts";
+import { COLUMNS } from "../search/expression.ts";
+import { stem } from "../search/tokenize.ts";
+
+/** A term held by at least this many papers (in one column scope) gets a row and a champion list. */
+export const RANK_MIN_DOCS = 1_000;
+/** Papers kept in each champion list. */
+export const CHAMPIONS_PER_TERM = 100;
+
+/** The next slice of the vocabulary after a term: per-column and any-column document counts. */
+export const VOCAB_SLICE_SQL = `SELECT v.term AS term, v.col AS col, v.doc AS doc FROM arxiv_papers_fts_vocab_col v
+  WHERE v.term > ?1 AND v.term <= coalesce((SELECT max(term) FROM (SELECT term FROM arxiv_papers_fts_vocab WHERE term > ?1 ORDER BY term LIMIT ?2)), v.term)
+  UNION ALL SELECT r.term, '*', r.doc FROM arxiv_papers_fts_vocab r
+  WHERE r.term > ?1 AND r.term <= coalesce((SELECT max(term) FROM (SELECT term FROM arxiv_papers_fts_vocab WHERE term > ?1 ORDER BY term LIMIT ?2)), r.term)`;
+
+export const CHAMPIONS_SQL = `SELECT rowid AS k, -${BM25_SQL} AS s FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ? ORDER BY s DESC LIMIT ${CHAMPIONS_PER_TERM}`;
+export const DELETE_TERMS_SQL = "DELETE FROM arxiv_rank_terms WHERE term > ? AND term <= ?";
+export const DELETE_CHAMPIONS_SQL = "DELETE FROM arxiv_rank_champions WHERE term > ? AND term <= ?";
+export const INSERT_TERM_SQL = "INSERT INTO arxiv_rank_terms (term, col, docs) VALUES (?, ?, ?)";
+/** One champion list in one statement: ?3 is a JSON array of [weight, paper_key]. */
+export const INSERT_CHAMPIONS_SQL =
+  "INSERT OR REPLACE INTO arxiv_rank_champions (term, col, weight, paper_key) SELECT ?1, ?2, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?3)";
+
+export interface VocabRow {
+  term: string;
+  col: string;
+  doc: number;
+}
+
+export interface RankTerm {
+  term: string;
+  col: number;
+  docs: number;
+  /** The MATCH that finds its champions, or null when FTS5 would not look this term up as itself. */
+  match: string | null;
+}
+
+/**
+ * The common terms of a vocabulary slice. A champion list is built only for a term that the
+ * index's stemmer leaves as it is: FTS5 stems a query's words, so a stored stem that stems again
+ * to something else cannot be asked for (its papers are then found through the rare phrases).
+ */
+export function commonTerms(rows: readonly VocabRow[], minDocs = RANK_MIN_DOCS): RankTerm[] {
+  const out: RankTerm[] = [];
+  for (const row of rows) {
+    if (row.doc < minDocs) continue;
+    const col = row.col === "*" ? -1 : COLUMNS.indexOf(row.col as (typeof COLUMNS)[number]);
+    if (!(CHAMPION_COLUMNS as readonly number[]).includes(col)) continue;
+    const askable = /^[\p{L}\p{N}]+$/u.test(row.term) && stem(row.term) === row.term;
+    out.push({ term: row.term, col, docs: row.doc, match: askable ? (col === -1 ? `"${row.term}"` : `${COLUMNS[col]} : "${row.term}"`) : null });
+  }
+  return out;
+}
+
+/** A champion's stored weight: its bm25 for the term, without the idf. */
+export function championWeight(score: number, stats: CorpusStats, docs: number): number {
+  return score / idf(stats, docs);
+}
+
+export interface RankSliceOptions {
+  /** Vocabulary terms read per slice. */
+  terms?: number;
+  minDocs?: number;
+  /** Stop taking terms once this much time went by (the rest of the slice is the next one's). */
+  budgetMs?: number;
+}
+
+export interface RankSliceResult {
+  /** The last term done, or null when the vocabulary is finished. */
+  last: string | null;
+  terms: number;
+  lists: number;
+}
+
+/**
+ * Rebuilds the ranking rows of the terms after `after`, a slice at a time: the vocabulary slice,
+ * each common term's champions, then its old rows replaced in one batch (one transaction in D1).
+ */
+export async function rankSlice(db: D1Database, after: string, options: RankSliceOptions = {}): Promise<RankSliceResult> {
+  const started = Date.now();
+  const { terms: sliceTerms = 200, minDocs = RANK_MIN_DOCS, budgetMs = 5_000 } = options;
+  const [averages, vocab] = await db.batch<Record<string, unknown>>([
+    db.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1"),
+    db.prepare(VOCAB_SLICE_SQL).bind(after, sliceTerms),
+  ]);
+  const rows = vocab!.results as unknown as VocabRow[];
+  if (rows.length === 0) return { last: null, terms: 0, lists: 0 };
+  const block = averages!.results[0]?.block;
+  const stats = corpusStats(block instanceof Uint8Array ? block : new Uint8Array((block as ArrayBuffer | number[] | undefined) ?? []));
+  const byTerm = new Map<string, VocabRow[]>();
+  for (const row of rows) byTerm.set(row.term, [...(byTerm.get(row.term) ?? []), row]);
+  const ordered = [...byTerm.keys()].sort();
+  let last = after;
+  const writes: D1PreparedStatement[] = [];
+  let terms = 0;
+  let lists = 0;
+  for (const term of ordered) {
+    const common = commonTerms(byTerm.get(term)!, minDocs);
+    const askable = common.filter((t) => t.match !== null);
+    const hits = askable.length === 0 ? [] : await db.batch<{ k: number; s: number }>(askable.map((t) => db.prepare(CHAMPIONS_SQL).bind(t.match)));
+    for (const t of common) writes.push(db.prepare(INSERT_TERM_SQL).bind(t.term, t.col, t.docs));
+    askable.forEach((t, i) => {
+      const champions = hits[i]!.results.map((h) => [championWeight(h.s, stats, t.docs), h.k]);
+      writes.push(db.prepare(INSERT_CHAMPIONS_SQL).bind(t.term, t.col, JSON.stringify(champions)));
+    });
+    terms += common.length;
+    lists += askable.length;
+    last = term;
+    if (Date.now() - started > budgetMs) break;
+  }
+  await db.batch([db.prepare(DELETE_TERMS_SQL).bind(after, last), db.prepare(DELETE_CHAMPIONS_SQL).bind(after, last), ...writes]);
+  return { last, terms, lists };
+}
