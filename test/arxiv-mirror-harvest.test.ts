@@ -210,8 +210,10 @@ describe("harvest faults end in the same mirror as an uninterrupted run", { time
     const expected = await baseline();
     const clean = await driveHarvest();
     await env.DB.prepare("DELETE FROM arxiv_papers").run();
-    // The second-to-last delivery is the end-of-run step (it completes the run), the last one the verify.
-    const run = await driveHarvest({ faults: new Map([[clean.deliveries - 1, { kind: "crash-after-batch" }]]) });
+    // The last end-of-run step completes the run; the verify and the ranking tables come after it.
+    const endOfRun = clean.kinds.lastIndexOf("skipped") + 1;
+    expect(clean.kinds.slice(endOfRun)).toEqual(expect.arrayContaining(["verify", "rank"]));
+    const run = await driveHarvest({ faults: new Map([[endOfRun, { kind: "crash-after-batch" }]]) });
     // The failed delivery is sent again (after a short backoff); its replay sends the verify.
     expect(run.delayed).toHaveLength(1);
     expect(JSON.parse(run.delayed[0]!.cursor)).toMatchObject({ kind: "skipped" });
@@ -428,7 +430,8 @@ describe("verify on a large mirror", { timeout: 60_000 }, () => {
       const first = { kind: "verify" as const, step: state.step + 1, phase: "papers" as const, after: -1, category: null, counts: { papers: 0, missing: 0, fts_missing: 0, fts_orphans: 0, orphans: 0, category_rows: 0 } };
       await verifyStep(testEnv, state.run_id, first, 50);
       let messages = 1;
-      while (queue.length > 0) {
+      // The verify's steps (the ranking tables' rebuild follows them).
+      while (queue.length > 0 && (JSON.parse(queue[0]!.cursor!) as { kind: string }).kind === "verify") {
         const next = queue.shift()!;
         messages++;
         await verifyStep(testEnv, next.run_id, JSON.parse(next.cursor!), 50);

@@ -25,10 +25,13 @@ export const cursorSchema = z.discriminatedUnion("kind", [
     counts: z.object({ papers: z.number().int().min(0), missing: z.number().int().min(0), fts_missing: z.number().int().min(0), fts_orphans: z.number().int().min(0), orphans: z.number().int().min(0), category_rows: z.number().int().min(0) }),
     ...retryFields,
   }),
+  /** After the verify: the ranking tables rebuilt, one slice of the index's vocabulary per step. */
+  z.object({ kind: z.literal("rank"), step, after: z.string().max(200), terms: z.number().int().min(0), ...retryFields }),
 ]);
 export type Cursor = z.infer<typeof cursorSchema>;
 export type ListCursor = Extract<Cursor, { kind: "list" }>;
 export type VerifyCursor = Extract<Cursor, { kind: "verify" }>;
+export type RankCursor = Extract<Cursor, { kind: "rank" }>;
 
 export interface ArxivState {
   status: "idle" | "running" | "done" | "error";
@@ -202,10 +205,11 @@ export async function markArxivRunFailed(db: D1Database, runId: string, reason: 
   return (result.meta.changes ?? 0) > 0;
 }
 
-export function verifiedStatement(db: D1Database, runId: string, step: number, result: unknown, now: string): D1PreparedStatement {
+/** The verify's result; the run's steps go on with `next` (the ranking tables' rebuild). */
+export function verifiedStatement(db: D1Database, runId: string, step: number, result: unknown, now: string, next: Cursor | null = null): D1PreparedStatement {
   return db
-    .prepare("UPDATE harvest_state SET verified = ?, step = ?, next_cursor = NULL, updated_at = ? WHERE source = 'arxiv' AND run_id = ? AND step = ? - 1")
-    .bind(JSON.stringify(result), step, now, runId, step);
+    .prepare("UPDATE harvest_state SET verified = ?, step = ?, next_cursor = ?, updated_at = ? WHERE source = 'arxiv' AND run_id = ? AND step = ? - 1")
+    .bind(JSON.stringify(result), step, next === null ? null : JSON.stringify(next), now, runId, step);
 }
 
 // ---------------------------------------------------------------------------------------------

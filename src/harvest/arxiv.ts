@@ -11,6 +11,7 @@
 import { loadConfig, type Config } from "../config";
 import { ToolError } from "../errors";
 import { FULL_VERIFY_MAX_PAPERS, finishSlicedVerify, nextCategory, pageWriteStatements, verifyCategorySlice, verifyMirror, verifyPaperSlice, type VerifyResult } from "../store/arxiv-mirror";
+import { rankSlice } from "../store/arxiv-rank-tables";
 import { GateRefusal, politeFetch, readTextCapped } from "../upstream/fetch";
 import {
   finishRunStatement,
@@ -34,6 +35,7 @@ import {
   type Cursor,
   type ListCursor,
   type VerifyCursor,
+  type RankCursor,
 } from "./arxiv-checkpoint";
 import { WATCHDOG_CRON, type HarvestMessage, type Harvester } from "./dispatch";
 import { OaiError, parseOaiPage, type OaiPage } from "./oai";
@@ -271,8 +273,25 @@ export async function verifyStep(env: Env, runId: string, cursor: VerifyCursor, 
     await env.DB.batch([stepStatement(env.DB, { runId, step: cursor.step, next, now })]);
     return advance(env, runId, next);
   }
-  await env.DB.batch([verifiedStatement(env.DB, runId, cursor.step, result, now)]);
+  const rank: RankCursor = { kind: "rank", step: cursor.step + 1, after: "", terms: 0 };
+  await env.DB.batch([verifiedStatement(env.DB, runId, cursor.step, result, now, rank)]);
   if (!result!.ok) console.error("arxiv mirror verify failed", result);
+  return advance(env, runId, rank);
+}
+
+/**
+ * The ranking tables after a run (src/store/arxiv-rank-tables.ts): the common terms' document
+ * frequencies and champion lists, a vocabulary slice per step (each within a few seconds of D1).
+ * Until the rebuild reaches a term, the ranker reads that term's previous rows.
+ */
+export async function rankStep(env: Env, runId: string, cursor: RankCursor): Promise<void> {
+  const started = Date.now();
+  const slice = await rankSlice(env.DB, cursor.after);
+  const now = new Date().toISOString();
+  console.log(`arxiv harvest ${runId}: ranking tables after ${JSON.stringify(cursor.after)}: ${slice.terms} terms in ${Date.now() - started} ms`);
+  const next: RankCursor | null = slice.last === null ? null : { kind: "rank", step: cursor.step + 1, after: slice.last, terms: cursor.terms + slice.terms };
+  await env.DB.batch([stepStatement(env.DB, { runId, step: cursor.step, next, now })]);
+  if (next !== null) return advance(env, runId, next);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -396,11 +415,13 @@ export const arxivHarvester: Harvester = {
       console.error(`arxiv harvest ${msg.run_id}: step ${cursor.step} arrived while the checkpoint is at ${state.step}; ignored`);
       return;
     }
-    if (cursor.kind === "verify" ? state.status !== "done" : state.status !== "running") return; // stopped, or already finished
+    const afterRun = cursor.kind === "verify" || cursor.kind === "rank";
+    if (afterRun ? state.status !== "done" : state.status !== "running") return; // stopped, or already finished
     try {
       if (cursor.kind === "list") await listStep(env, state, msg.run_id, cursor);
       else if (cursor.kind === "skipped") await skippedStep(env, state, msg.run_id, cursor);
-      else await verifyStep(env, msg.run_id, cursor);
+      else if (cursor.kind === "verify") await verifyStep(env, msg.run_id, cursor);
+      else await rankStep(env, msg.run_id, cursor);
     } catch (error) {
       await retryLater(env, msg.run_id, cursor, error);
     }

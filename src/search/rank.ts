@@ -31,13 +31,13 @@ export const RANK_TUNING = {
   allTermsMax: 24,
   allTermsCandidates: 20,
   /** The rarest phrases whose pairs are candidate sources. */
-  pairTerms: 6,
+  pairTerms: 7,
   /** Only phrases whose doclists hold at most this many papers are paired (reading them costs). */
-  pairWalk: 40_000,
+  pairWalk: 50_000,
   /** Pairs are taken while their expected hits (df x df / N, summed) stay under this. */
-  pairBudget: 4_000,
+  pairBudget: 6_000,
   /** Best hits of the pairs taken as candidates. */
-  pairCandidates: 80,
+  pairCandidates: 120,
   /** Best papers taken from each common term's champion list. */
   championCandidates: 8,
   /** The deepest page end the candidates serve; deeper pages are ranked exhaustively. */
@@ -212,7 +212,15 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Dat
   const scored: { row: Row; score: number }[] = [];
   for (const row of candidates) {
     const doc = [row.title, row.authors, row.abstract, row.comment ?? "", row.journal_ref ?? ""].map(tokens);
-    const counts = phrases.map((p) => phraseCounts(p, doc));
+    // One pass per column counts every token; a single-word phrase is then a lookup.
+    const perColumn = doc.map((column) => {
+      const count = new Map<string, number>();
+      for (const token of column) count.set(token, (count.get(token) ?? 0) + 1);
+      return count;
+    });
+    const counts = phrases.map((p) =>
+      isSingleToken(p) ? perColumn.map((count, c) => (p.column === null || p.column === c ? count.get(p.stems[0]!) ?? 0 : 0)) : phraseCounts(p, doc),
+    );
     if (!matches(request.query, new Map(phrases.map((p, i) => [p, counts[i]!])))) continue;
     scored.push({ row, score: score(phrases, idfs, doc, stats, counts) });
   }

@@ -28,15 +28,22 @@ export function stem(token: string): string {
 
 /** Text folded as unicode61 with remove_diacritics 2 folds it (before tokenizing). */
 export function fold(text: string): string {
-  return text.normalize("NFD").replace(MARKS, "").toLowerCase();
+  // Most metadata is ASCII: it has no diacritics to remove.
+  return ASCII.test(text) ? text.toLowerCase() : text.normalize("NFD").replace(MARKS, "").toLowerCase();
 }
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** The index's tokens of a text, in order. */
 export function tokens(text: string): string[] {
   const out: string[] = [];
-  for (const match of fold(text).matchAll(TOKEN)) out.push(stem(match[0]));
+  // In ASCII, unicode61's token characters are the letters and digits.
+  const folded = fold(text);
+  const pattern = ASCII.test(text) ? ASCII_TOKEN : TOKEN;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(folded); match !== null; match = pattern.exec(folded)) out.push(stem(match[0]));
   return out;
 }
+const ASCII_TOKEN = /[a-z0-9]+/g;
 
 /** The index's tokens before stemming (folded), in order. */
 export function words(text: string): string[] {

@@ -1,7 +1,7 @@
 // One harvested arXiv record and its row in arxiv_papers, both ways. Pure (no runtime imports),
 // so the seed builder in scripts/ runs this same code under Node.
 /** The mirror layout this code writes and reads (mirror_schema.version; bumped by a migration that changes it). */
-export const MIRROR_SCHEMA_VERSION = 1;
+export const MIRROR_SCHEMA_VERSION = 2;
 
 /** A paper as OAI-PMH (or a bulk metadata file) describes it: the latest version. */
 export interface MirrorRecord {

@@ -30,6 +30,8 @@ export interface DriveOptions {
 
 export interface DriveResult {
   deliveries: number;
+  /** The kind of step each delivery carried (list, skipped, verify, rank), in order. */
+  kinds: string[];
   /** Messages the queue itself had to retry (the harvest threw). */
   errors: { page: string; error: unknown }[];
   /** Messages the harvest sent again later itself (backoff), with the delay it asked for. */
@@ -105,7 +107,7 @@ export async function driveHarvest(options: DriveOptions = {}): Promise<DriveRes
       }
     },
   };
-  const result: DriveResult = { deliveries: 0, errors: [], delayed: [], deadLettered: [] };
+  const result: DriveResult = { deliveries: 0, kinds: [], errors: [], delayed: [], deadLettered: [] };
   const testEnv = harvestEnv(options.variant ?? "", queue, hooks, { deadLetters: result.deadLettered, vars: options.vars, baseUrl: options.baseUrl });
   await startArxivHarvest(testEnv, options.mode ?? "cold");
   const attempts = new Map<HarvestMessage, number>();
@@ -119,6 +121,7 @@ export async function driveHarvest(options: DriveOptions = {}): Promise<DriveRes
       await new Promise((resolve) => setTimeout(resolve, Math.min(delayMs, 10_000)));
     }
     result.deliveries++;
+    result.kinds.push(message.cursor ? (JSON.parse(message.cursor) as { kind: string }).kind : "start");
     await options.onDelivery?.(result.deliveries);
     const fault = options.faults?.get(result.deliveries);
     armed = fault?.kind === "replay" ? undefined : fault;

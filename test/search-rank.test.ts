@@ -1,0 +1,224 @@
+// The mirror's ranking (issue 11) on the 1,128 real records of data/arxiv-sample: the tokenizer
+// and bm25 reproduced in TypeScript against FTS5's own numbers, the candidate ranker against an
+// exhaustive ORDER BY bm25(), phrases against brute force, the ranking tables, and the hostile
+// searches that must stay bounded.
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { corpusStats, idf, score } from "../src/search/bm25";
+import { phrase, phraseCounts, phrasesOf, toMatch, type TextQuery } from "../src/search/expression";
+import { BM25_SQL } from "../src/search/rank";
+import { tokens } from "../src/search/tokenize";
+import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
+import { searchMirror, type MirrorSearchOptions } from "../src/store/arxiv-mirror";
+import { rankSlice } from "../src/store/arxiv-rank-tables";
+import { callTool, resetUpstream } from "./helpers";
+import { sampleRecords, seedMirror } from "./mirror/driver";
+
+beforeEach(async () => {
+  await resetUpstream();
+  await seedMirror();
+});
+
+const records = sampleRecords();
+
+/** The ranking tables for the sample, with a threshold its 1,128 papers reach. */
+async function buildRankTables(minDocs = 40): Promise<void> {
+  let after = "";
+  for (;;) {
+    const slice = await rankSlice(env.DB, after, { terms: 500, minDocs });
+    if (slice.last === null) return;
+    after = slice.last;
+  }
+}
+
+function plan(query: string, filters = {}) {
+  const planned = planMirrorSearch(query, filters);
+  if (!("plan" in planned)) throw new Error(`expected a mirror plan for ${query}: ${planned.live}`);
+  return planned.plan;
+}
+
+/** Exhaustive FTS5 ranking: every hit scored, the page cut from it. */
+async function exhaustive(match: TextQuery, limit = 10): Promise<{ k: number; s: number }[]> {
+  const { results } = await env.DB.prepare(`SELECT rowid AS k, -${BM25_SQL} AS s FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ? ORDER BY ${BM25_SQL} ASC, rowid DESC LIMIT ?`)
+    .bind(toMatch(match), limit)
+    .all<{ k: number; s: number }>();
+  return results;
+}
+
+// Small caps send every search with more than 20 hits to the candidate ranker.
+const candidatePath: Partial<MirrorSearchOptions> = { caps: { count: 20, scan: 40, rank: 10 } };
+
+describe("the index's tokenizer and bm25, in TypeScript", () => {
+  it("tokenizes every sample paper exactly as FTS5 did: the same terms, document counts and document sizes", async () => {
+    const vocab = new Map((await env.DB.prepare("SELECT term, doc FROM arxiv_papers_fts_vocab").all<{ term: string; doc: number }>()).results.map((r) => [r.term, r.doc]));
+    const ours = new Map<string, number>();
+    const { results: sizes } = await env.DB.prepare("SELECT p.id, d.sz FROM arxiv_papers p JOIN arxiv_papers_fts_docsize d ON d.id = p.paper_key").all<{ id: string; sz: ArrayBuffer }>();
+    const sizeOf = new Map(sizes.map((r) => [r.id, r.sz]));
+    let sizeMismatches = 0;
+    for (const r of records) {
+      const columns = [r.title, r.authors, r.abstract, r.comment ?? "", r.journal_ref ?? ""].map((text) => tokens(text.replace(/\s+/g, " ").trim()));
+      for (const term of new Set(columns.flat())) ours.set(term, (ours.get(term) ?? 0) + 1);
+      const stored = new Uint8Array(sizeOf.get(r.id)!);
+      // docsize: one varint per column (all sizes here are under 128 tokens a column, or two bytes).
+      const lengths = columns.map((c) => c.length);
+      const decoded: number[] = [];
+      for (let i = 0; i < stored.length; ) {
+        let v = 0;
+        let b: number;
+        do {
+          b = stored[i++]!;
+          v = v * 128 + (b & 0x7f);
+        } while (b & 0x80);
+        decoded.push(v);
+      }
+      if (decoded.join() !== lengths.join()) sizeMismatches++;
+    }
+    expect(sizeMismatches).toBe(0);
+    expect(ours.size).toBe(vocab.size);
+    const differing = [...ours].filter(([term, n]) => vocab.get(term) !== n);
+    expect(differing).toEqual([]);
+  });
+
+  it("scores documents to FTS5's bm25 exactly: phrases, column filters, prefixes, NOT", async () => {
+    const block = (await env.DB.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1").first<{ block: ArrayBuffer }>())!.block;
+    const stats = corpusStats(new Uint8Array(block));
+    expect(stats.rows).toBe(records.length);
+    const queries: TextQuery[] = [
+      phrase(["quantum"], null),
+      { kind: "or", children: [phrase(["lattice"], null), phrase(["gauge"], 0), phrase(["magnetic", "field"], null)] },
+      { kind: "not", left: { kind: "and", children: [phrase(["black"], null), phrase(["hole"], null)] }, right: phrase(["galaxy"], null) },
+      phrase(["entangl"], null, true),
+      phrase(["smith"], 1),
+    ];
+    const { results: rows } = await env.DB.prepare("SELECT paper_key, title, authors, abstract, coalesce(comment, '') AS c, coalesce(journal_ref, '') AS j FROM arxiv_papers").all<Record<string, string> & { paper_key: number }>();
+    const docs = new Map(rows.map((r) => [r.paper_key, [r.title!, r.authors!, r.abstract!, r.c!, r.j!].map(tokens)]));
+    for (const query of queries) {
+      const fts = await exhaustive(query, 10_000);
+      expect(fts.length, toMatch(query)).toBeGreaterThan(0);
+      const phrases = phrasesOf(query);
+      const idfs = await Promise.all(
+        phrases.map(async (p) => idf(stats, (await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?").bind(toMatch(p)).first<{ n: number }>())!.n)),
+      );
+      for (const hit of fts) {
+        const doc = docs.get(hit.k)!;
+        expect(score(phrases, idfs, doc, stats, phrases.map((p) => phraseCounts(p, doc)))).toBeCloseTo(hit.s, 9);
+      }
+    }
+  });
+});
+
+describe("relevance order whatever the number of hits", () => {
+  it("ranks a search past the count cap by BM25, never newest first, with the same page as an exhaustive ranking", async () => {
+    await buildRankTables();
+    for (const query of ["quantum", "field theory", "ti:quantum", "quantum gauge lattice boson string", "magnetic OR field OR spin"]) {
+      const planned = plan(query);
+      const result = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...candidatePath });
+      if (result.kind !== "answer") throw new Error("expected an answer");
+      expect(result, query).toMatchObject({ ordering: "relevance", totalIsLowerBound: true, method: "candidates" });
+      const exact = await exhaustive(planned.match!);
+      // The sample is small enough for the candidates to hold every paper that matters.
+      expect(result.rows.map((r) => r.paper_key), query).toEqual(exact.map((r) => r.k));
+    }
+  });
+
+  it("serves a page beyond the candidates, and worst-first order, from an exhaustive ranking", async () => {
+    const planned = plan("quantum");
+    const deep = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start: 100, limit: 10, ...candidatePath });
+    const exact = await exhaustive(planned.match!, 110);
+    expect(deep).toMatchObject({ kind: "answer", method: "exhaustive" });
+    if (deep.kind === "answer") expect(deep.rows.map((r) => r.paper_key)).toEqual(exact.slice(100).map((r) => r.k));
+    const worst = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "ascending", start: 0, limit: 3, ...candidatePath });
+    if (worst.kind === "answer") expect(worst.rows[0]!.paper_key).toBe((await exhaustive(planned.match!, 10_000)).at(-1)!.k);
+  });
+
+  it("falls back to an exhaustive ranking when the candidates run out before the page is full", async () => {
+    const planned = plan("quantum AND field");
+    const tiny = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...candidatePath, tuning: { rareCandidates: 1, pairCandidates: 1, allTermsCandidates: 1, championCandidates: 1 } });
+    expect(tiny).toMatchObject({ kind: "answer", method: "exhaustive" });
+    if (tiny.kind === "answer") expect(tiny.rows.map((r) => r.paper_key)).toEqual((await exhaustive(planned.match!)).map((r) => r.k));
+  });
+
+  it("puts the paper whose whole title is the pasted query first, in every form an agent sends it", async () => {
+    const withTitles = records.filter((r) => r.title.split(/\s+/).length >= 5).slice(0, 40);
+    for (const record of withTitles) {
+      const pasted = record.title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+      for (const query of [pasted, `"${pasted}"`]) {
+        const result = await callTool("arxiv_search_papers", { query, max_results: 3 });
+        expect(result.structuredContent.papers[0]?.base_id, query).toBe(record.id);
+      }
+    }
+  });
+
+  it("says a search with no words is listed newest first because there is nothing to rank", async () => {
+    const result = await callTool("arxiv_search_papers", { query: "cat:hep-th", max_results: 3 });
+    expect(result.structuredContent.notices.join(" ")).toContain("no words to rank");
+    expect(result.structuredContent.notices.join(" ")).not.toContain("Too many hits");
+  });
+});
+
+describe("exact phrases", () => {
+  it("matches a quoted phrase's words adjacent and in order, as brute force over the sample finds them", async () => {
+    for (const [field, words] of [["abs", "in this paper we"], ["abs", "magnetic field"], ["ti", "black hole"], ["abs", "we show that"]] as const) {
+      const wanted = tokens(words).join(" ");
+      const text = (r: (typeof records)[number]) => (field === "ti" ? r.title : r.abstract);
+      const expected = records.filter((r) => ` ${tokens(text(r).replace(/\s+/g, " ")).join(" ")} `.includes(` ${wanted} `)).length;
+      const loose = records.filter((r) => wanted.split(" ").every((w) => tokens(text(r)).includes(w))).length;
+      const result = await callTool("arxiv_search_papers", { query: `${field}:"${words}"`, max_results: 1 });
+      expect(result.structuredContent.served_from).toBe("mirror");
+      expect(result.structuredContent.total, words).toBe(expected);
+      if (words.split(" ").length > 3) expect(expected, words).toBeLessThan(loose); // adjacency is checked, not just co-occurrence
+    }
+  });
+});
+
+describe("the ranking tables", () => {
+  it("hold each common term's document count and its champions: the papers where that term alone scores highest", async () => {
+    await buildRankTables();
+    const row = await env.DB.prepare("SELECT docs FROM arxiv_rank_terms WHERE term = 'quantum' AND col = -1").first<{ docs: number }>();
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH '\"quantum\"'").first<{ n: number }>();
+    expect(row?.docs).toBe(count?.n);
+    const { results: champions } = await env.DB.prepare("SELECT paper_key FROM arxiv_rank_champions WHERE term = 'quantum' AND col = -1 ORDER BY weight DESC, paper_key DESC LIMIT 20").all<{ paper_key: number }>();
+    expect(champions.map((c) => c.paper_key)).toEqual((await exhaustive(phrase(["quantum"], null), 20)).map((r) => r.k));
+    const title = await env.DB.prepare("SELECT count(*) AS n FROM arxiv_rank_champions WHERE term = 'quantum' AND col = 0").first<{ n: number }>();
+    expect(title?.n).toBeGreaterThan(0);
+  });
+
+  it("are rebuilt in slices: a second build replaces the rows instead of adding to them", async () => {
+    await buildRankTables();
+    const before = await env.DB.prepare("SELECT (SELECT count(*) FROM arxiv_rank_terms) AS t, (SELECT count(*) FROM arxiv_rank_champions) AS c").first<{ t: number; c: number }>();
+    await buildRankTables();
+    const after = await env.DB.prepare("SELECT (SELECT count(*) FROM arxiv_rank_terms) AS t, (SELECT count(*) FROM arxiv_rank_champions) AS c").first<{ t: number; c: number }>();
+    expect(after).toEqual(before);
+    expect(before!.t).toBeGreaterThan(10);
+  });
+});
+
+describe("hostile searches stay bounded and typed", () => {
+  it("sends a prefix of one or two letters to arXiv with the reason, and answers a longer one from the mirror", async () => {
+    for (const query of ["e*", "ti:x*", "ab*"]) expect(planMirrorSearch(query, {}), query).toMatchObject({ live: expect.stringContaining("prefix of fewer than 3 letters") });
+    const longer = await callTool("arxiv_search_papers", { query: "entangl*", max_results: 2 });
+    expect(longer.structuredContent.served_from).toBe("mirror");
+    expect(longer.structuredContent.total).toBeGreaterThan(0);
+  });
+
+  it("answers any number of cat: terms (deduplicated; no bound value per category)", async () => {
+    const codes = ["hep-th", "hep-ph", "gr-qc", "astro-ph", "quant-ph", "math.AG", "math.CO", "cs.LG", "cs.AI", "cond-mat.str-el", "nucl-th", "physics.optics"];
+    const terms: string[] = [];
+    for (let i = 0; `quantum AND (${[...terms, `cat:${codes[i % codes.length]}`].join(" OR ")})`.length <= 1000; i++) terms.push(`cat:${codes[i % codes.length]}`);
+    expect(terms.length).toBeGreaterThan(60);
+    const result = await callTool("arxiv_search_papers", { query: `quantum AND (${terms.join(" OR ")})`, max_results: 3 });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(result.structuredContent.served_from).toBe("mirror");
+  });
+
+  it("ranks a 1,000-character OR of common words from the mirror", async () => {
+    const common = ["quantum", "field", "theory", "model", "state", "energy", "phase", "spin", "lattice", "magnetic", "results", "system"];
+    let query = "";
+    for (let i = 0; query.length < 990; i++) query += `${i ? " OR " : ""}${common[i % common.length]}`;
+    query = query.slice(0, 1000).replace(/ OR \S*$/, "");
+    const result = await callTool("arxiv_search_papers", { query, max_results: 10 });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ served_from: "mirror" });
+    expect(result.structuredContent.papers).toHaveLength(10);
+  });
+});
