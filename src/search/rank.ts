@@ -71,6 +71,8 @@ export interface RankRequest {
   tuning?: Partial<typeof RANK_TUNING>;
   /** Filled with the time of each stage (ms), for the bench. */
   trace?: Record<string, number>;
+  /** Score every hit and keep plain BM25 order (no known-item rule): the bench's reference. */
+  reference?: boolean;
 }
 
 export type RankMethod = "exhaustive" | "candidates";
@@ -136,11 +138,11 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Dat
     const s3 = performance.now();
     const rows = await exhaustivePage<Row>(db, request);
     mark("exhaustive", s3);
-    return { rows: knownItemFirst(request.query, rows), counted, method: "exhaustive", candidates: 0 };
+    return { rows: request.reference ? rows : knownItemFirst(request.query, rows), counted, method: "exhaustive", candidates: 0 };
   };
   const pageEnd = request.start + request.limit;
   // Few hits: score them all (exact, and cheap below the count cap).
-  if (counted.matched === 0 || !request.isLowerBound(counted) || request.ascending || pageEnd > tuning.rescored || stats.rows === 0) return exhaustive();
+  if (request.reference || counted.matched === 0 || !request.isLowerBound(counted) || request.ascending || pageEnd > tuning.rescored || stats.rows === 0) return exhaustive();
   const others = unique.filter((p) => !isSingleToken(p));
   if (others.length > 0) {
     const s4 = performance.now();
@@ -158,7 +160,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Dat
   const ftsPart = (match: string, limit: number) => {
     const { clauses, binds: filterBinds } = request.filters("arxiv_papers_fts.rowid");
     parts.push(
-      `SELECT k FROM (SELECT arxiv_papers_fts.rowid AS k FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?${clauses.map((c) => ` AND ${c}`).join("")} ORDER BY ${BM25_SQL} LIMIT ${limit})`,
+      `SELECT arxiv_papers_fts.rowid FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?${clauses.map((c) => ` AND ${c}`).join("")} ORDER BY ${BM25_SQL} LIMIT ${limit}`,
     );
     binds.push(match, ...filterBinds);
   };
@@ -194,15 +196,18 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Dat
   const common = byRarity
     .filter((p) => !rare.includes(p) && p.stems.length === 1 && !p.prefix && !p.stems[0]!.includes(" ") && (p.column === null || p.column <= 2))
     .slice(0, MAX_CHAMPION_TERMS);
-  for (const p of common) {
+  // All the lists in one subquery (D1 allows few terms in a compound SELECT): the best of each.
+  if (common.length > 0) {
     const { clauses, binds: filterBinds } = request.filters("c.paper_key");
     parts.push(
-      `SELECT k FROM (SELECT c.paper_key AS k FROM arxiv_rank_champions c WHERE c.term = ? AND c.col = ${p.column ?? -1}${clauses.map((x) => ` AND ${x}`).join("")} ORDER BY c.weight DESC LIMIT ${tuning.championCandidates})`,
+      `SELECT k FROM (SELECT c.paper_key AS k, row_number() OVER (PARTITION BY c.term, c.col ORDER BY c.weight DESC) AS n
+         FROM json_each(?) t JOIN arxiv_rank_champions c ON c.term = t.value ->> 0 AND c.col = t.value ->> 1${clauses.map((x) => ` AND ${x}`).join("")})
+       WHERE n <= ${tuning.championCandidates}`,
     );
-    binds.push(p.stems[0], ...filterBinds);
+    binds.push(JSON.stringify(common.map((p) => [p.stems[0], p.column ?? -1])), ...filterBinds);
   }
   if (parts.length === 0) return exhaustive();
-  const candidateSql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers p WHERE p.paper_key IN (${parts.join(" UNION ")})`;
+  const candidateSql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers p WHERE ${parts.map((part) => `p.paper_key IN (${part})`).join(" OR ")}`;
   const s1 = performance.now();
   const { results: candidates } = await db.prepare(candidateSql).bind(...binds).all<Row & StoredText>();
   mark("candidates", s1);

@@ -207,13 +207,15 @@ export interface MirrorSearchOptions {
   ignoreDateOutliers?: boolean;
   /** Filled with the ranker's stage times (the bench). */
   trace?: Record<string, number>;
+  /** Every hit scored, in plain BM25 order (the bench's reference ranking). */
+  reference?: boolean;
 }
 
 /** relevance: BM25 order; newest_first: no words to rank, so the page is listed newest first. */
 export type MirrorOrdering = "relevance" | "submitted" | "updated" | "newest_first";
 
 export type MirrorSearchResult =
-  | { kind: "answer"; total: number; totalIsLowerBound: boolean; rows: StoredRow[]; ordering: MirrorOrdering; method?: RankMethod }
+  | { kind: "answer"; total: number; totalIsLowerBound: boolean; rows: MirrorRow[]; ordering: MirrorOrdering; method?: RankMethod }
   | { kind: "live"; reason: string; mirrorCouldApproximate: boolean };
 
 const MONTH_SECONDS = 31 * 86_400;
@@ -330,6 +332,7 @@ export async function searchMirror(db: D1Database, plan: MirrorSearchPlan, optio
       ascending: options.sortOrder === "ascending",
       ...(options.tuning ? { tuning: options.tuning } : {}),
       ...(options.trace ? { trace: options.trace } : {}),
+      ...(options.reference ? { reference: true } : {}),
     });
     const totalIsLowerBound = lowerBound(ranked.counted);
     return { kind: "answer", total: Math.min(ranked.counted.matched, countCap), totalIsLowerBound, rows: ranked.rows, ordering: "relevance", method: ranked.method };
