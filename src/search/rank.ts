@@ -86,13 +86,13 @@ export interface RankResult<Row> {
 
 type StoredText = { paper_key: number; title: string; authors: string; abstract: string; comment: string | null; journal_ref: string | null };
 
-const corpusMemo = new WeakMap<D1Database, { at: number; stats: CorpusStats }>();
-const CORPUS_TTL_MS = 60_000;
+/** What the ranker reads through: the database, or a D1 session (read replicas). */
+export type D1Reader = Pick<D1Database, "prepare" | "batch">;
 
 const isSingleToken = (p: Phrase) => p.stems.length === 1 && !p.stems[0]!.includes(" ") && !p.prefix;
 
 /** Document frequency of one phrase: the stored count of a common term, else FTS5's count. */
-function dfStatement(db: D1Database, p: Phrase): D1PreparedStatement {
+function dfStatement(db: D1Reader, p: Phrase): D1PreparedStatement {
   if (isSingleToken(p)) {
     return db
       .prepare(
@@ -105,20 +105,17 @@ function dfStatement(db: D1Database, p: Phrase): D1PreparedStatement {
 
 const readStats = (block: unknown): CorpusStats => corpusStats(block instanceof Uint8Array ? block : new Uint8Array((block as ArrayBuffer | number[] | undefined) ?? []));
 
-export async function rankRelevance<Row extends { paper_key: number }>(db: D1Database, request: RankRequest): Promise<RankResult<Row>> {
+export async function rankRelevance<Row extends { paper_key: number }>(db: D1Reader, request: RankRequest): Promise<RankResult<Row>> {
   const tuning = { ...RANK_TUNING, ...request.tuning };
   const mark = (stage: string, since: number) => {
     if (request.trace) request.trace[stage] = (request.trace[stage] ?? 0) + performance.now() - since;
   };
   const phrases = phrasesOf(request.query);
   const unique = [...new Map(phrases.map((p) => [phraseKey(p), p])).values()];
-  const memo = corpusMemo.get(db);
-  const needStats = !memo || Date.now() - memo.at > CORPUS_TTL_MS;
   // First batch: the capped count, the totals, and the single words' frequencies (index seeks).
   // A phrase's frequency is an FTS5 count over its words' doclists: read only if it is needed.
   const singles = unique.filter(isSingleToken);
-  const statements = [request.count, ...singles.map((p) => dfStatement(db, p))];
-  if (needStats) statements.push(db.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1"));
+  const statements = [request.count, ...singles.map((p) => dfStatement(db, p)), db.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1")];
   const s0 = performance.now();
   const results = await db.batch<Record<string, unknown>>(statements);
   mark("stats", s0);
@@ -128,11 +125,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Dat
   // What FTS5 reads to find a phrase's hits: its words' whole doclists (a column filter is applied
   // while reading them), so a title-only phrase of a common word costs what the word costs.
   const walk = new Map(singles.map((p, i) => [phraseKey(p), Number(results[i + 1]!.results[0]?.walk ?? df.get(phraseKey(p)) ?? 0)]));
-  let stats: CorpusStats;
-  if (needStats) {
-    stats = readStats(results[results.length - 1]!.results[0]?.block);
-    corpusMemo.set(db, { at: Date.now(), stats });
-  } else stats = memo!.stats;
+  const stats = readStats(results[results.length - 1]!.results[0]?.block);
 
   const exhaustive = async (): Promise<RankResult<Row>> => {
     const s3 = performance.now();
@@ -268,7 +261,7 @@ function titleWords(query: TextQuery): { stems: string[]; keepStopwords: boolean
 }
 
 /** Every hit scored by FTS5, the page cut from that order (exact; cost grows with the hits). */
-async function exhaustivePage<Row>(db: D1Database, request: RankRequest): Promise<Row[]> {
+async function exhaustivePage<Row>(db: D1Reader, request: RankRequest): Promise<Row[]> {
   const { clauses, binds } = request.filters("arxiv_papers_fts.rowid");
   const sql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers_fts JOIN arxiv_papers p ON p.paper_key = arxiv_papers_fts.rowid
     WHERE arxiv_papers_fts MATCH ?${clauses.map((c) => ` AND ${c}`).join("")} ORDER BY ${BM25_SQL} ${request.ascending ? "DESC" : "ASC"}, arxiv_papers_fts.rowid ${request.ascending ? "ASC" : "DESC"} LIMIT ? OFFSET ?`;

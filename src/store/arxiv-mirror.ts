@@ -1,8 +1,6 @@
 // The arXiv mirror in D1: page writes (records + checkpoint in one batch), lookups by ID, the
 // search executor, readiness and verification. It hands back stored rows; sources/arxiv/mirror.ts
 // turns them into paper records, and sources/arxiv/mirror-query.ts plans the searches.
-import { getTableColumns, inArray } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
 import { monthEndKey, monthStartKey, paperKey } from "./arxiv-key";
 import {
   FTS_INTEGRITY_SQL,
@@ -16,10 +14,11 @@ import {
   type MirrorRow,
   type VerifyCounts,
 } from "./arxiv-row";
-import { arxivPapers } from "./schema";
 import type { TextQuery } from "../search/expression";
 import { toMatch } from "../search/expression";
-import { rankRelevance, RANK_TUNING, type KeyFilters, type RankMethod } from "../search/rank";
+import { rankRelevance, RANK_TUNING, type D1Reader, type KeyFilters, type RankMethod } from "../search/rank";
+
+export type { D1Reader };
 
 /** Statements that write one page's records; the caller adds its checkpoint and runs one batch. */
 export function pageWriteStatements(db: D1Database, records: readonly MirrorRecord[], deletedIds: readonly string[]): D1PreparedStatement[] {
@@ -37,14 +36,13 @@ export function pageWriteStatements(db: D1Database, records: readonly MirrorReco
 export type StoredRow = Omit<MirrorRow, "paper_key">;
 const SELECT_COLUMNS = MIRROR_COLUMNS.filter((column) => column !== "paper_key").map((column) => `p.${column}`).join(", ");
 
-/** Papers held for these base IDs (one primary-key seek each, in one query). */
-export async function mirrorLookup(db: D1Database, baseIds: readonly string[]): Promise<Map<string, StoredRow>> {
+/** Papers held for these base IDs (one primary-key seek each, in one query; a D1 session may read a replica). */
+export async function mirrorLookup(db: D1Reader, baseIds: readonly string[]): Promise<Map<string, StoredRow>> {
   const found = new Map<string, StoredRow>();
   if (baseIds.length === 0) return found;
   const keys = baseIds.map((id) => paperKey(id));
-  const { paper_key: _key, ...columns } = getTableColumns(arxivPapers);
-  const rows = await drizzle(db).select(columns).from(arxivPapers).where(inArray(arxivPapers.paper_key, keys)).all();
-  for (const row of rows) if (baseIds.includes(row.id)) found.set(row.id, row);
+  const { results } = await db.prepare(`SELECT ${SELECT_COLUMNS} FROM json_each(?) k JOIN arxiv_papers p ON p.paper_key = k.value`).bind(JSON.stringify(keys)).all<StoredRow>();
+  for (const row of results) if (baseIds.includes(row.id)) found.set(row.id, row);
   return found;
 }
 
@@ -287,7 +285,7 @@ function buildSource(plan: MirrorSearchPlan): { source: Source; filters: string[
 }
 
 /** Papers dated in the window whose keys lie outside the window's key range (a few old oddities). */
-async function outliersOutsideRange(db: D1Database, submitted: { from: number; to: number }): Promise<number> {
+async function outliersOutsideRange(db: D1Reader, submitted: { from: number; to: number }): Promise<number> {
   const outerLo = monthStartKey(new Date((submitted.from - MONTH_SECONDS) * 1000));
   const outerHi = monthEndKey(new Date((submitted.to + MONTH_SECONDS) * 1000));
   const row = await db
@@ -297,7 +295,7 @@ async function outliersOutsideRange(db: D1Database, submitted: { from: number; t
   return row?.n ?? 0;
 }
 
-export async function searchMirror(db: D1Database, plan: MirrorSearchPlan, options: MirrorSearchOptions): Promise<MirrorSearchResult> {
+export async function searchMirror(db: D1Reader, plan: MirrorSearchPlan, options: MirrorSearchOptions): Promise<MirrorSearchResult> {
   if (plan.submitted !== null && !options.ignoreDateOutliers) {
     const outliers = await outliersOutsideRange(db, plan.submitted);
     if (outliers > 0) {

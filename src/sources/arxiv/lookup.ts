@@ -92,7 +92,7 @@ async function lookupWithMirror(env: Env, ids: ArxivId[]): Promise<Map<string, O
     return outcome === undefined || outcome.kind === "live_lookup_failed";
   });
   if (unanswered.length === 0) return outcomes;
-  const held = await mirrorLookup(env.DB, unanswered.map((id) => id.base));
+  const held = await mirrorLookup(env.DB.withSession("first-unconstrained"), unanswered.map((id) => id.base));
   for (const id of unanswered) {
     const row = held.get(id.base);
     const paper = row && rowToPaper(row);
@@ -107,7 +107,7 @@ async function lookupWithMirror(env: Env, ids: ArxivId[]): Promise<Map<string, O
 
 async function lookupWholeMirror(env: Env, ids: ArxivId[], harvestedTo: string | null, fallbackLive: boolean): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
-  const held = await mirrorLookup(env.DB, ids.map((id) => id.base));
+  const held = await mirrorLookup(env.DB.withSession("first-unconstrained"), ids.map((id) => id.base));
   const rest: ArxivId[] = [];
   for (const id of ids) {
     const row = held.get(id.base);

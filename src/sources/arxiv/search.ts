@@ -94,7 +94,8 @@ async function mirrorAnswer(
   notices: string[],
   ignoreDateOutliers = false,
 ): Promise<SearchOutcome | { live: string; mirrorCouldApproximate: boolean }> {
-  const result = await searchMirror(env.DB, plan, { sortBy: input.sortBy, sortOrder: input.sortOrder, start: input.start, limit: input.maxResults, ignoreDateOutliers });
+  // Read through a D1 session: a deployed mirror with read replication answers from the nearest replica.
+  const result = await searchMirror(env.DB.withSession("first-unconstrained"), plan, { sortBy: input.sortBy, sortOrder: input.sortOrder, start: input.start, limit: input.maxResults, ignoreDateOutliers });
   if (result.kind === "live") return { live: result.reason, mirrorCouldApproximate: result.mirrorCouldApproximate };
   const note = ORDERING_NOTE[result.ordering];
   return {
