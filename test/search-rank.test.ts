@@ -121,6 +121,22 @@ describe("relevance order whatever the number of hits", () => {
     }
   });
 
+  it("answers one common word from its champion list alone: the exact top of that word", async () => {
+    await buildRankTables();
+    for (const query of ["quantum", "ti:quantum", "abs:field"]) {
+      const planned = plan(query);
+      const result = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...candidatePath, tuning: { rareBudget: 0 } });
+      expect(result, query).toMatchObject({ kind: "answer", method: "candidates" });
+      if (result.kind === "answer") expect(result.rows.map((r) => r.paper_key), query).toEqual((await exhaustive(planned.match!)).map((r) => r.k));
+    }
+  });
+
+  it("sends a prefix whose common expansions cover too much of the index to arXiv's API, with the reason", async () => {
+    await buildRankTables();
+    const result = await searchMirror(env.DB, plan("quant*"), { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...candidatePath, tuning: { prefixMaxDocs: 50 } });
+    expect(result).toMatchObject({ kind: "live", reason: expect.stringContaining("the prefix quant* expands to index terms held by") });
+  });
+
   it("serves a page beyond the candidates, and worst-first order, from an exhaustive ranking", async () => {
     const planned = plan("quantum");
     const deep = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start: 100, limit: 10, ...candidatePath });

@@ -38,11 +38,16 @@ export const RANK_TUNING = {
   pairBudget: 6_000,
   /** Best hits of the pairs taken as candidates. */
   pairCandidates: 120,
-  /** Best papers taken from each common term's champion list. */
+  /** Best papers taken from each common term's champion list (more when few terms share the page, all 100 with a filter). */
   championCandidates: 8,
+  /** A prefix whose common expansions are held by more papers than this is sent to arXiv's API. */
+  prefixMaxDocs: 300_000,
   /** The deepest page end the candidates serve; deeper pages are ranked exhaustively. */
   rescored: 60,
 };
+
+/** Papers in each champion list (arxiv-rank-tables.ts keeps this many). */
+const CHAMPIONS_KEPT = 100;
 
 /** At most this many common terms bring champion lists (the commonest add least to any score). */
 const MAX_CHAMPION_TERMS = 16;
@@ -77,12 +82,10 @@ export interface RankRequest {
 
 export type RankMethod = "exhaustive" | "candidates";
 
-export interface RankResult<Row> {
-  rows: Row[];
-  counted: { scanned: number; matched: number };
-  method: RankMethod;
-  candidates: number;
-}
+export type RankResult<Row> =
+  | { rows: Row[]; counted: { scanned: number; matched: number }; method: RankMethod; candidates: number; live?: undefined }
+  /** A search the mirror does not run (the reason says why); arXiv's API answers it. */
+  | { live: string; counted: { scanned: number; matched: number } };
 
 type StoredText = { paper_key: number; title: string; authors: string; abstract: string; comment: string | null; journal_ref: string | null };
 
@@ -91,15 +94,8 @@ export type D1Reader = Pick<D1Database, "prepare" | "batch">;
 
 const isSingleToken = (p: Phrase) => p.stems.length === 1 && !p.stems[0]!.includes(" ") && !p.prefix;
 
-/** Document frequency of one phrase: the stored count of a common term, else FTS5's count. */
+/** Document frequency of a phrase of several words, or a prefix: FTS5's count. */
 function dfStatement(db: D1Reader, p: Phrase): D1PreparedStatement {
-  if (isSingleToken(p)) {
-    return db
-      .prepare(
-        "SELECT coalesce((SELECT docs FROM arxiv_rank_terms WHERE term = ?1 AND col = ?2), (SELECT count(*) FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?3)) AS n, (SELECT docs FROM arxiv_rank_terms WHERE term = ?1 AND col = -1) AS walk",
-      )
-      .bind(p.stems[0], p.column ?? -1, toMatch(p));
-  }
   return db.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?").bind(toMatch(p));
 }
 
@@ -115,17 +111,39 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
   // First batch: the capped count, the totals, and the single words' frequencies (index seeks).
   // A phrase's frequency is an FTS5 count over its words' doclists: read only if it is needed.
   const singles = unique.filter(isSingleToken);
-  const statements = [request.count, ...singles.map((p) => dfStatement(db, p)), db.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1")];
+  const prefixes = unique.filter((p) => p.prefix);
+  const statements = [
+    request.count,
+    db.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1"),
+    // Every single word in one statement: [stem, column, MATCH] -> its frequency and what reading it costs.
+    db.prepare(
+      `SELECT coalesce((SELECT docs FROM arxiv_rank_terms WHERE term = w.value ->> 0 AND col = w.value ->> 1),
+                       (SELECT count(*) FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH w.value ->> 2)) AS n,
+              (SELECT docs FROM arxiv_rank_terms WHERE term = w.value ->> 0 AND col = -1) AS walk
+       FROM json_each(?) w ORDER BY w.key`,
+    ).bind(JSON.stringify(singles.map((p) => [p.stems[0], p.column ?? -1, toMatch(p)]))),
+    // A prefix's common expansions (ranking table rows): how much of the index it would merge.
+    db.prepare(
+      `SELECT (SELECT coalesce(sum(docs), 0) FROM arxiv_rank_terms WHERE col = -1 AND term >= w.value AND term < w.value || char(1114111)) AS docs FROM json_each(?) w ORDER BY w.key`,
+    ).bind(JSON.stringify(prefixes.map((p) => p.stems.join(" ").split(" ").at(-1)))),
+  ];
   const s0 = performance.now();
   const results = await db.batch<Record<string, unknown>>(statements);
   mark("stats", s0);
   const countRow = results[0]!.results[0] as { scanned: number; matched: number } | undefined;
   const counted = { scanned: countRow?.scanned ?? 0, matched: countRow?.matched ?? 0 };
-  const df = new Map(singles.map((p, i) => [phraseKey(p), Number(results[i + 1]!.results[0]?.n ?? 0)]));
+  const stats = readStats(results[1]!.results[0]?.block);
+  const singleRows = results[2]!.results as { n: number; walk: number | null }[];
+  const df = new Map(singles.map((p, i) => [phraseKey(p), Number(singleRows[i]?.n ?? 0)]));
   // What FTS5 reads to find a phrase's hits: its words' whole doclists (a column filter is applied
   // while reading them), so a title-only phrase of a common word costs what the word costs.
-  const walk = new Map(singles.map((p, i) => [phraseKey(p), Number(results[i + 1]!.results[0]?.walk ?? df.get(phraseKey(p)) ?? 0)]));
-  const stats = readStats(results[results.length - 1]!.results[0]?.block);
+  const walk = new Map(singles.map((p, i) => [phraseKey(p), Number(singleRows[i]?.walk ?? df.get(phraseKey(p)) ?? 0)]));
+  const prefixDocs = (results[3]!.results as { docs: number }[]).map((r) => Number(r.docs));
+  const broad = prefixDocs.findIndex((docs) => docs > tuning.prefixMaxDocs);
+  if (broad >= 0) {
+    const p = prefixes[broad]!;
+    return { live: `the prefix ${p.words.at(-1)}* expands to index terms held by ${prefixDocs[broad]!.toLocaleString("en-US")} papers, more than the mirror merges and ranks quickly`, counted };
+  }
 
   const exhaustive = async (): Promise<RankResult<Row>> => {
     const s3 = performance.now();
@@ -190,12 +208,15 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
     .filter((p) => !rare.includes(p) && p.stems.length === 1 && !p.prefix && !p.stems[0]!.includes(" ") && (p.column === null || p.column <= 2))
     .slice(0, MAX_CHAMPION_TERMS);
   // All the lists in one subquery (D1 allows few terms in a compound SELECT): the best of each.
+  // One or two common words must fill the page from their lists; a filter thins every list.
+  const filtered = request.filters("c.paper_key").clauses.length > 0;
+  const perList = filtered ? CHAMPIONS_KEPT : Math.min(CHAMPIONS_KEPT, Math.max(tuning.championCandidates, Math.ceil((2 * pageEnd) / Math.max(1, common.length))));
   if (common.length > 0) {
     const { clauses, binds: filterBinds } = request.filters("c.paper_key");
     parts.push(
       `SELECT k FROM (SELECT c.paper_key AS k, row_number() OVER (PARTITION BY c.term, c.col ORDER BY c.weight DESC) AS n
          FROM json_each(?) t JOIN arxiv_rank_champions c ON c.term = t.value ->> 0 AND c.col = t.value ->> 1${clauses.map((x) => ` AND ${x}`).join("")})
-       WHERE n <= ${tuning.championCandidates}`,
+       WHERE n <= ${perList}`,
     );
     binds.push(JSON.stringify(common.map((p) => [p.stems[0], p.column ?? -1])), ...filterBinds);
   }

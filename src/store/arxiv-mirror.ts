@@ -332,6 +332,7 @@ export async function searchMirror(db: D1Reader, plan: MirrorSearchPlan, options
       ...(options.trace ? { trace: options.trace } : {}),
       ...(options.reference ? { reference: true } : {}),
     });
+    if (ranked.live !== undefined) return { kind: "live", reason: ranked.live, mirrorCouldApproximate: true };
     const totalIsLowerBound = lowerBound(ranked.counted);
     return { kind: "answer", total: Math.min(ranked.counted.matched, countCap), totalIsLowerBound, rows: ranked.rows, ordering: "relevance", method: ranked.method };
   }
