@@ -112,6 +112,27 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
   // A phrase's frequency is an FTS5 count over its words' doclists: read only if it is needed.
   const singles = unique.filter(isSingleToken);
   const prefixes = unique.filter((p) => p.prefix);
+  // Only phrases of several words (a quoted title): no candidate source serves them (each phrase
+  // reads its words' whole doclists), so they are ranked exhaustively, and one statement gives the
+  // page and the count (the same intersection, read once).
+  if (singles.length === 0 && prefixes.length === 0 && request.filters("arxiv_papers_fts.rowid").clauses.length === 0) {
+    const s5 = performance.now();
+    const { results } = await db
+      .prepare(
+        // bm25() cannot sit beside a window function: the hits are scored in a materialized CTE first.
+        `WITH hits AS MATERIALIZED (SELECT rowid AS k, ${BM25_SQL} AS s FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?)
+         SELECT p.paper_key AS paper_key, ${request.select}, t.total AS total FROM
+           (SELECT k, s, count(*) OVER () AS total FROM hits ORDER BY s ${request.ascending ? "DESC" : "ASC"}, k ${request.ascending ? "ASC" : "DESC"} LIMIT ? OFFSET ?) t
+         JOIN arxiv_papers p ON p.paper_key = t.k ORDER BY t.s ${request.ascending ? "DESC" : "ASC"}, t.k ${request.ascending ? "ASC" : "DESC"}`,
+      )
+      .bind(toMatch(request.query), request.limit, request.start)
+      .all<Row & { total: number }>();
+    mark("exhaustive", s5);
+    // A page past the last hit has no row to carry the total: count it (a rare request).
+    const total = results[0]?.total ?? ((await request.count.first<{ matched: number }>())?.matched ?? 0);
+    const rows = results.map(({ total: _total, ...row }) => row as unknown as Row);
+    return { rows: request.reference ? rows : knownItemFirst(request.query, rows), counted: { scanned: total, matched: total }, method: "exhaustive", candidates: 0 };
+  }
   const statements = [
     request.count,
     db.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1"),
