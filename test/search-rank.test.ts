@@ -165,6 +165,23 @@ describe("relevance order whatever the number of hits", () => {
     }
   });
 
+  it("pages through a ranked search without repeating or skipping a paper", async () => {
+    await buildRankTables();
+    const record = records.find((r) => r.title.split(/\s+/).length >= 6)!;
+    const planned = plan(record.title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim());
+    const pages = [];
+    for (const start of [0, 7, 14]) {
+      const page = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start, limit: 7, ...candidatePath });
+      if (page.kind !== "answer") throw new Error("expected an answer");
+      pages.push(...page.rows.map((r) => r.paper_key));
+    }
+    const whole = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 21, ...candidatePath });
+    if (whole.kind !== "answer") throw new Error("expected an answer");
+    expect(new Set(pages).size).toBe(21);
+    expect(pages).toEqual(whole.rows.map((r) => r.paper_key));
+    expect(whole.rows[0]!.id).toBe(record.id);
+  });
+
   it("says a search with no words is listed newest first because there is nothing to rank", async () => {
     const result = await callTool("arxiv_search_papers", { query: "cat:hep-th", max_results: 3 });
     expect(result.structuredContent.notices.join(" ")).toContain("no words to rank");

@@ -267,16 +267,21 @@ async function callFloor(mcpUrl) {
   const plainUrl = `http://127.0.0.1:${server.address().port}/`;
   const plain = [];
   const mcp = [];
+  const health = [];
+  const workerUrl = mcpUrl.replace(/\/mcp$/, "/health");
   for (let i = 0; i < 200; i++) {
     let t = performance.now();
     await (await fetch(plainUrl)).text();
     plain.push(performance.now() - t);
     t = performance.now();
+    await (await fetch(workerUrl)).text();
+    health.push(performance.now() - t);
+    t = performance.now();
     await callTool(mcpUrl, "arxiv_list_categories", {});
     mcp.push(performance.now() - t);
   }
   server.close();
-  return { plain_http: latency(plain.slice(20)), list_categories: latency(mcp.slice(20)) };
+  return { plain_http: latency(plain.slice(20)), worker_health: latency(health.slice(20)), list_categories: latency(mcp.slice(20)) };
 }
 
 function sizeOf(file, papers) {
@@ -477,7 +482,7 @@ const md = [
   "",
   ...report.throughput.map((t) => `- ${t.clients} concurrent clients for ${t.seconds} s: **${t.per_second} searches/s**, latency ${lat(t)}${t.failed ? `; ${t.failed} calls failed at the connection (wrangler dev dropped them)` : ""}.`),
   "",
-  `Call floor in the same run: a bare Node HTTP server ${lat(report.call_floor.plain_http)}; arxiv_list_categories over MCP ${lat(report.call_floor.list_categories)}.`,
+  `Call floor in the same run: a bare Node HTTP server ${lat(report.call_floor.plain_http)}; the Worker's GET /health (Hono, one D1 read) ${lat(report.call_floor.worker_health)}; arxiv_list_categories over MCP ${lat(report.call_floor.list_categories)}.`,
   "",
   "## The 50 bench searches",
   "",

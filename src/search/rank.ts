@@ -268,7 +268,8 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
   if (scored.length < pageEnd) return exhaustive();
   scored.sort((a, b) => b.score - a.score || b.row.paper_key - a.row.paper_key);
   const ranked = scored.map((s) => s.row);
-  const ordered = request.start === 0 ? knownItemFirst(request.query, ranked) : ranked;
+  // The known item moves in the whole candidate order, so later pages never repeat it.
+  const ordered = knownItemFirst(request.query, ranked);
   return { rows: ordered.slice(request.start, pageEnd), counted, method: "candidates", candidates: candidates.length };
 }
 
