@@ -137,6 +137,26 @@ describe("relevance order whatever the number of hits", () => {
     expect(result).toMatchObject({ kind: "live", reason: expect.stringContaining("the prefix quant* expands to index terms held by") });
   });
 
+  it("applies category and date filters to every candidate source: the same page as an exhaustive ranking with the filters", async () => {
+    await buildRankTables();
+    const cases: [string, Record<string, string>][] = [
+      ["quantum", { category: "quant-ph" }],
+      ["field OR theory", { category: "hep-th" }],
+      ["quantum ANDNOT cat:quant-ph", {}],
+      ["field", { submittedFrom: "1995-01-01", submittedTo: "2005-12-31" }],
+    ];
+    for (const [query, filters] of cases) {
+      const planned = plan(query, filters);
+      const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10 } as const;
+      const ranked = await searchMirror(env.DB, planned, { ...options, caps: { count: 5, scan: 10, rank: 10 }, tuning: { rareBudget: 0 } });
+      const exact = await searchMirror(env.DB, planned, { ...options, reference: true });
+      if (ranked.kind !== "answer" || exact.kind !== "answer") throw new Error("expected answers");
+      // (A narrow window can leave fewer candidates than a page: then it is ranked exhaustively.)
+      if (!filters.submittedFrom) expect(ranked.method, query).toBe("candidates");
+      expect(ranked.rows.map((r) => r.id), `${query} ${JSON.stringify(filters)}`).toEqual(exact.rows.map((r) => r.id));
+    }
+  });
+
   it("serves a page beyond the candidates, and worst-first order, from an exhaustive ranking", async () => {
     const planned = plan("quantum");
     const deep = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start: 100, limit: 10, ...candidatePath });

@@ -52,8 +52,8 @@ const CHAMPIONS_KEPT = 100;
 /** At most this many common terms bring champion lists (the commonest add least to any score). */
 const MAX_CHAMPION_TERMS = 16;
 
-/** Columns with champion lists (-1: any column, then title, authors, abstract). */
-export const CHAMPION_COLUMNS = [-1, 0, 1, 2] as const;
+/** Columns with champion lists (-1: any column, then title, authors, abstract, comment, journal reference). */
+export const CHAMPION_COLUMNS = [-1, 0, 1, 2, 3, 4] as const;
 
 export interface KeyFilters {
   /** SQL conditions on a paper key expression (categories, dates), with their binds in order. */
@@ -186,7 +186,9 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
   }
 
   // Candidate sources, each cheap (a bounded number of hits scored by FTS5, or index seeks):
-  const byRarity = [...unique].sort((a, b) => df.get(phraseKey(a))! - df.get(phraseKey(b))!);
+  // Candidates come from the phrases a hit must or may hold, never from a NOT's (its papers are the ones left out).
+  const positive = new Set(positivePhrases(request.query).map(phraseKey));
+  const byRarity = unique.filter((p) => positive.has(phraseKey(p))).sort((a, b) => df.get(phraseKey(a))! - df.get(phraseKey(b))!);
   const parts: string[] = [];
   const binds: unknown[] = [];
   const ftsPart = (match: string, limit: number) => {
@@ -207,7 +209,11 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
   }
   if (rare.length > 0) ftsPart(toMatch(rare.length === 1 ? rare[0]! : { kind: "or", children: rare }), tuning.rareCandidates);
   // (b) papers holding every phrase (a pasted title's paper is there): one intersection, few hits;
-  if (unique.length > 1 && unique.length <= tuning.allTermsMax) ftsPart(toMatch({ kind: "and", children: unique }), tuning.allTermsCandidates);
+  // Only when few papers are expected to hold them all (scoring the hits of a common AND costs what an exhaustive ranking does).
+  const allExpected = byRarity.reduce((n, p) => (n * df.get(phraseKey(p))!) / stats.rows, stats.rows);
+  if (byRarity.length > 1 && byRarity.length <= tuning.allTermsMax && allExpected <= tuning.pairBudget) {
+    ftsPart(toMatch({ kind: "and", children: byRarity }), tuning.allTermsCandidates);
+  }
   // (c) papers holding two of the rarer phrases (where a many-word query's best papers are: they
   // hold several of its words), the pairs expected to be smallest first, up to the budget;
   const pairs: string[] = [];
@@ -226,17 +232,18 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
   if (pairs.length > 0) ftsPart(pairs.join(" OR "), tuning.pairCandidates);
   // (d) each common term's champions: the papers where that term alone scores highest.
   const common = byRarity
-    .filter((p) => !rare.includes(p) && p.stems.length === 1 && !p.prefix && !p.stems[0]!.includes(" ") && (p.column === null || p.column <= 2))
+    .filter((p) => !rare.includes(p) && p.stems.length === 1 && !p.prefix && !p.stems[0]!.includes(" ") && (p.column === null || p.column <= 4))
     .slice(0, MAX_CHAMPION_TERMS);
   // All the lists in one subquery (D1 allows few terms in a compound SELECT): the best of each.
-  // One or two common words must fill the page from their lists; a filter thins every list.
-  const filtered = request.filters("c.paper_key").clauses.length > 0;
-  const perList = filtered ? CHAMPIONS_KEPT : Math.min(CHAMPIONS_KEPT, Math.max(tuning.championCandidates, Math.ceil((2 * pageEnd) / Math.max(1, common.length))));
+  // One or two common words must fill the page from their lists; a filter, a NOT or an AND thins every list.
+  const thinned = request.filters("champion.paper_key").clauses.length > 0 || byRarity.length < unique.length || hasAnd(request.query);
+  const perList = thinned ? CHAMPIONS_KEPT : Math.min(CHAMPIONS_KEPT, Math.max(tuning.championCandidates, Math.ceil((2 * pageEnd) / Math.max(1, common.length))));
   if (common.length > 0) {
-    const { clauses, binds: filterBinds } = request.filters("c.paper_key");
+    // (The filters' own subqueries alias arxiv_paper_categories as c: this alias must differ.)
+    const { clauses, binds: filterBinds } = request.filters("champion.paper_key");
     parts.push(
-      `SELECT k FROM (SELECT c.paper_key AS k, row_number() OVER (PARTITION BY c.term, c.col ORDER BY c.weight DESC) AS n
-         FROM json_each(?) t JOIN arxiv_rank_champions c ON c.term = t.value ->> 0 AND c.col = t.value ->> 1${clauses.map((x) => ` AND ${x}`).join("")})
+      `SELECT k FROM (SELECT champion.paper_key AS k, row_number() OVER (PARTITION BY champion.term, champion.col ORDER BY champion.weight DESC) AS n
+         FROM json_each(?) t JOIN arxiv_rank_champions champion ON champion.term = t.value ->> 0 AND champion.col = t.value ->> 1${clauses.map((x) => ` AND ${x}`).join("")})
        WHERE n <= ${perList}`,
     );
     binds.push(JSON.stringify(common.map((p) => [p.stems[0], p.column ?? -1])), ...filterBinds);
@@ -271,6 +278,20 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
   // The known item moves in the whole candidate order, so later pages never repeat it.
   const ordered = knownItemFirst(request.query, ranked);
   return { rows: ordered.slice(request.start, pageEnd), counted, method: "candidates", candidates: candidates.length };
+}
+
+/** The phrases outside every NOT's right side: a hit holds some of them. */
+function positivePhrases(query: TextQuery): Phrase[] {
+  if (query.kind === "phrase") return [query];
+  if (query.kind === "not") return positivePhrases(query.left);
+  return query.children.flatMap(positivePhrases);
+}
+
+function hasAnd(query: TextQuery): boolean {
+  if (query.kind === "phrase") return false;
+  if (query.kind === "and") return true;
+  if (query.kind === "not") return hasAnd(query.left);
+  return query.children.some(hasAnd);
 }
 
 /**
