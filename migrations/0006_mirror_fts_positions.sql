@@ -24,8 +24,8 @@ UPDATE mirror_schema SET version = 2 WHERE source = 'arxiv';
 CREATE VIRTUAL TABLE arxiv_papers_fts_vocab_col USING fts5vocab(arxiv_papers_fts, 'col');
 
 -- Ranking tables (src/store/arxiv-rank-tables.ts), rebuilt after each harvest run. For every
--- index term held by at least 1,000 papers, in any column (col = -1) or in the title, authors or
--- abstract (0, 1, 2): how many papers hold it, and its champion list, the 100 papers with the
+-- index term held by at least 1,000 papers, in any column (col = -1) or in one column (0 title,
+-- 1 authors, 2 abstract, 3 comment, 4 journal_ref): how many papers hold it, and its champion list, the 100 papers with the
 -- highest bm25 for that term alone (weight = that score without its idf, so it stays right as
 -- document frequencies drift). The ranker (src/search/rank.ts) takes candidates for common terms
 -- from these lists instead of scoring their hundreds of thousands of hits.
