@@ -1,22 +1,23 @@
 // Relevance ranking for the mirror at full arXiv scale: the field-weighted BM25 top k of a text
-// query without scoring every hit. An exhaustive ORDER BY bm25() costs about 0.4 us per hit in
+// query without scoring every hit. An exhaustive ORDER BY bm25() costs about 1 us per hit in
 // SQLite, and common words hit most of the mirror (measured at 1,000,000 papers: "quantum"
-// 317 ms, a pasted ten-word title 110 ms), so:
+// 317 ms, a research question in plain words 400-700 ms), so:
 //
-// 1. One batch reads the index's totals, every phrase's document frequency (from
-//    arxiv_rank_terms for common terms, counted by FTS5 for the rest) and the capped total.
-// 2. A search with fewer hits than the count cap is ranked exhaustively by FTS5 (exact).
-// 3. Otherwise candidates come from where the top k must be: the rarest phrases' hits, ranked by
-//    FTS5 on those phrases alone (their part of the score is exact), plus the champion lists of
-//    the common terms (each term's best papers by its own part of the score, kept by
-//    src/store/arxiv-rank-tables.ts). Their summed partial scores pick the best R candidates.
+// 1. One batch reads the capped count, the index's totals (FTS5's averages record) and every
+//    word's document frequency (arxiv_rank_terms for a common word, an FTS5 count for the rest).
+// 2. A search with fewer hits than the count cap is ranked exhaustively by FTS5 (exact), and so
+//    is one of multi-word phrases only (no candidate source serves it).
+// 3. Otherwise candidates come from bounded sources: the rarest phrases' hits ranked by FTS5 on
+//    those phrases alone, the papers holding every phrase (when few do), papers holding two of
+//    the rarer phrases, and the common words' champion lists (src/store/arxiv-rank-tables.ts).
 // 4. The candidates are fetched, tokenized as the index tokenizes, checked against the whole
-//    query and scored with every phrase by bm25 in TypeScript (src/search/bm25.ts: the same
-//    numbers as FTS5's, to the last bit), and the page is cut from that order.
-// A page beyond the candidates, or a query whose candidates run out before the page is full,
-// is ranked exhaustively. bench/results/mirror.md gives the overlap with exhaustive ranking.
+//    query and scored with every phrase by bm25 in TypeScript (src/search/bm25.ts: FTS5's
+//    numbers), the known item (a paper whose whole title is the query) first; the page is cut
+//    from that order.
+// A page beyond the candidates, a worst-first order, or candidates that run out before the page
+// is full are ranked exhaustively. docs/mirror.md#ranking-at-full-size gives the measured quality.
 import { corpusStats, idf, score, type CorpusStats } from "./bm25.ts";
-import { COLUMNS, WEIGHTS, phraseCounts, phraseKey, phrasesOf, matches, toMatch, type Phrase, type TextQuery } from "./expression.ts";
+import { WEIGHTS, phraseCounts, phraseKey, phrasesOf, matches, toMatch, type Phrase, type TextQuery } from "./expression.ts";
 import { STOPWORDS } from "./stopwords.ts";
 import { stem, tokens, words as titleTokens } from "./tokenize.ts";
 
@@ -333,4 +334,3 @@ async function exhaustivePage<Row>(db: D1Reader, request: RankRequest): Promise<
   return results;
 }
 
-export { COLUMNS };
