@@ -34,7 +34,10 @@ describe("protocol", () => {
     const json = JSON.stringify(message.result);
     expect(json).not.toContain("$schema");
     for (const tool of message.result.tools) expect(JSON.stringify(tool.outputSchema)).not.toMatch(/"required"|"additionalProperties":false/);
-    expect(json.length).toBeLessThan(10_000);
+    // The first eight tools fit in 10,000 bytes; the citation tools (issue 13) may add 3 KB.
+    const citationTools = message.result.tools.filter((tool: { name: string }) => CITATION_TOOLS.includes(tool.name));
+    expect(JSON.stringify(citationTools).length).toBeLessThan(3_072);
+    expect(json.length).toBeLessThan(10_000 + 3_072);
   });
 
   it("answers the same schema to every request (built once per isolate)", async () => {
@@ -43,6 +46,8 @@ describe("protocol", () => {
     expect(second).toBe(first);
   });
 });
+
+const CITATION_TOOLS = ["papers_export_citations", "papers_resolve_reference", "arxiv_get_references"];
 
 describe("arxiv_list_categories", () => {
   it("returns the ~155 active categories across the 8 groups", async () => {

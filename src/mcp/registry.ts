@@ -11,6 +11,7 @@ import { nberDownloadPaper } from "./tools/nber-download-paper";
 import { nberGetPaperInfo } from "./tools/nber-get-paper-info";
 import { nberReadPaper } from "./tools/nber-read-paper";
 import { nberSearchPapers } from "./tools/nber-search-papers";
+import { papersExportCitations } from "./tools/papers-export-citations";
 import { registerNberPaperResource } from "./resources/nber-paper";
 import type { DefinedTool } from "./tool";
 
@@ -23,6 +24,7 @@ export const TOOLS: readonly DefinedTool[] = [
   nberGetPaperInfo,
   nberDownloadPaper,
   nberReadPaper,
+  papersExportCitations,
 ] as unknown as DefinedTool[];
 
 export const RESOURCE_REGISTRARS: readonly ((server: McpServer, env: Env) => void)[] = [

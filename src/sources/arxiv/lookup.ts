@@ -27,20 +27,37 @@ export interface MetadataResult {
 
 export async function getMetadata(env: Env, inputs: readonly string[]): Promise<MetadataResult> {
   const batch = inputs.slice(0, LOOKUP_BATCH);
-  const remaining = inputs.slice(LOOKUP_BATCH);
-  const parsed = batch.map((input) => ({ input, parsed: parseArxivId(input) }));
+  const { papers, not_found: notFound, liveFailure } = await findPapers(env, batch);
+  if (papers.length === 0) {
+    if (notFound.every((miss) => miss.reason === "invalid_id")) {
+      const first = parseArxivId(batch[0]);
+      throw new ToolError("invalid_id", `No well-formed arXiv ID among ${batch.length} given${first.ok ? "" : `: ${JSON.stringify(first.input)} is ${first.problem}`}.`, {
+        recovery: "Use IDs like 2401.12345, 2401.12345v2, hep-th/9901001, arXiv:2401.12345 or an arxiv.org/abs/... link.",
+      });
+    }
+    // Nothing answered because arXiv could not be asked: pass its error on (rate_limited with
+    // retry_after_ms is what the agent needs), not a misleading "no match".
+    if (liveFailure && notFound.every((miss) => miss.reason === "live_lookup_failed" || miss.reason === "invalid_id")) throw liveFailure;
+    throw allMissed(notFound);
+  }
+  return { papers: papers.map(({ input: _input, pinned: _pinned, ...paper }) => paper), not_found: notFound, remaining_ids: inputs.slice(LOOKUP_BATCH) };
+}
+
+export interface FoundPapers {
+  /** In input order, one per distinct paper; `input` is the spelling it was asked by. */
+  papers: (ServedPaper & { input: string; pinned: boolean })[];
+  not_found: NotFound[];
+  /** The error of arXiv's API when a live lookup failed (rate limited, down). */
+  liveFailure?: ToolError;
+}
+
+/** Every input looked up (mirror, cache, arXiv), each miss with its reason; never throws for misses. */
+export async function findPapers(env: Env, inputs: readonly string[]): Promise<FoundPapers> {
+  const parsed = inputs.map((input) => ({ input, parsed: parseArxivId(input) }));
   const valid = new Map<string, ArxivId>();
   for (const { parsed: p } of parsed) if (p.ok) valid.set(formatId(p.id), p.id);
-
-  if (valid.size === 0) {
-    const first = parsed[0]!.parsed;
-    throw new ToolError("invalid_id", `No well-formed arXiv ID among ${batch.length} given${first.ok ? "" : `: ${JSON.stringify(first.input)} is ${first.problem}`}.`, {
-      recovery: "Use IDs like 2401.12345, 2401.12345v2, hep-th/9901001, arXiv:2401.12345 or an arxiv.org/abs/... link.",
-    });
-  }
-
-  const outcomes = await lookupWithMirror(env, [...valid.values()]);
-  const papers: ServedPaper[] = [];
+  const outcomes = valid.size === 0 ? new Map<string, Outcome>() : await lookupWithMirror(env, [...valid.values()]);
+  const papers: FoundPapers["papers"] = [];
   const notFound: NotFound[] = [];
   const seen = new Set<string>();
   let liveFailure: ToolError | undefined;
@@ -53,18 +70,11 @@ export async function getMetadata(env: Env, inputs: readonly string[]): Promise<
     if (seen.has(key)) continue; // the same paper twice: answer once
     seen.add(key);
     const outcome = outcomes.get(key)!;
-    if (outcome.kind === "found") papers.push({ ...outcome.paper, ...outcome.source });
+    if (outcome.kind === "found") papers.push({ ...outcome.paper, ...outcome.source, input, pinned: p.id.version !== undefined });
     else notFound.push(describeMiss(input, p.id, outcome));
     if (outcome.kind === "live_lookup_failed") liveFailure = outcome.error;
   }
-
-  if (papers.length === 0) {
-    // Nothing answered because arXiv could not be asked: pass its error on (rate_limited with
-    // retry_after_ms is what the agent needs), not a misleading "no match".
-    if (liveFailure && notFound.every((miss) => miss.reason === "live_lookup_failed" || miss.reason === "invalid_id")) throw liveFailure;
-    throw allMissed(notFound);
-  }
-  return { papers, not_found: notFound, remaining_ids: remaining };
+  return { papers, not_found: notFound, ...(liveFailure ? { liveFailure } : {}) };
 }
 
 type Outcome =

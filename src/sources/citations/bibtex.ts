@@ -1,0 +1,59 @@
+// CitationRecord -> BibTeX. arXiv papers are @misc with eprint/archivePrefix/primaryClass (the
+// fields arXiv's own export and biblatex use), @article when published (journal_ref as journal,
+// the journal's DOI); NBER papers are @techreport as NBER's own export writes them. A comment
+// line before each entry says where its data came from.
+import { bibtexText, bibtexVerbatim } from "./latex";
+import type { PersonName } from "./names";
+import type { CitationRecord } from "./record";
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+function bibtexName(name: PersonName): string {
+  if (name.literal) return `{${bibtexText(name.literal)}}`;
+  const family = bibtexText(name.family);
+  const given = bibtexText(name.given);
+  // "von Last, Jr, First": BibTeX's three-part form keeps the suffix out of the given names.
+  if (name.suffix) return `${family}, ${bibtexText(name.suffix)}, ${given}`;
+  return given ? `${family}, ${given}` : family;
+}
+
+export function toBibtex(record: CitationRecord, key: string): string {
+  const fields: [string, string][] = [];
+  const add = (name: string, value: string | null | undefined) => {
+    if (value !== null && value !== undefined && value !== "") fields.push([name, `{${value}}`]);
+  };
+  add("title", bibtexText(record.title, { title: true }));
+  add("author", [...record.authors.map(bibtexName), ...(record.moreAuthors ? ["others"] : [])].join(" and "));
+  let type: string;
+  if (record.kind === "arxiv") {
+    type = record.publishedAs ? "article" : "misc";
+    if (record.publishedAs) add("journal", bibtexText(record.publishedAs));
+  } else {
+    type = "techreport";
+    add("institution", record.report!.institution);
+    add("type", "Working Paper");
+    add("series", record.report!.series);
+    add("number", record.report!.number);
+  }
+  if (record.year !== null) add("year", String(record.year));
+  if (record.month !== null) fields.push(["month", MONTHS[record.month - 1]!]);
+  if (record.eprint) {
+    add("eprint", record.eprint.id);
+    add("archivePrefix", "arXiv");
+    add("primaryClass", record.eprint.primaryClass);
+    if (record.eprint.version !== null) add("version", String(record.eprint.version));
+  }
+  add("doi", record.doi && bibtexVerbatim(record.doi));
+  add("url", bibtexVerbatim(record.url));
+  add("note", note(record));
+  const body = fields.map(([name, value]) => `  ${name} = ${value}`).join(",\n");
+  return `% ${record.id}: from ${record.source}\n@${type}{${key},\n${body}\n}`;
+}
+
+function note(record: CitationRecord): string | null {
+  const parts: string[] = [];
+  // A published arXiv paper cites the journal's DOI; its arXiv DOI stays findable.
+  if (record.kind === "arxiv" && record.doi !== record.sourceDoi) parts.push(`arXiv DOI: ${bibtexVerbatim(record.sourceDoi!)}`);
+  if (record.kind === "nber" && record.publishedAs) parts.push(`Published as: ${bibtexText(record.publishedAs)}`);
+  return parts.length > 0 ? parts.join(". ") : null;
+}

@@ -1,0 +1,134 @@
+// papers_export_citations behind the tool: up to 50 arXiv and NBER IDs, mixed, looked up where
+// our other tools look them up (the arXiv mirror, cache, API; the NBER info cache, mirror, page),
+// written as one BibTeX, RIS or CSL-JSON document. A miss is reported beside the entries.
+import { loadConfig } from "../../config";
+import { ToolError } from "../../errors";
+import { getCachedInfo, mirrorPaper } from "../../store/nber";
+import { findPapers, type NotFound } from "../arxiv/lookup";
+import { parseArxivId } from "../arxiv/ids";
+import type { ServedPaper } from "../arxiv/paper";
+import { getNberPaperInfo } from "../nber/info";
+import { parseNberId, type NberId } from "../nber/ids";
+import { paperUrl, PUBLIC_NBER, type NberPaperInfo } from "../nber/paper";
+import { toBibtex } from "./bibtex";
+import { toCsl } from "./csl";
+import { assignKeys } from "./keys";
+import { fromArxiv, fromNber, type CitationRecord } from "./record";
+import { toRis } from "./ris";
+
+export const EXPORT_MAX_IDS = 50;
+export type CitationFormat = "bibtex" | "ris" | "csl-json";
+
+export interface ExportedEntry {
+  id: string;
+  key: string;
+  kind: "arxiv" | "nber";
+  title: string;
+  source: string;
+}
+
+export interface ExportMiss {
+  id: string;
+  reason: string;
+  detail: string;
+}
+
+export interface ExportResult {
+  format: CitationFormat;
+  entries: ExportedEntry[];
+  text: string;
+  not_found: ExportMiss[];
+}
+
+export async function exportCitations(env: Env, ids: readonly string[], format: CitationFormat): Promise<ExportResult> {
+  const records = await lookupRecords(env, ids);
+  const keys = assignKeys(records.found);
+  const text =
+    format === "csl-json"
+      ? JSON.stringify(records.found.map((record, i) => toCsl(record, keys[i]!)), null, 2)
+      : records.found.map((record, i) => (format === "bibtex" ? toBibtex(record, keys[i]!) : toRis(record, keys[i]!))).join("\n\n") + "\n";
+  return {
+    format,
+    entries: records.found.map((record, i) => ({ id: record.id, key: keys[i]!, kind: record.kind, title: record.title, source: record.source })),
+    text: records.found.length === 0 ? "" : text,
+    not_found: records.missed,
+  };
+}
+
+/** The citation records of the IDs, in input order, and a typed miss for each that has none. */
+export async function lookupRecords(env: Env, ids: readonly string[]): Promise<{ found: CitationRecord[]; missed: ExportMiss[] }> {
+  const slots: ({ record: CitationRecord } | { miss: ExportMiss } | null)[] = ids.map(() => null);
+  const arxiv: { index: number; input: string }[] = [];
+  const nber: { index: number; id: NberId }[] = [];
+  ids.forEach((input, index) => {
+    if (parseArxivId(input).ok) return void arxiv.push({ index, input });
+    const parsed = parseNberId(input);
+    if (parsed.ok) return void nber.push({ index, id: parsed.id });
+    slots[index] = {
+      miss: { id: input, reason: "invalid_id", detail: `${JSON.stringify(input.slice(0, 80))} is neither an arXiv ID (2401.12345, hep-th/9901001) nor an NBER one (w25000).` },
+    };
+  });
+
+  const [arxivFound, nberFound] = await Promise.all([
+    arxiv.length === 0 ? undefined : findPapers(env, arxiv.map((entry) => entry.input)),
+    Promise.all(nber.map(async ({ id }) => nberRecord(env, id))),
+  ]);
+  if (arxivFound) {
+    const byInput = new Map(arxivFound.papers.map((paper) => [paper.input, paper]));
+    const missByInput = new Map(arxivFound.not_found.map((miss: NotFound) => [miss.id, miss]));
+    const seen = new Set<string>();
+    for (const { index, input } of arxiv) {
+      const paper = byInput.get(input);
+      if (paper) {
+        const record = fromArxiv(paper, paper.pinned, arxivSource(paper));
+        if (seen.has(record.id)) continue;
+        seen.add(record.id);
+        slots[index] = { record };
+      } else {
+        const miss = missByInput.get(input);
+        if (miss) slots[index] = { miss: { id: input, reason: miss.reason, detail: miss.detail } };
+      }
+    }
+  }
+  const seenNber = new Set<string>();
+  nber.forEach(({ index, id }, i) => {
+    const outcome = nberFound[i]!;
+    if ("record" in outcome) {
+      if (seenNber.has(id.id)) return;
+      seenNber.add(id.id);
+    }
+    slots[index] = "record" in outcome ? outcome : { miss: { id: ids[index]!, ...outcome.miss } };
+  });
+  const found: CitationRecord[] = [];
+  const missed: ExportMiss[] = [];
+  for (const slot of slots) {
+    if (slot && "record" in slot) found.push(slot.record);
+    else if (slot) missed.push(slot.miss);
+  }
+  return { found, missed };
+}
+
+function arxivSource(paper: ServedPaper): string {
+  if (paper.served_from === "mirror") return "arXiv metadata mirror (OAI-PMH)";
+  if (paper.served_from === "cache") return `arXiv API, cached ${paper.cache_age_seconds ?? 0} s ago`;
+  return "arXiv API";
+}
+
+/** The NBER info cache, then the NBER mirror, then NBER's paper page. */
+async function nberRecord(env: Env, id: NberId): Promise<{ record: CitationRecord } | { miss: Omit<ExportMiss, "id"> }> {
+  const config = loadConfig(env);
+  const cached = await getCachedInfo<NberPaperInfo>(env.DB, id.id, config.NBER_INFO_CACHE_TTL_DAYS);
+  if (cached) return { record: fromNber(cached.value, `NBER paper page, cached ${cached.cachedAt}`) };
+  const held = await mirrorPaper(env.DB, id.id);
+  if (held) {
+    const info: NberPaperInfo = { ...held, url: paperUrl(id.id), pdf_url: `${PUBLIC_NBER}/papers/${id.id}.pdf`, doi: id.series === "w" ? `10.3386/${id.id}` : null };
+    return { record: fromNber(info, "NBER metadata mirror") };
+  }
+  try {
+    const info = await getNberPaperInfo(env, id.id, { includeAll: true, refresh: false });
+    return { record: fromNber(info, "NBER paper page") };
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    return { miss: { reason: error.reason === "no_match" ? "not_in_nber" : "live_lookup_failed", detail: error.message } };
+  }
+}

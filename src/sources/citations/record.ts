@@ -1,0 +1,80 @@
+// The one citation record every export format is written from, built from what our tools already
+// serve (an arXiv paper from the mirror, cache or API; an NBER paper's info). Pure.
+import type { ArxivPaper } from "../arxiv/paper";
+import { PUBLIC_ARXIV } from "../arxiv/paper";
+import type { NberPaperInfo } from "../nber/paper";
+import { PUBLIC_NBER } from "../nber/paper";
+import { splitName, type PersonName } from "./names";
+
+export interface CitationRecord {
+  /** The ID as we answer it: 2401.12345, 2401.12345v2 (pinned), w25000. */
+  id: string;
+  kind: "arxiv" | "nber";
+  title: string;
+  authors: PersonName[];
+  /** The author list ends in "et al." (arXiv lists some large collaborations so). */
+  moreAuthors: boolean;
+  year: number | null;
+  month: number | null;
+  /** The DOI to cite: the journal's when the paper is published, else the source's own. */
+  doi: string | null;
+  /** The source's own DOI (DataCite 10.48550 for arXiv, 10.3386 for NBER). */
+  sourceDoi: string | null;
+  url: string;
+  /** arXiv: the eprint fields. */
+  eprint?: { id: string; version: number | null; primaryClass: string };
+  /** The published version: arXiv's journal_ref, NBER's "Published Versions" line. */
+  publishedAs: string | null;
+  /** NBER: series and number. */
+  report?: { institution: string; series: string; number: string };
+  /** Where the data came from, in words ("arXiv metadata mirror"). */
+  source: string;
+}
+
+export const ARXIV_DOI_PREFIX = "10.48550/arXiv.";
+export const NBER_DOI_PREFIX = "10.3386/";
+const ET_AL = /^(and\s+)?(et\.?\s*al\.?|others)$/i;
+
+export function fromArxiv(paper: ArxivPaper, pinnedVersion: boolean, source: string): CitationRecord {
+  const published = new Date(paper.published);
+  const year = Number.isNaN(published.getTime()) ? null : published.getUTCFullYear();
+  const sourceDoi = `${ARXIV_DOI_PREFIX}${paper.base_id}`;
+  const named = paper.authors.filter((author) => !ET_AL.test(author.name));
+  const journalDoi = paper.doi?.trim().split(/\s+/)[0] ?? null;
+  return {
+    id: pinnedVersion ? paper.id : paper.base_id,
+    kind: "arxiv",
+    title: paper.title,
+    authors: named.map((author) => splitName(author.name)),
+    moreAuthors: named.length < paper.authors.length,
+    year,
+    month: year === null ? null : published.getUTCMonth() + 1,
+    doi: journalDoi || sourceDoi,
+    sourceDoi,
+    url: `${PUBLIC_ARXIV}/abs/${pinnedVersion ? paper.id : paper.base_id}`,
+    eprint: { id: paper.base_id, version: pinnedVersion ? paper.version : null, primaryClass: paper.primary_category },
+    publishedAs: paper.journal_ref?.trim() || null,
+    source,
+  };
+}
+
+export function fromNber(info: NberPaperInfo, source: string): CitationRecord {
+  const [year, month] = (info.date ?? "").split("-").map(Number);
+  // NBER's DOIs are 10.3386/<series><number> (the pages' citation_doi); the page's own wins.
+  const sourceDoi = info.doi ?? `${NBER_DOI_PREFIX}${info.id}`;
+  return {
+    id: info.id,
+    kind: "nber",
+    title: info.title,
+    authors: info.authors.filter((name) => !ET_AL.test(name)).map(splitName),
+    moreAuthors: info.authors.some((name) => ET_AL.test(name)),
+    year: year || null,
+    month: month || null,
+    doi: sourceDoi,
+    sourceDoi,
+    url: `${PUBLIC_NBER}/papers/${info.id}`,
+    publishedAs: info.published_version?.trim() || null,
+    report: { institution: "National Bureau of Economic Research", series: "Working Paper Series", number: info.id.replace(/^w0*/, "") },
+    source,
+  };
+}

@@ -1,0 +1,190 @@
+// papers_export_citations: BibTeX parsed back by a real BibTeX parser, CSL-JSON validated against
+// the CSL schema, RIS read back by citation.js; keys, LaTeX, DOIs and misses.
+import { env } from "cloudflare:workers";
+import { Validator } from "@cfworker/json-schema";
+import { Cite, plugins } from "@citation-js/core";
+import "@citation-js/plugin-bibtex";
+import "@citation-js/plugin-ris";
+import { beforeEach, describe, expect, it } from "vitest";
+import cslSchema from "./fixtures/csl/csl-data.json";
+import { upsertMirror } from "../src/store/nber";
+import { assignKeys } from "../src/sources/citations/keys";
+import { bibtexText } from "../src/sources/citations/latex";
+import { splitName } from "../src/sources/citations/names";
+import type { CitationRecord } from "../src/sources/citations/record";
+import { callTool, resetUpstream, upstreamHits } from "./helpers";
+import { seedMirror } from "./mirror/driver";
+
+beforeEach(resetUpstream);
+
+interface BibEntry { type: string; label: string; properties: Record<string, string> }
+/** citation.js's BibTeX parser: raw fields (it throws on any syntax error), and the same entries as CSL with TeX decoded. */
+function parseBibtex(text: string): { entries: BibEntry[]; csl: Record<string, any>[] } {
+  return { entries: plugins.input.chainLink(text) as BibEntry[], csl: new Cite(text).data as Record<string, any>[] };
+}
+
+const NBER_SEED = [
+  { id: "w25000", title: "The Intergenerational Transmission of Human Capital: Evidence from the Golden Age of Upward Mobility", authors: ["David Card", "Lowell J Taylor", "Ciprian Domnisoru"], date: "2018-09", abstract: null, source: "nberwp" as const },
+];
+
+async function exportIds(ids: string[], format: "bibtex" | "ris" | "csl-json") {
+  const result = await callTool("papers_export_citations", { ids, format });
+  if (result.isError) throw new Error(result.content[0]!.text);
+  return result.structuredContent as {
+    format: string;
+    entries: { id: string; key: string; kind: string; source: string }[];
+    text: string;
+    not_found: { id: string; reason: string; detail: string }[];
+  };
+}
+
+// Real sample records: a published paper with TeX accents in its authors, a maths title, a
+// collaboration with "et al", a pinned version, and an NBER paper from the mirror and one from its page.
+const MIXED = ["0704.0001", "arXiv:acc-phys/9411002v1", "https://arxiv.org/abs/0704.0020", "w25000", "w10000", "not an id", "0704.9999", "2101.99999"];
+
+describe("papers_export_citations", () => {
+  beforeEach(async () => {
+    await seedMirror();
+    await upsertMirror(env.DB, NBER_SEED);
+  });
+
+  it("writes BibTeX that a BibTeX parser reads back field for field, with typed misses beside it", async () => {
+    const result = await exportIds(MIXED, "bibtex");
+    expect(result.entries.map((entry) => entry.id)).toEqual(["0704.0001", "acc-phys/9411002v1", "0704.0020", "w25000", "w10000"]);
+    expect(result.not_found.map((miss) => miss.id)).toEqual(["not an id", "0704.9999", "2101.99999"]);
+    expect(result.not_found[0]!.reason).toBe("invalid_id");
+    // Not in the mirror, so arXiv's API was asked; the fake has no recording for them.
+    for (const miss of result.not_found.slice(1)) expect(["not_in_arxiv", "live_lookup_failed"]).toContain(miss.reason);
+    const parsed = parseBibtex(result.text);
+    expect(parsed.entries.map((entry) => entry.label)).toEqual(result.entries.map((entry) => entry.key));
+    const [published, pinned, collaboration, nberMirror, nberPage] = parsed.entries.map((entry) => ({ type: entry.type, fields: entry.properties }));
+    const [publishedCsl, pinnedCsl, collaborationCsl] = parsed.csl;
+
+    expect(published!.type).toBe("article");
+    expect(published!.fields.eprint).toBe("0704.0001");
+    expect(published!.fields.archiveprefix).toBe("arXiv");
+    expect(published!.fields.primaryclass).toBe("hep-ph");
+    expect(published!.fields.doi).toBe("10.1103/PhysRevD.76.013009");
+    expect(published!.fields.journal).toBe("Phys.Rev.D76:013009,2007");
+    expect(published!.fields.note).toContain("10.48550/arXiv.0704.0001");
+    expect(published!.fields.year).toBe("2007");
+    // C. Bal\'azs: the TeX accent survives as the letter it means.
+    expect(publishedCsl!.author.map((name: { family: string }) => name.family)).toEqual(["Balázs", "Berger", "Nadolsky", "Yuan"]);
+    expect(publishedCsl!.title).toBe("Calculation of prompt diphoton production cross sections at Tevatron and LHC energies");
+    expect(result.entries[0]!.key).toBe("balazs2007calculation");
+    expect(result.entries[0]!.source).toBe("arXiv metadata mirror (OAI-PMH)");
+
+    expect(pinned!.type).toBe("misc");
+    expect(pinned!.fields.version).toBe("1");
+    expect(pinned!.fields.doi).toBe("10.48550/arXiv.acc-phys/9411002");
+    expect(pinned!.fields.url).toBe("https://arxiv.org/abs/acc-phys/9411002v1");
+    expect(pinned!.fields.primaryclass).toBe("acc-phys");
+    // "Order $\hbar$ Corrections ...": the maths is braced, so a style's case change leaves it.
+    expect(pinned!.fields.title).toMatch(/^Order \{\$\\hbar\$\} Corrections to the Classical Dynamics/);
+    // The affiliation is not part of the name.
+    expect(pinnedCsl!.author).toEqual([{ given: "Patrick L.", family: "Nash" }]);
+
+    // A braced name is one name, never split into given and family parts.
+    expect(collaborationCsl!.author[0]).toEqual({ family: "The BABAR Collaboration" });
+    expect(collaboration!.fields.author).toBe("{The BABAR Collaboration} and Aubert, B. and others");
+
+    expect(nberMirror!.type).toBe("techreport");
+    expect(nberMirror!.fields.institution).toBe("National Bureau of Economic Research");
+    expect(nberMirror!.fields.number).toBe("25000");
+    expect(nberMirror!.fields.doi).toBe("10.3386/w25000");
+    expect(result.entries[3]!.source).toBe("NBER metadata mirror");
+
+    expect(nberPage!.fields.note).toContain("Published as: Placeholder Journal of Hand-made Tests");
+    expect(result.entries[4]!.source).toBe("NBER paper page");
+    // Every entry says where it came from, in a comment BibTeX ignores.
+    expect(result.text.match(/^% .+: from .+$/gm)).toHaveLength(5);
+  });
+
+  it("writes CSL-JSON that the CSL schema accepts", async () => {
+    const result = await exportIds(MIXED, "csl-json");
+    const items = JSON.parse(result.text) as Record<string, any>[];
+    const validation = new Validator(cslSchema as object, "7").validate(items);
+    expect(validation.errors).toEqual([]);
+    expect(validation.valid).toBe(true);
+    expect(items.map((item) => item.type)).toEqual(["article-journal", "article", "article-journal", "report", "report"]);
+    expect(items[0]!.DOI).toBe("10.1103/PhysRevD.76.013009");
+    expect(items[0]!["container-title"]).toBe("Phys.Rev.D76:013009,2007");
+    expect(items[1]!.DOI).toBe("10.48550/arXiv.acc-phys/9411002");
+    expect(items[1]!.number).toBe("arXiv:acc-phys/9411002v1");
+    expect(items[0]!.issued).toEqual({ "date-parts": [[2007, 4]] });
+    expect(items[3]!.number).toBe("25000");
+    expect(items.map((item) => item.id)).toEqual(result.entries.map((entry) => entry.key));
+  });
+
+  it("writes RIS that citation.js reads back to the same titles, authors, years and DOIs", async () => {
+    const bib = await exportIds(MIXED, "csl-json");
+    const expected = JSON.parse(bib.text) as Record<string, any>[];
+    const result = await exportIds(MIXED, "ris");
+    expect(result.text.match(/^TY {2}- /gm)).toHaveLength(5);
+    expect(result.text.match(/^ER {2}- $/gm)).toHaveLength(5);
+    const back = new Cite(result.text).data as Record<string, any>[];
+    expect(back).toHaveLength(5);
+    back.forEach((item, i) => {
+      expect(item.title).toBe(expected[i]!.title);
+      expect(item.DOI).toBe(expected[i]!.DOI);
+      expect(item.issued["date-parts"][0][0]).toBe(expected[i]!.issued["date-parts"][0][0]);
+      expect(item.author.map((name: any) => name.family ?? name.literal)).toEqual(expected[i]!.author.map((name: any) => name.family ?? name.literal));
+    });
+    // RIS has no preprint type: an arXiv preprint is GEN, which reads back as CSL's "document".
+    expect(back.map((item) => item.type)).toEqual(["article-journal", "document", "article-journal", "report", "report"]);
+  });
+
+  it("answers from the mirror and cache without asking arXiv", async () => {
+    await exportIds(["0704.0001", "0704.0007", "w25000"], "bibtex");
+    expect((await upstreamHits()).filter((hit) => hit.path.startsWith("/arxiv") || hit.path.startsWith("/nber"))).toEqual([]);
+  });
+
+  it("refuses more than 50 IDs and an unknown format with typed errors", async () => {
+    const tooMany = await callTool("papers_export_citations", { ids: Array.from({ length: 51 }, (_, i) => `0704.${String(i + 1).padStart(4, "0")}`) });
+    expect(tooMany.isError).toBe(true);
+    expect(JSON.parse(tooMany.content[0]!.text).error.reason).toBe("invalid_argument");
+    const format = await callTool("papers_export_citations", { ids: ["0704.0001"], format: "endnote" });
+    expect(JSON.parse(format.content[0]!.text).error.reason).toBe("invalid_argument");
+  });
+
+  it("answers only misses, each typed, when no ID is known", async () => {
+    const result = await exportIds(["0704.9999", "garbage"], "bibtex");
+    expect(result.entries).toEqual([]);
+    expect(result.text).toBe("");
+    expect(result.not_found.map((miss) => miss.id)).toEqual(["0704.9999", "garbage"]);
+    // Not in the mirror, so arXiv's API is asked (live fallback on): "not in arXiv" or, when the fake cannot answer, a failed live lookup.
+    expect(["not_in_arxiv", "live_lookup_failed"]).toContain(result.not_found[0]!.reason);
+    expect(result.not_found[1]!.reason).toBe("invalid_id");
+  });
+});
+
+describe("citation keys and LaTeX", () => {
+  const record = (id: string, title: string, family: string, year = 2017): CitationRecord => ({
+    id, kind: "arxiv", title, authors: [{ family, given: "A." }], moreAuthors: false, year, month: 1, doi: null, sourceDoi: null, url: "", publishedAs: null, source: "test",
+  });
+
+  it("gives clashing keys suffixes in ID order, whatever the order asked", () => {
+    const a = record("1706.03762", "Attention is all you need", "Vaswani");
+    const b = record("1706.99999", "Attention, again", "Vaswani");
+    const c = record("1801.00001", "The attention trick", "Vaswani");
+    expect(assignKeys([a, b, c])).toEqual(["vaswani2017attention", "vaswani2017attentionb", "vaswani2017attentionc"]);
+    expect(assignKeys([c, b, a])).toEqual(["vaswani2017attentionc", "vaswani2017attentionb", "vaswani2017attention"]);
+    expect(assignKeys([record("x", "On $\\alpha$-stable laws", "Müller")])).toEqual(["muller2017stable"]);
+  });
+
+  it("keeps TeX, escapes specials, converts Unicode and protects capitals that must stay", () => {
+    expect(bibtexText("BERT & GPT-3: 100% of #1 on LaTeX", { title: true })).toBe("{BERT} \\& {GPT-3}: 100\\% of \\#1 on {LaTeX}");
+    expect(bibtexText("From dyadic $\\Lambda_{\\alpha}$ to Gödel", { title: true })).toBe('From dyadic {$\\Lambda_{\\alpha}$} to G{\\"o}del');
+    expect(bibtexText("Bal\\'azs")).toBe("Bal\\'azs");
+    // Unbalanced braces can never close the entry early.
+    const parsed = parseBibtex(`@misc{k, title = {${bibtexText("a } b { c", { title: true })}}, year = {2020}}`);
+    expect(parsed.entries[0]!.properties.year).toBe("2020");
+  });
+
+  it("splits names: particles, suffixes, comma forms and collaborations", () => {
+    expect(splitName("Jan van der Berg")).toEqual({ family: "van der Berg", given: "Jan" });
+    expect(splitName("John Smith Jr.")).toEqual({ family: "Smith", given: "John", suffix: "Jr." });
+    expect(splitName("Hampole, Menaka")).toEqual({ family: "Hampole", given: "Menaka" });
+    expect(splitName("ATLAS Collaboration").literal).toBe("ATLAS Collaboration");
+  });
+});
