@@ -46,6 +46,15 @@ export async function mirrorLookup(db: D1Reader, baseIds: readonly string[]): Pr
   return found;
 }
 
+/** Papers whose DOI field is this DOI (case-insensitive; the arxiv_papers_doi index). */
+export async function mirrorByDoi(db: D1Reader, doi: string): Promise<StoredRow[]> {
+  const { results } = await db
+    .prepare(`SELECT ${SELECT_COLUMNS} FROM arxiv_papers p WHERE lower(p.doi) = lower(?) AND p.doi IS NOT NULL LIMIT 5`)
+    .bind(doi.trim())
+    .all<StoredRow>();
+  return results;
+}
+
 export interface MirrorState {
   /** The mirror holds everything in its scope (its first cold harvest completed, or a seed) and its schema is known. */
   ready: boolean;

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { MAX_REFERENCE_CHARS, referenceFields, resolveReference } from "../../sources/citations/resolve";
+import { defineTool } from "../tool";
+
+const candidate = z.object({
+  source: z.enum(["arxiv", "nber"]),
+  id: z.string(),
+  title: z.string(),
+  authors: z.array(z.string()),
+  year: z.number().nullable(),
+  doi: z.string().nullable(),
+  confidence: z.number(),
+  agreed: z.object({
+    title_similarity: z.number().nullable(),
+    surnames_matched: z.string().nullable(),
+    year_within_one: z.boolean().nullable(),
+    exact_identifier: z.string().nullable(),
+  }),
+  how: z.string(),
+});
+
+export const papersResolveReference = defineTool({
+  name: "papers_resolve_reference",
+  title: "Resolve a reference",
+  description:
+    "Checks a bibliography entry (text or fields) against arXiv and NBER: the real paper with a confidence and what agreed, or no_match and what was tried.",
+  input: z.object({
+    reference: z.string().min(1).max(MAX_REFERENCE_CHARS).optional(),
+    title: z.string().max(1000).optional(),
+    authors: z.array(z.string().max(200)).max(50).optional(),
+    year: z.number().int().min(1800).max(2100).optional(),
+    doi: z.string().max(300).optional(),
+    arxiv_id: z.string().max(300).optional(),
+  }),
+  output: z.object({
+    status: z.enum(["match", "no_match"]),
+    matches: z.array(candidate).meta({ description: "{source, id, title, authors, year, doi, confidence, agreed, how}", "x-compact": true }),
+    near_misses: z.array(candidate).meta({ "x-compact": true }),
+    parsed: z.looseObject({}),
+    tried: z.array(z.string()),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  errors: [],
+  handler: async (args, { env }) => {
+    const resolution = await resolveReference(env, referenceFields(args));
+    return { ...resolution, parsed: { ...resolution.parsed } };
+  },
+  render(result) {
+    const line = (c: (typeof result.matches)[number]) =>
+      `${c.source}:${c.id} ${c.title} (${c.year ?? "?"}) confidence ${c.confidence}; title ${c.agreed.title_similarity ?? "-"}, surnames ${c.agreed.surnames_matched ?? "-"}, year ${c.agreed.year_within_one ?? "-"}${c.agreed.exact_identifier ? `, ${c.agreed.exact_identifier}` : ""}`;
+    const head = result.status === "match" ? result.matches.map(line) : ["no_match: no paper in arXiv or NBER matches this reference.", ...result.near_misses.map((c) => `not a match: ${line(c)}`)];
+    return [...head, `tried: ${result.tried.join("; ") || "nothing"}`].join("\n");
+  },
+});

@@ -1,0 +1,144 @@
+// A bibliography entry as free text -> the fields a resolver can check: arXiv ID, DOI, NBER
+// number, title, author surnames, year, venue. Heuristic and pure; what it cannot find it leaves
+// out, and the resolver then says what it had to go on.
+import { parseArxivId } from "../arxiv/ids";
+import { asciiFold } from "./names";
+import { plainTitle } from "./keys";
+
+export interface ReferenceFields {
+  title?: string;
+  /** Surnames as written ("Vaswani", "van der Berg"). */
+  authors?: string[];
+  year?: number;
+  venue?: string;
+  doi?: string;
+  arxiv_id?: string;
+  nber_id?: string;
+}
+
+const ARXIV_IN_TEXT = /(?:arxiv:\s*|arxiv\.org\/(?:abs|pdf|html)\/|\bcorr\s+abs\/|\babs\/)((?:[a-z-]+(?:\.[a-z]{2})?\/\d{7})|\d{4}\.\d{4,5})(v\d+)?/i;
+const DOI_IN_TEXT = /\b(10\.\d{4,9}\/[^\s"<>]+)/;
+const NBER_IN_TEXT = /\bNBER\b[^.]{0,40}?(?:No\.?|Number|#|Paper)\s*w?(\d{3,5})\b|\bNBER\b[^.]{0,20}?\b(w\d{4,5})\b|\bnber\.org\/papers\/(w\d{3,5})\b/i;
+const YEAR = /\b(1[89]\d{2}|20\d{2})[a-z]?\b/;
+const VENUE_START = /^(in\s|proc(eedings|\.)|arxiv|journal|trans(actions|\.)|advances in|conference|workshop|international|ieee|acm|phys(\.|ics|\b)|nature|science|the annals|econometrica|quarterly|review of|american economic|nber|preprint|technical report|working paper|mnras|apj|a&a)/i;
+
+/** The identifiers in a reference, wherever they appear (text or link targets). */
+export function identifiersIn(text: string): Pick<ReferenceFields, "doi" | "arxiv_id" | "nber_id"> {
+  const out: Pick<ReferenceFields, "doi" | "arxiv_id" | "nber_id"> = {};
+  const arxiv = ARXIV_IN_TEXT.exec(text);
+  if (arxiv) {
+    const parsed = parseArxivId(arxiv[1]! + (arxiv[2] ?? ""));
+    if (parsed.ok) out.arxiv_id = arxiv[1]! + (arxiv[2] ?? "");
+  }
+  const doi = DOI_IN_TEXT.exec(text);
+  if (doi) out.doi = cleanDoi(doi[1]!);
+  const nber = NBER_IN_TEXT.exec(text);
+  if (nber) {
+    const number = (nber[1] ?? nber[2] ?? nber[3])!.replace(/^w/i, "");
+    out.nber_id = `w${number.padStart(4, "0")}`;
+  }
+  if (!out.arxiv_id && out.doi && /^10\.48550\/arxiv\./i.test(out.doi)) out.arxiv_id = out.doi.slice("10.48550/arXiv.".length);
+  if (!out.nber_id && out.doi && /^10\.3386\/w\d+$/i.test(out.doi)) out.nber_id = out.doi.slice("10.3386/".length).toLowerCase();
+  return out;
+}
+
+export function cleanDoi(raw: string): string {
+  return raw
+    .replace(/^(?:https?:\/\/)?(?:dx\.)?doi\.org\//i, "")
+    .replace(/^doi:\s*/i, "")
+    .replace(/[.,;:)\]}>]+$/, "")
+    .trim();
+}
+
+/** Splits at sentence ends (not after an initial: "A. Vaswani"), and at a colon after the authors' initials. */
+function segments(text: string): string[] {
+  return text
+    .split(/(?<!\b[A-Z])(?<!\b(?:[Vv]ol|[Nn]o|[Pp]p|[Ee]d|[Ee]ds|[Pp]roc|[Cc]onf|[Ii]nt|[Jj])\.?)[.?!]\s+|(?<=\b[A-Z]\.):\s+/)
+    .map((segment) => segment.trim().replace(/[.,;]+$/, ""))
+    .filter(Boolean);
+}
+
+function looksLikeAuthors(segment: string): boolean {
+  const words = segment.replace(/\bet al\b\.?/g, "").split(/[\s,]+/).filter(Boolean);
+  if (words.length === 0) return false;
+  const lower = words.filter((word) => /^[a-z]/.test(word) && !/^(and|van|von|de|der|den|di|da|du|la|le|dos|del|della)$/.test(word));
+  const initials = words.filter((word) => /^[A-Z]\.(-?[A-Z]\.)*$/.test(word));
+  return lower.length <= words.length * 0.15 && (segment.includes(",") || /\band\b|&/.test(segment) || initials.length > 0 || words.length <= 3);
+}
+
+/** Surnames in an author list: "A. Vaswani, N. Shazeer, and L. Kaiser", "Aubert D., Pichon C.", "Vaswani, A. and Shazeer, N.". */
+export function surnamesIn(segment: string): string[] {
+  const parts = segment
+    .replace(/\bet al\b\.?|\bothers\b/g, "")
+    .split(/\s*,\s*|\s+and\s+|\s*&\s*|\s*;\s*/)
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const surnames: string[] = [];
+  for (const part of parts) {
+    const words = part.split(/\s+/).filter((word) => !/^[A-Z]\.?(-?[A-Z]\.?)*$/.test(word) && /\p{L}{2,}/u.test(word));
+    if (words.length === 0) continue;
+    // "Ashish Vaswani" -> Vaswani; "Aubert D." -> Aubert: the last word that is not an initial.
+    surnames.push(words[words.length - 1]!.replace(/[^\p{L}'’-]/gu, ""));
+  }
+  return surnames.filter(Boolean).slice(0, 20);
+}
+
+export function parseReference(raw: string): ReferenceFields {
+  let text = raw.replace(/\s+/g, " ").trim().replace(/^\[[^\]]{1,20}\]\s*|^\(?\d{1,3}[.)]\s+/, "");
+  const fields: ReferenceFields = { ...identifiersIn(text) };
+  // Identifiers and links out, so that their digits are not read as years or words.
+  text = text
+    .replace(/https?:\/\/\S+/g, " ")
+    .replace(DOI_IN_TEXT, " ")
+    .replace(/\bdoi:\s*/gi, " ")
+    .replace(ARXIV_IN_TEXT, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  const year = YEAR.exec(text);
+  if (year) fields.year = Number(year[1]);
+
+  const quoted = /[“"«]([^”"»]{8,})[”"»]/.exec(text);
+  const parts = segments(text);
+  let titleIndex = -1;
+  if (quoted) {
+    fields.title = quoted[1]!.replace(/[,.]$/, "").trim();
+    const before = text.slice(0, quoted.index).replace(/[,.\s]+$/, "");
+    if (before) fields.authors = surnamesIn(before.replace(YEAR, ""));
+  } else if (parts.length > 0) {
+    const first = parts[0]!;
+    const authorsFirst = !VENUE_START.test(first) && looksLikeAuthors(first.replace(/\(?\b(1[89]|20)\d{2}[a-z]?\)?.*$/, ""));
+    if (authorsFirst) {
+      // Author-year styles put the year right after the names: "Aubert D., Pichon C., 2004, MNRAS".
+      fields.authors = surnamesIn(first.replace(/\(?\b(1[89]|20)\d{2}[a-z]?\)?.*$/, ""));
+      titleIndex = parts.findIndex((part, index) => index > 0 && isTitleLike(part));
+    } else if (isTitleLike(first)) {
+      titleIndex = 0;
+    }
+    if (titleIndex >= 0) fields.title = parts[titleIndex]!.replace(/^\(?\b(1[89]|20)\d{2}[a-z]?\)?[.,]?\s*/, "");
+  }
+  const venue = parts.slice(Math.max(titleIndex + 1, 1)).find((part) => VENUE_START.test(part.replace(/^in:?\s+/i, "In ")));
+  if (venue) fields.venue = venue.replace(/^in:?\s+/i, "").replace(YEAR, "").replace(/\(\s*\)/g, "").replace(/[,.\s]+$/, "");
+  if (fields.authors && fields.authors.length === 0) delete fields.authors;
+  return fields;
+}
+
+function isTitleLike(segment: string): boolean {
+  const words = segment.split(/\s+/);
+  const wordy = words.filter((word) => /\p{L}{2,}/u.test(word));
+  return wordy.length >= 2 && words.length >= 3 && wordy.length >= words.length * 0.6 && !VENUE_START.test(segment) && !/^(pp?\.|pages?|vol\.|volume)\s/i.test(segment) && !/^\d/.test(segment);
+}
+
+/** Title words for comparison: TeX, accents, case and punctuation gone. */
+export function titleTokens(title: string): string[] {
+  return asciiFold(plainTitle(title)).split(/[^a-z0-9]+/).filter(Boolean);
+}
+
+/** Dice coefficient of the two titles' word sets (1 = the same words). */
+export function titleSimilarity(a: string, b: string): number {
+  const left = new Set(titleTokens(a));
+  const right = new Set(titleTokens(b));
+  if (left.size === 0 || right.size === 0) return 0;
+  let shared = 0;
+  for (const word of left) if (right.has(word)) shared++;
+  return (2 * shared) / (left.size + right.size);
+}
