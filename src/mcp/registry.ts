@@ -4,6 +4,7 @@ import { registerArxivCategoryResources } from "./resources/arxiv-categories";
 import { registerArxivMirrorStatusResource } from "./resources/arxiv-mirror-status";
 import { registerArxivPaperResource } from "./resources/arxiv-paper";
 import { arxivGetMetadata } from "./tools/arxiv-get-metadata";
+import { arxivGetReferences } from "./tools/arxiv-get-references";
 import { arxivListCategories } from "./tools/arxiv-list-categories";
 import { arxivReadPaper } from "./tools/arxiv-read-paper";
 import { arxivSearchPapers } from "./tools/arxiv-search-papers";
@@ -27,6 +28,7 @@ export const TOOLS: readonly DefinedTool[] = [
   nberReadPaper,
   papersExportCitations,
   papersResolveReference,
+  arxivGetReferences,
 ] as unknown as DefinedTool[];
 
 export const RESOURCE_REGISTRARS: readonly ((server: McpServer, env: Env) => void)[] = [

@@ -12,10 +12,10 @@ export const papersExportCitations = defineTool({
     format: z.enum(["bibtex", "ris", "csl-json"]).default("bibtex"),
   }),
   output: z.object({
-    format: z.enum(["bibtex", "ris", "csl-json"]),
-    entries: z.array(z.object({ id: z.string(), key: z.string(), kind: z.enum(["arxiv", "nber"]), title: z.string(), source: z.string() })),
+    format: z.string(),
+    entries: z.array(z.object({ id: z.string(), key: z.string(), kind: z.enum(["arxiv", "nber"]), title: z.string(), source: z.string() })).meta({ description: "{id, key, kind, title, source}", "x-compact": true }),
     text: z.string(),
-    not_found: z.array(z.object({ id: z.string(), reason: z.string(), detail: z.string() })),
+    not_found: z.array(z.object({ id: z.string(), reason: z.string(), detail: z.string() })).meta({ description: "{id, reason, detail}", "x-compact": true }),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [],

@@ -17,6 +17,8 @@ export interface ReferenceFields {
 }
 
 const ARXIV_IN_TEXT = /(?:arxiv:\s*|arxiv\.org\/(?:abs|pdf|html)\/|\bcorr\s+abs\/|\babs\/)((?:[a-z-]+(?:\.[a-z]{2})?\/\d{7})|\d{4}\.\d{4,5})(v\d+)?/i;
+// Old-style IDs are cited bare ("[gr-qc/0401028]"); parseArxivId checks the archive name.
+const LEGACY_IN_TEXT = /(?<![\w./-])([a-z]+(?:-[a-z]+)?(?:\.[A-Z]{2})?\/\d{7})(v\d+)?(?![\w/])/;
 const DOI_IN_TEXT = /\b(10\.\d{4,9}\/[^\s"<>]+)/;
 const NBER_IN_TEXT = /\bNBER\b[^.]{0,40}?(?:No\.?|Number|#|Paper)\s*w?(\d{3,5})\b|\bNBER\b[^.]{0,20}?\b(w\d{4,5})\b|\bnber\.org\/papers\/(w\d{3,5})\b/i;
 const YEAR = /\b(1[89]\d{2}|20\d{2})[a-z]?\b/;
@@ -25,10 +27,12 @@ const VENUE_START = /^(in\s|proc(eedings|\.)|arxiv|journal|trans(actions|\.)|adv
 /** The identifiers in a reference, wherever they appear (text or link targets). */
 export function identifiersIn(text: string): Pick<ReferenceFields, "doi" | "arxiv_id" | "nber_id"> {
   const out: Pick<ReferenceFields, "doi" | "arxiv_id" | "nber_id"> = {};
-  const arxiv = ARXIV_IN_TEXT.exec(text);
-  if (arxiv) {
-    const parsed = parseArxivId(arxiv[1]! + (arxiv[2] ?? ""));
-    if (parsed.ok) out.arxiv_id = arxiv[1]! + (arxiv[2] ?? "");
+  for (const pattern of [ARXIV_IN_TEXT, LEGACY_IN_TEXT]) {
+    const arxiv = pattern.exec(text);
+    if (arxiv && parseArxivId(arxiv[1]! + (arxiv[2] ?? "")).ok) {
+      out.arxiv_id = arxiv[1]! + (arxiv[2] ?? "");
+      break;
+    }
   }
   const doi = DOI_IN_TEXT.exec(text);
   if (doi) out.doi = cleanDoi(doi[1]!);
@@ -92,6 +96,7 @@ export function parseReference(raw: string): ReferenceFields {
     .replace(DOI_IN_TEXT, " ")
     .replace(/\bdoi:\s*/gi, " ")
     .replace(ARXIV_IN_TEXT, " ")
+    .replace(LEGACY_IN_TEXT, " ")
     .replace(/\s+/g, " ")
     .trim();
   const year = YEAR.exec(text);

@@ -9,7 +9,7 @@ import { mirrorByDoi, mirrorState } from "../../store/arxiv-mirror";
 import { getCachedInfo, mirrorPaper, searchMirror as searchNberMirror } from "../../store/nber";
 import { findPapers } from "../arxiv/lookup";
 import { rowToPaper } from "../arxiv/mirror";
-import type { ArxivPaper } from "../arxiv/paper";
+import type { ArxivPaper, ServedPaper } from "../arxiv/paper";
 import { searchPapers } from "../arxiv/search";
 import { parseNberId } from "../nber/ids";
 import type { NberPaper, NberPaperInfo } from "../nber/paper";
@@ -80,10 +80,20 @@ export function referenceFields(input: { reference?: string | undefined } & Refe
   return fields;
 }
 
-export async function resolveReference(env: Env, fields: ReferenceFields, maxMatches = 3): Promise<Resolution> {
+export interface ResolveOptions {
+  maxMatches?: number;
+  /** arXiv lookups already made for a batch of references (base ID -> paper or miss reason), so that a list costs one lookup. */
+  arxivLookups?: Map<string, ServedPaper | string>;
+}
+
+export async function resolveReference(env: Env, fields: ReferenceFields, { maxMatches = 3, arxivLookups }: ResolveOptions = {}): Promise<Resolution> {
   const tried: string[] = [];
   const found: Found[] = [];
-  await Promise.all([lookupIdentifiers(env, fields, found, tried), searchTitle(env, fields, found, tried)]);
+  await lookupIdentifiers(env, fields, found, tried, arxivLookups);
+  // An identifier that resolved, to a paper whose title does not contradict the reference, decides: no search needed.
+  const decided = found.some((candidate) => score(fields, candidate).confidence >= MATCH_THRESHOLD);
+  if (decided) tried.push("title search skipped: an identifier matched");
+  else await searchTitle(env, fields, found, tried);
 
   // One candidate per paper, its best evidence kept.
   const byPaper = new Map<string, Found>();
@@ -98,13 +108,13 @@ export async function resolveReference(env: Env, fields: ReferenceFields, maxMat
   return { status: matches.length > 0 ? "match" : "no_match", matches, near_misses: near, parsed: fields, tried };
 }
 
-async function lookupIdentifiers(env: Env, fields: ReferenceFields, found: Found[], tried: string[]): Promise<void> {
+async function lookupIdentifiers(env: Env, fields: ReferenceFields, found: Found[], tried: string[], arxivLookups?: Map<string, ServedPaper | string>): Promise<void> {
   if (fields.arxiv_id) {
     // A cited version is still the paper: look up the paper (the latest version answers).
-    const result = await findPapers(env, [fields.arxiv_id.replace(/v\d+$/, "")]);
-    const paper = result.papers[0];
-    if (paper) found.push({ ...fromArxivPaper(paper, `arXiv ID ${fields.arxiv_id} looked up (${paper.served_from})`), exact: `arXiv ID ${fields.arxiv_id}` });
-    tried.push(paper ? `arXiv ID ${fields.arxiv_id}: found` : `arXiv ID ${fields.arxiv_id}: ${result.not_found[0]?.reason ?? "not found"}`);
+    const base = fields.arxiv_id.replace(/v\d+$/, "");
+    const outcome = arxivLookups?.get(base) ?? (await lookupArxiv(env, [base])).get(base)!;
+    if (typeof outcome !== "string") found.push({ ...fromArxivPaper(outcome, `arXiv ID ${fields.arxiv_id} looked up (${outcome.served_from})`), exact: `arXiv ID ${fields.arxiv_id}` });
+    tried.push(typeof outcome !== "string" ? `arXiv ID ${fields.arxiv_id}: found` : `arXiv ID ${fields.arxiv_id}: ${outcome}`);
   }
   if (fields.nber_id) {
     const parsed = parseNberId(fields.nber_id);
@@ -148,6 +158,17 @@ async function searchTitle(env: Env, fields: ReferenceFields, found: Found[], tr
   } else {
     tried.push("title search in the NBER mirror failed");
   }
+}
+
+/** arXiv IDs looked up in one go (mirror, cache, then one API request): base ID -> paper, or why not. */
+export async function lookupArxiv(env: Env, baseIds: readonly string[]): Promise<Map<string, ServedPaper | string>> {
+  const out = new Map<string, ServedPaper | string>();
+  if (baseIds.length === 0) return out;
+  const result = await findPapers(env, baseIds);
+  for (const paper of result.papers) out.set(paper.input, paper);
+  for (const miss of result.not_found) out.set(miss.id, miss.reason);
+  for (const id of baseIds) if (!out.has(id)) out.set(id, "not found");
+  return out;
 }
 
 function fromArxivPaper(paper: ArxivPaper, how: string): Found {
@@ -200,6 +221,11 @@ export function score(fields: ReferenceFields, candidate: Found): Candidate {
     // Without a near-identical title nothing is a match; the same title by other authors is another paper.
     if (similarity === null || similarity < 0.75) confidence = Math.min(confidence, 0.6);
     if (surnameScore === 0) confidence = Math.min(confidence, 0.6);
+  }
+  // The reference names another paper's identifier: whatever else agrees, this is not the one it cites.
+  const citedArxiv = fields.arxiv_id?.replace(/v\d+$/, "");
+  if ((candidate.source === "arxiv" && citedArxiv && citedArxiv !== candidate.id) || (candidate.source === "nber" && fields.nber_id && fields.nber_id !== candidate.id)) {
+    confidence = Math.min(confidence, 0.5);
   }
   return {
     source: candidate.source,

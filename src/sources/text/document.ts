@@ -13,8 +13,19 @@ export interface ExtractedDocument {
   outline: OutlineEntry[];
   title: string | null;
   bibliography_count: number;
+  /** The bibliography's entries as the HTML marks them up (LaTeXML bibitems): blocks and link targets. PDFs have none. */
+  references?: MarkedUpReference[];
   /** The extraction stopped at a size, character or page budget: the text is a prefix. */
   extraction_truncated: boolean;
+}
+
+export interface MarkedUpReference {
+  /** The entry's label as printed: "[HW19]", "Vaswani et al. (2017)". */
+  label: string;
+  /** LaTeXML's bibblocks in order (typically authors, title, venue). */
+  blocks: string[];
+  /** href of every link in the entry (doi.org, arxiv.org, ...). */
+  links: string[];
 }
 
 export interface Page {

@@ -5,7 +5,7 @@
 // output characters are capped.
 import { decodeHTML, decodeHTMLAttribute } from "entities";
 import { ToolError } from "../../../errors";
-import { slug, type ExtractedDocument, type OutlineEntry } from "../../text/document";
+import { slug, type ExtractedDocument, type MarkedUpReference, type OutlineEntry } from "../../text/document";
 import { stripMathBodies } from "./strip-math";
 
 export interface HtmlLimits {
@@ -40,7 +40,10 @@ const INTERESTING = [
   ...BLOCK_CLASSES.map((name) => `.${name}`),
   "h1", "h2", "h3", "h4", "h5", "h6", "br", "li", "ul", "ol", "table", "tr", "td", "th", "math", "annotation",
   "section", "article", ".ltx_appendix", ".ltx_bibliography", ".ltx_note_content", ".ltx_tag_note", ".ltx_tag_item",
+  ".ltx_bibblock", ".ltx_tag_bibitem", ".ltx_bibitem a",
 ].join(", ");
+/** A bibliography longer than this is kept as text only (the structured list is for resolving). */
+const MAX_REFERENCES = 2_000;
 const EQUATION_TABLE = /\bltx_(equation|eqn_table|equationgroup)\b/;
 const HEADING = /^h[1-6]$/;
 
@@ -141,6 +144,9 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
   let lastSectionId = "";
   let title: string | null = null;
   let bibliography = 0;
+  // The bibitem being read, for the structured reference list (blocks and links kept apart).
+  const references: MarkedUpReference[] = [];
+  let reference: { entry: MarkedUpReference; block: string[] | null; label: string[] | null } | null = null;
   const tables: TableState[] = [];
   const listKinds: ("bullet" | "tagged")[] = [];
 
@@ -211,6 +217,13 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
         if (has("ltx_bibitem")) {
           bibliography++;
           out.raw(`${bibliography}. `);
+          const current = { entry: { label: "", blocks: [], links: [] } as MarkedUpReference, block: null, label: null };
+          reference = current;
+          ends.push(() => {
+            current.entry.blocks = current.entry.blocks.map((block) => block.replace(/\s+/g, " ").trim()).filter(Boolean);
+            if (references.length < MAX_REFERENCES) references.push(current.entry);
+            if (reference === current) reference = null;
+          });
         } else if (!has("ltx_tocentry")) {
           out.raw("  ".repeat(Math.min(Math.max(0, listKinds.length - 1), 6)));
           if (listKinds.at(-1) !== "tagged") out.raw("- ");
@@ -244,6 +257,27 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
           out.raw(" ");
           ends.push(() => out.raw(" |"));
         }
+      }
+    }
+    if (reference && wasActive) {
+      const current = reference;
+      if (has("ltx_bibblock")) {
+        const block: string[] = [];
+        current.block = block;
+        ends.push(() => {
+          current.entry.blocks.push(block.join(""));
+          if (current.block === block) current.block = null;
+        });
+      } else if (has("ltx_tag_bibitem")) {
+        const label: string[] = [];
+        current.label = label;
+        ends.push(() => {
+          current.entry.label = label.join("").replace(/\s+/g, " ").trim();
+          current.label = null;
+        });
+      } else if (tag === "a") {
+        const href = element.getAttribute("href");
+        if (href && current.entry.links.length < 10) current.entry.links.push(decodeHTMLAttribute(href).slice(0, 500));
       }
     }
     if (tag === "ul" || tag === "ol") {
@@ -284,6 +318,8 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
       if (skipDepth > 0 || mathDepth > 0) return;
       const text = raw.includes("&") ? decodeHTML(raw) : raw;
       if (heading) heading.parts.push(text);
+      if (reference?.label) reference.label.push(text);
+      else if (reference?.block) reference.block.push(text);
       out.text(text);
     },
   });
@@ -301,6 +337,7 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
       out.space();
     }
     if (heading) heading.parts.push(`$${clean}$`);
+    if (reference?.block) reference.block.push(` $${clean}$ `);
   }
 
   // Count input bytes on the way in; past the cap, stop reading and fail (without erroring a
@@ -335,7 +372,7 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
     });
   }
   if (overLimit) throw tooLarge(limits.maxBytes);
-  return { text: out.toString().trim(), outline, title, bibliography_count: bibliography, extraction_truncated: out.full };
+  return { text: out.toString().trim(), outline, title, bibliography_count: bibliography, references, extraction_truncated: out.full };
 }
 
 function tooLarge(maxBytes: number): ToolError {

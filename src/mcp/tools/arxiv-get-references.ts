@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { getReferences, REFERENCES_MAX_PAGE, REFERENCES_PAGE } from "../../sources/citations/references";
+import { defineTool } from "../tool";
+
+export const arxivGetReferences = defineTool({
+  name: "arxiv_get_references",
+  title: "arXiv paper references",
+  description: "An arXiv paper's bibliography from its HTML or PDF: each entry structured and resolved to an arXiv or NBER paper when one matches.",
+  input: z.object({
+    paper_id: z.string().min(1).max(300),
+    start: z.number().int().min(0).default(0),
+    max_results: z.number().int().min(1).max(REFERENCES_MAX_PAGE).default(REFERENCES_PAGE),
+  }),
+  output: z.object({
+    paper_id: z.string(),
+    text_source: z.string(),
+    total: z.number(),
+    start: z.number(),
+    next_start: z.number().nullable(),
+    references: z
+      .array(z.looseObject({ number: z.number(), text: z.string(), resolved: z.looseObject({ status: z.string() }) }))
+      .meta({ description: "{number, text, authors, title, year, doi, arxiv_id, resolved}", "x-compact": true }),
+    notices: z.array(z.string()),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  errors: ["invalid_id", "no_match", "content_unavailable", "timeout", "rate_limited", "version_unavailable", "pdf_extraction_failed"],
+  handler: async ({ paper_id, start, max_results }, { env }) => {
+    const result = await getReferences(env, paper_id, start, max_results);
+    return { ...result, references: result.references.map((entry) => ({ ...entry, resolved: { ...entry.resolved } })) };
+  },
+  render(result) {
+    const lines = result.references.map((entry) => {
+      const resolved = entry.resolved as { status: string; source?: string; id?: string; confidence?: number };
+      const tag = resolved.status === "match" ? ` -> ${resolved.source}:${resolved.id} (${resolved.confidence})` : ` -> ${resolved.status}`;
+      return `[${entry.number}] ${entry.text}${tag}`;
+    });
+    const more = result.next_start === null ? [] : [`${result.total - result.next_start} more: call again with start=${result.next_start}.`];
+    return [`${result.paper_id}: ${result.total} references (${result.text_source})`, ...lines, ...more, ...result.notices].join("\n");
+  },
+});

@@ -1,0 +1,73 @@
+// arxiv_get_references behind the tool: the paper is read through the read pipeline (its R2
+// cache after the first read), its bibliography cut into entries, and each entry on the page
+// resolved like papers_resolve_reference (mirror first; no upstream request when it holds them).
+import { loadArxivDocument } from "../arxiv/read/reader";
+import { bibliographyOf, type BibliographyEntry } from "./bibliography";
+import type { ServedPaper } from "../arxiv/paper";
+import { lookupArxiv, resolveReference, type Candidate } from "./resolve";
+
+export const REFERENCES_PAGE = 25;
+export const REFERENCES_MAX_PAGE = 100;
+const RESOLVE_CONCURRENCY = 8;
+
+export interface ResolvedEntry extends BibliographyEntry {
+  resolved: { status: "match"; source: Candidate["source"]; id: string; confidence: number } | { status: "no_match" } | { status: "not_tried"; why: string };
+}
+
+export interface ReferencesResult {
+  paper_id: string;
+  text_source: string;
+  total: number;
+  start: number;
+  next_start: number | null;
+  references: ResolvedEntry[];
+  notices: string[];
+}
+
+export async function getReferences(env: Env, paperId: string, start: number, limit: number): Promise<ReferencesResult> {
+  const loaded = await loadArxivDocument(env, paperId);
+  const entries = bibliographyOf(loaded.document);
+  const page = entries.slice(start, start + limit);
+  // Every arXiv ID on the page in one lookup (one API request at most), not one per entry.
+  const arxivIds = [...new Set(page.flatMap((entry) => (entry.arxiv_id ? [entry.arxiv_id.replace(/v\d+$/, "")] : [])))];
+  const arxivLookups = await lookupArxiv(env, arxivIds);
+  const references = await mapLimited(page, RESOLVE_CONCURRENCY, resolveEntry(env, arxivLookups));
+  const notices = [...loaded.notices];
+  if (entries.length === 0) notices.push(`No bibliography was found in the paper's text (${loaded.source}).`);
+  if (loaded.document.extraction_truncated) notices.push("The paper's text was cut at the read budget; entries past it are missing.");
+  if (loaded.source === "pdf_text") notices.push("Entries were cut from the PDF's text: titles and authors are read heuristically.");
+  return {
+    paper_id: loaded.resolvedId,
+    text_source: loaded.source,
+    total: entries.length,
+    start,
+    next_start: start + limit < entries.length ? start + limit : null,
+    references,
+    notices,
+  };
+}
+
+function resolveEntry(env: Env, arxivLookups: Map<string, ServedPaper | string>) {
+  return async (entry: BibliographyEntry): Promise<ResolvedEntry> => {
+    const { number: _n, text: _t, ...fields } = entry;
+    if (!fields.title && !fields.doi && !fields.arxiv_id && !fields.nber_id) {
+      return { ...entry, resolved: { status: "not_tried", why: "no title or identifier could be read from the entry" } };
+    }
+    const resolution = await resolveReference(env, fields, { maxMatches: 1, arxivLookups });
+    const best = resolution.matches[0];
+    return { ...entry, resolved: best ? { status: "match", source: best.source, id: best.id, confidence: best.confidence } : { status: "no_match" } };
+  };
+}
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      out[index] = await work(items[index]!);
+    }
+  });
+  await Promise.all(runners);
+  return out;
+}
