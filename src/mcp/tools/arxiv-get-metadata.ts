@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getMetadata, LOOKUP_BATCH } from "../../sources/arxiv/lookup";
 import { renderPaper, servedPaperSchema } from "../../sources/arxiv/paper";
+import { arxivLinks, linkSchema } from "../../sources/citations/links";
 import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
 
@@ -14,8 +15,8 @@ export const arxivGetMetadata = defineTool({
   }),
   output: z.object({
     papers: sameShapeAs(
-      servedPaperSchema,
-      "id, base_id, version, title, abstract, authors[{name, affiliations?}], primary_category, categories, published, updated, comment, journal_ref, doi, abs_url, pdf_url, html_url, served_from, cached_at?, cache_age_seconds?",
+      servedPaperSchema.extend({ links: z.array(linkSchema) }),
+      "id, base_id, version, title, abstract, authors[{name, affiliations?}], primary_category, categories, published, updated, comment, journal_ref, doi, abs_url, pdf_url, html_url, served_from, cached_at?, cache_age_seconds?, links[{kind, source, id_or_doi, how}]",
     ),
     not_found: z.array(
       z.object({
@@ -29,7 +30,10 @@ export const arxivGetMetadata = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: ["invalid_request", "invalid_id", "no_match", "version_not_served", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
-  handler: ({ paper_ids }, { env }) => getMetadata(env, paper_ids),
+  handler: async ({ paper_ids }, { env }) => {
+    const result = await getMetadata(env, paper_ids);
+    return { ...result, papers: result.papers.map((paper) => ({ ...paper, links: arxivLinks(paper) })) };
+  },
   render(result) {
     const lines = result.papers.map((paper) => {
       const cache = paper.served_from === "cache" ? ` (cache, ${paper.cache_age_seconds} s old)` : ` (${paper.served_from})`;

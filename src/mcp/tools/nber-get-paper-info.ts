@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getNberPaperInfo } from "../../sources/nber/info";
 import { nberPaperInfoSchema } from "../../sources/nber/paper";
+import { linkSchema, nberLinks } from "../../sources/citations/links";
 import { defineTool } from "../tool";
 
 export const nberGetPaperInfo = defineTool({
@@ -17,10 +18,15 @@ export const nberGetPaperInfo = defineTool({
     cached_at: z.string().optional(),
     cache_age_seconds: z.number().optional(),
     notices: z.array(z.string()),
+    links: z.array(linkSchema).meta({ description: "{kind, source, id_or_doi, how}", "x-compact": true }),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: ["invalid_id", "no_match", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
-  handler: ({ paper_id, include_all, refresh }, { env, waitUntil }) => getNberPaperInfo(env, paper_id, { includeAll: include_all, refresh }, waitUntil),
+  handler: async ({ paper_id, include_all, refresh }, { env, waitUntil }) => {
+    const info = await getNberPaperInfo(env, paper_id, { includeAll: include_all, refresh }, waitUntil);
+    const { links, notices } = await nberLinks(env, info);
+    return { ...info, links, notices: [...info.notices, ...notices] };
+  },
   render(info) {
     const extra = [
       info.topics && `Topics: ${info.topics.join(", ")}`,
@@ -28,6 +34,7 @@ export const nberGetPaperInfo = defineTool({
       info.jel_codes && `JEL: ${info.jel_codes.join(", ")}`,
       info.published_version && `Published: ${info.published_version}`,
       info.doi && `DOI: ${info.doi}`,
+      ...info.links.filter((link) => link.kind !== "nber_doi").map((link) => `${link.kind}: ${link.id_or_doi} (${link.how})`),
     ].filter(Boolean);
     const freshness = info.served_from === "cache" ? `cache, ${info.cache_age_seconds} s old` : info.served_from;
     return [`[${info.id}] ${info.title} (${freshness})`, info.authors.join(", "), info.date ?? "", ...extra, ...info.notices, info.abstract ?? "(no abstract)", info.url].join("\n");

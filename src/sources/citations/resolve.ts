@@ -84,16 +84,18 @@ export interface ResolveOptions {
   maxMatches?: number;
   /** arXiv lookups already made for a batch of references (base ID -> paper or miss reason), so that a list costs one lookup. */
   arxivLookups?: Map<string, ServedPaper | string>;
+  /** Search only these sources' titles (default both). */
+  sources?: readonly ("arxiv" | "nber")[];
 }
 
-export async function resolveReference(env: Env, fields: ReferenceFields, { maxMatches = 3, arxivLookups }: ResolveOptions = {}): Promise<Resolution> {
+export async function resolveReference(env: Env, fields: ReferenceFields, { maxMatches = 3, arxivLookups, sources = ["arxiv", "nber"] }: ResolveOptions = {}): Promise<Resolution> {
   const tried: string[] = [];
   const found: Found[] = [];
   await lookupIdentifiers(env, fields, found, tried, arxivLookups);
   // An identifier that resolved, to a paper whose title does not contradict the reference, decides: no search needed.
   const decided = found.some((candidate) => score(fields, candidate).confidence >= MATCH_THRESHOLD);
   if (decided) tried.push("title search skipped: an identifier matched");
-  else await searchTitle(env, fields, found, tried);
+  else await searchTitle(env, fields, found, tried, sources);
 
   // One candidate per paper, its best evidence kept.
   const byPaper = new Map<string, Found>();
@@ -134,30 +136,33 @@ async function lookupIdentifiers(env: Env, fields: ReferenceFields, found: Found
   }
 }
 
-async function searchTitle(env: Env, fields: ReferenceFields, found: Found[], tried: string[]): Promise<void> {
+async function searchTitle(env: Env, fields: ReferenceFields, found: Found[], tried: string[], sources: readonly ("arxiv" | "nber")[]): Promise<void> {
   const words = fields.title ? titleTokens(fields.title).slice(0, 30) : [];
   if (words.length < 2) return;
   // Lower-case words only: arXiv's grammar would read AND/OR/NOT and field prefixes.
   const query = words.join(" ");
-  const [arxiv, nber] = await Promise.allSettled([
-    searchPapers(env, { query, sortBy: "relevance", sortOrder: "descending", start: 0, maxResults: 5 }),
-    searchNberMirror(env.DB, { query, page: 1, perPage: 5 }),
+  await Promise.all([
+    sources.includes("arxiv") ? searchArxivTitle(env, query, found, tried) : undefined,
+    sources.includes("nber") ? searchNberTitle(env, query, found, tried) : undefined,
   ]);
-  if (arxiv.status === "fulfilled") {
-    const from = "served_from" in arxiv.value.source ? arxiv.value.source.served_from : "live";
-    for (const paper of arxiv.value.papers) found.push(fromArxivPaper(paper, `title search in arXiv (${from})`));
-    tried.push(`title search in arXiv (${from}): ${arxiv.value.papers.length} candidates`);
-  } else {
-    const error = arxiv.reason;
+}
+
+async function searchArxivTitle(env: Env, query: string, found: Found[], tried: string[]): Promise<void> {
+  try {
+    const outcome = await searchPapers(env, { query, sortBy: "relevance", sortOrder: "descending", start: 0, maxResults: 5 });
+    const from = "served_from" in outcome.source ? outcome.source.served_from : "live";
+    for (const paper of outcome.papers) found.push(fromArxivPaper(paper, `title search in arXiv (${from})`));
+    tried.push(`title search in arXiv (${from}): ${outcome.papers.length} candidates`);
+  } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     tried.push(`title search in arXiv failed: ${error.reason}`);
   }
-  if (nber.status === "fulfilled") {
-    for (const paper of nber.value.papers) found.push(fromNberPaper({ ...paper, url: paperUrl(paper.id) }, "title search in the NBER mirror"));
-    tried.push(`title search in the NBER mirror: ${nber.value.papers.length} candidates`);
-  } else {
-    tried.push("title search in the NBER mirror failed");
-  }
+}
+
+async function searchNberTitle(env: Env, query: string, found: Found[], tried: string[]): Promise<void> {
+  const result = await searchNberMirror(env.DB, { query, page: 1, perPage: 5 });
+  for (const paper of result.papers) found.push(fromNberPaper({ ...paper, url: paperUrl(paper.id) }, "title search in the NBER mirror"));
+  tried.push(`title search in the NBER mirror: ${result.papers.length} candidates`);
 }
 
 /** arXiv IDs looked up in one go (mirror, cache, then one API request): base ID -> paper, or why not. */
