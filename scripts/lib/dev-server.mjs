@@ -121,8 +121,8 @@ export async function loopbackArgs() {
  * prepareState(d1File): called after the migrations with the local D1's SQLite file, before
  * wrangler dev opens it (the mirror benchmark fills it with a synthetic mirror).
  */
-export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor = "health", seed = false, prepareState } = {}) {
-  const fake = await startFakeUpstream();
+export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor = "health", seed = false, prepareState, fixturesDir } = {}) {
+  const fake = await startFakeUpstream(fixturesDir ? { fixturesDir } : {});
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-e2e-"));
   const env = quietWranglerEnv({ XDG_CONFIG_HOME: path.join(stateDir, "config") });
   try {
