@@ -2,7 +2,7 @@
 // bibitems (blocks and link targets, captured by the reader); PDF text is cut at its References
 // heading (or its first "[1]" run) into numbered entries, with line-break hyphens undone. Pure.
 import type { ExtractedDocument } from "../text/document";
-import { identifiersIn, parseReference, type ReferenceFields } from "./reference-text";
+import { identifiersIn, isTitleLike, looksLikeAuthors, parseReference, surnamesIn, type ReferenceFields } from "./reference-text";
 
 export interface BibliographyEntry extends ReferenceFields {
   /** 1-based position in the bibliography. */
@@ -87,6 +87,15 @@ function structure(number: number, text: string, blocks?: string[], links?: stri
   // LaTeXML's blocks are authors / title / venue: read them as sentences, so the title is found.
   const readable = blocks && blocks.length > 1 ? blocks.map((block) => block.replace(/[.,;\s]+$/, "")).join(". ") + "." : text;
   const fields: ReferenceFields = parseReference(readable);
+  // LaTeXML's author block followed by a title block: trust the markup over sentence splitting
+  // (short titles, abbreviated given names like "Th.").
+  if (blocks && blocks.length >= 2) {
+    const [authors, title] = blocks.map((block) => block.replace(/[.,;\s]+$/, ""));
+    if (looksLikeAuthors(authors!) && isTitleLike(title!, 2)) {
+      fields.authors = surnamesIn(authors!);
+      fields.title = title!;
+    }
+  }
   // Identifiers that appear only as link targets (the DOI behind "MNRAS").
   const linked = identifiersIn((links ?? []).map((link) => link.replace(/^https?:\/\/(dx\.)?doi\.org\//i, "doi:")).join(" "));
   return { number, text: text.slice(0, 1_000), ...linked, ...stripEmpty(fields) };

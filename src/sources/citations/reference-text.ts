@@ -57,12 +57,12 @@ export function cleanDoi(raw: string): string {
 /** Splits at sentence ends (not after an initial: "A. Vaswani"), and at a colon after the authors' initials. */
 function segments(text: string): string[] {
   return text
-    .split(/(?<!\b[A-Z])(?<!\b(?:[Vv]ol|[Nn]o|[Pp]p|[Ee]d|[Ee]ds|[Pp]roc|[Cc]onf|[Ii]nt|[Jj])\.?)[.?!]\s+|(?<=\b[A-Z]\.):\s+/)
+    .split(/(?<!\b[A-Z])(?<!\b(?:Th|Ch|Ph|Kh|Zh|Sh|Yu|Jr|St|Wm))(?<!\b(?:[Vv]ol|[Nn]o|[Pp]p|[Ee]d|[Ee]ds|[Pp]roc|[Cc]onf|[Ii]nt|[Jj])\.?)[.?!]\s+|(?<=\b[A-Z]\.):\s+/)
     .map((segment) => segment.trim().replace(/[.,;]+$/, ""))
     .filter(Boolean);
 }
 
-function looksLikeAuthors(segment: string): boolean {
+export function looksLikeAuthors(segment: string): boolean {
   const words = segment.replace(/\bet al\b\.?/g, "").split(/[\s,]+/).filter(Boolean);
   if (words.length === 0) return false;
   const lower = words.filter((word) => /^[a-z]/.test(word) && !/^(and|van|von|de|der|den|di|da|du|la|le|dos|del|della)$/.test(word));
@@ -127,10 +127,10 @@ export function parseReference(raw: string): ReferenceFields {
   return fields;
 }
 
-function isTitleLike(segment: string): boolean {
+export function isTitleLike(segment: string, minWords = 3): boolean {
   const words = segment.split(/\s+/);
   const wordy = words.filter((word) => /\p{L}{2,}/u.test(word));
-  return wordy.length >= 2 && words.length >= 3 && wordy.length >= words.length * 0.6 && !VENUE_START.test(segment) && !/^(pp?\.|pages?|vol\.|volume)\s/i.test(segment) && !/^\d/.test(segment);
+  return wordy.length >= Math.min(2, minWords) && words.length >= minWords && wordy.length >= words.length * 0.6 && !VENUE_START.test(segment) && !/^(pp?\.|pages?|vol\.|volume)\s/i.test(segment) && !/^\d/.test(segment);
 }
 
 /** Title words for comparison: TeX, accents, case and punctuation gone. */
