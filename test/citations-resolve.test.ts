@@ -74,6 +74,14 @@ describe("papers_resolve_reference", () => {
     expect(result.near_misses[0]).toMatchObject({ id: "0704.0001", confidence: 0.6 });
   });
 
+  it("answers hostile text in bounded time with a typed answer, never a crash", async () => {
+    for (const reference of ["A. ".repeat(666), "(".repeat(2_000), "NBER ".repeat(400), `10.1000/${"a".repeat(1_990)}`, "Smith, J., ".repeat(180), "\u0000 control"]) {
+      const result = await callTool("papers_resolve_reference", { reference });
+      if (result.isError) expect(toolError(result).reason).toBe("invalid_argument");
+      else expect(result.structuredContent.status).toBe("no_match");
+    }
+  });
+
   it("refuses an empty, unreadable or oversized reference with a typed error", async () => {
     expect(toolError(await callTool("papers_resolve_reference", {})).reason).toBe("invalid_argument");
     expect(toolError(await callTool("papers_resolve_reference", { reference: "pp. 1-10" })).reason).toBe("invalid_argument");
