@@ -53,11 +53,14 @@ describe("arXiv HTML (LaTeXML) -> text", () => {
 });
 
 describe("paging, sections and caching", () => {
-  it("pages with start/next_start; the first page alone carries the outline; the pages add up to the text", async () => {
+  it("pages by a token budget with start/next_start; the first page alone carries the outline; the pages add up to the text", async () => {
     const whole = await read({ paper_id: "2501.11120v1", max_characters: null });
     const first = await read({ paper_id: "2501.11120v1" });
-    expect(first.text.length).toBe(40_000);
-    expect(first).toMatchObject({ start: 0, next_start: 40_000, truncated: true, total_characters: whole.total_characters });
+    // The default budget is 10,000 estimated tokens, cut at a line break.
+    expect(first.tokens).toBeLessThanOrEqual(10_000);
+    expect(first.tokens).toBeGreaterThan(8_000);
+    expect(first.text.endsWith("\n")).toBe(true);
+    expect(first).toMatchObject({ start: 0, next_start: first.text.length, truncated: true, total_characters: whole.total_characters });
     expect(first.outline.length).toBeGreaterThan(50);
     let text = first.text;
     let next = first.next_start;
@@ -118,7 +121,10 @@ describe("fallbacks", () => {
 
   it("ar5iv 307 (not converted) -> PDF text of exactly that revision, PDF kept in R2", async () => {
     const page = await read({ paper_id: "1512.03905v1" });
-    expect(page).toMatchObject({ source: "pdf_text", pdf_url: "https://arxiv.org/pdf/1512.03905v1", outline: [] });
+    expect(page).toMatchObject({ source: "pdf_text", pdf_url: "https://arxiv.org/pdf/1512.03905v1" });
+    // No bookmarks in this PDF: the outline comes from its heading lines, and says so.
+    expect(page.outline.map((entry: { title: string }) => entry.title)).toEqual(["INTRODUCTION", "ACKNOWLEDGMENTS", "REFERENCES"]);
+    expect(page.notices).toContain("The outline was made from heading-like lines of the PDF text (the PDF has no bookmarks).");
     expect(page.text).toContain("Compositeness of Near Threshold Quasi-Bound States");
     expect((await upstreamHits()).map((h) => h.path)).toEqual(["/arxiv/html/1512.03905v1", "/ar5iv/html/1512.03905", "/arxiv/pdf/1512.03905v1"]);
     expect(await env.BLOBS.head("arxiv/pdf/1512.03905v1.pdf")).not.toBeNull();

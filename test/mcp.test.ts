@@ -34,11 +34,14 @@ describe("protocol", () => {
     const json = JSON.stringify(message.result);
     expect(json).not.toContain("$schema");
     for (const tool of message.result.tools) expect(JSON.stringify(tool.outputSchema)).not.toMatch(/"required"|"additionalProperties":false/);
-    // The citation tools (issue 13) may add 3 KB; the first eight tools fit in 10,000 bytes, plus
-    // the `links` that arxiv_get_metadata and nber_get_paper_info now answer (about 150).
-    const isCitationTool = (tool: { name: string }) => CITATION_TOOLS.includes(tool.name);
-    expect(JSON.stringify(message.result.tools.filter(isCitationTool)).length).toBeLessThan(3_072);
-    expect(JSON.stringify(message.result.tools.filter((tool: { name: string }) => !isCitationTool(tool))).length).toBeLessThan(10_200);
+    // Budgets: the citation tools (issue 13) may add 3 KB and papers_find_in_paper (issue 16)
+    // 1.5 KB. The first eight tools fit in 10,000 bytes, plus what later issues added to them:
+    // `links` in two outputs (about 150) and the read tools' max_tokens, figures and section views (about 450).
+    const sizeOf = (names: string[]) => JSON.stringify(message.result.tools.filter((tool: { name: string }) => names.includes(tool.name))).length;
+    const others = message.result.tools.map((tool: { name: string }) => tool.name).filter((name: string) => !CITATION_TOOLS.includes(name) && name !== "papers_find_in_paper");
+    expect(sizeOf(CITATION_TOOLS)).toBeLessThan(3_072);
+    expect(sizeOf(["papers_find_in_paper"])).toBeLessThan(1_536);
+    expect(sizeOf(others)).toBeLessThan(10_650);
   });
 
   it("answers the same schema to every request (built once per isolate)", async () => {

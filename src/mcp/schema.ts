@@ -42,7 +42,8 @@ function compact(schema: Record<string, unknown>, dropClosed: boolean): Record<s
     if (node === null || typeof node !== "object") return node;
     const record = node as Record<string, unknown>;
     if (record["x-compact"] === true) {
-      return { type: "array", items: { type: "object" }, ...(record["description"] ? { description: record["description"] } : {}) };
+      const description = record["description"] ? { description: record["description"] } : {};
+      return record["type"] === "object" ? { type: "object", ...description } : { type: "array", items: { type: "object" }, ...description };
     }
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
@@ -63,4 +64,9 @@ function compact(schema: Record<string, unknown>, dropClosed: boolean): Record<s
  */
 export function sameShapeAs<T extends z.ZodType>(item: T, note: string) {
   return item.array().meta({ description: note, "x-compact": true });
+}
+
+/** One record, validated in full on our side, advertised as an object with a note in tools/list. */
+export function compactObject<T extends z.ZodObject>(schema: T, note?: string) {
+  return schema.meta({ ...(note ? { description: note } : {}), "x-compact": true });
 }

@@ -4,6 +4,7 @@ import { loadConfig } from "../../config";
 import { getJson, putJson } from "../../store/blobs";
 import type { ExtractedDocument } from "../text/document";
 import { pdfToDocument } from "../text/pdf";
+import { completeStructure } from "../text/pdf-structure";
 import { fetchNberPdf } from "./download";
 import { requireNberId } from "./info";
 import { paperUrl } from "./paper";
@@ -13,7 +14,7 @@ export const nberTextKey = (id: string) => `nber/text/${id}.json`;
 export async function loadNberDocument(env: Env, paperId: string): Promise<{ id: string; document: ExtractedDocument; servedFrom: "cache" | "live"; cachedAt?: string }> {
   const id = requireNberId(paperId);
   const stored = await getJson<ExtractedDocument>(env.BLOBS, nberTextKey(id.id));
-  if (stored) return { id: id.id, document: stored.value, servedFrom: "cache", cachedAt: stored.storedAt };
+  if (stored) return { id: id.id, document: completeStructure(stored.value), servedFrom: "cache", cachedAt: stored.storedAt };
   const config = loadConfig(env);
   const pdf = await fetchNberPdf(env, id, Date.now() + config.ARXIV_READ_TIMEOUT_MS);
   const document = await pdfToDocument(

@@ -15,8 +15,25 @@ export interface ExtractedDocument {
   bibliography_count: number;
   /** The bibliography's entries as the HTML marks them up (LaTeXML bibitems): blocks and link targets. PDFs have none. */
   references?: MarkedUpReference[];
+  /** Figures, tables and equations with their captions and where they sit in `text`. */
+  figures?: FigureEntry[];
+  /** How the outline was made: the source's headings, the PDF's bookmarks, or heading-like lines. */
+  outline_from?: "headings" | "pdf_bookmarks" | "heading_lines" | "none";
   /** The extraction stopped at a size, character or page budget: the text is a prefix. */
   extraction_truncated: boolean;
+}
+
+export interface FigureEntry {
+  /** The source's anchor (S3.F1, S4.T2, S2.E1) or, for PDF text, fig-3 / tab-2. */
+  id: string;
+  kind: "figure" | "table" | "equation";
+  /** As printed: "3", "A.1", "(12)" -> "12"; null when unnumbered. */
+  number: string | null;
+  /** The caption (for an equation, its TeX), at most 500 characters. */
+  caption: string;
+  /** [start, end) of the element in `text`. */
+  start: number;
+  end: number;
 }
 
 export interface MarkedUpReference {

@@ -5,7 +5,7 @@
 // output characters are capped.
 import { decodeHTML, decodeHTMLAttribute } from "entities";
 import { ToolError } from "../../../errors";
-import { slug, type ExtractedDocument, type MarkedUpReference, type OutlineEntry } from "../../text/document";
+import { slug, type ExtractedDocument, type FigureEntry, type MarkedUpReference, type OutlineEntry } from "../../text/document";
 import { stripMathBodies } from "./strip-math";
 
 export interface HtmlLimits {
@@ -40,10 +40,12 @@ const INTERESTING = [
   ...BLOCK_CLASSES.map((name) => `.${name}`),
   "h1", "h2", "h3", "h4", "h5", "h6", "br", "li", "ul", "ol", "table", "tr", "td", "th", "math", "annotation",
   "section", "article", ".ltx_appendix", ".ltx_bibliography", ".ltx_note_content", ".ltx_tag_note", ".ltx_tag_item",
-  ".ltx_bibblock", ".ltx_tag_bibitem", ".ltx_bibitem a",
+  ".ltx_bibblock", ".ltx_tag_bibitem", ".ltx_bibitem a", ".ltx_tag_figure", ".ltx_tag_table", ".ltx_tag_equation",
 ].join(", ");
 /** A bibliography longer than this is kept as text only (the structured list is for resolving). */
 const MAX_REFERENCES = 2_000;
+/** Figures, tables and equations indexed per paper (a few hundred at most in real papers). */
+const MAX_FIGURES = 2_000;
 const EQUATION_TABLE = /\bltx_(equation|eqn_table|equationgroup)\b/;
 const HEADING = /^h[1-6]$/;
 
@@ -81,6 +83,13 @@ class TextBuilder {
   /** Appends a token exactly (markup such as "## ", "$$", "|"). */
   raw(token: string): void {
     this.write(token);
+  }
+
+  /** Where the next text will start, without writing the pending break (so later breaks still merge with it). */
+  nextOffset(): number {
+    if (this.length === 0) return 0;
+    if (this.pendingBreak > 0) return this.length + this.pendingBreak;
+    return this.length + (this.pendingSpace && this.lastChar !== " " && this.lastChar !== "\n" ? 1 : 0);
   }
 
   /** Flushes pending breaks and returns the offset where the next character will go. */
@@ -146,6 +155,9 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
   let bibliography = 0;
   // The bibitem being read, for the structured reference list (blocks and links kept apart).
   const references: MarkedUpReference[] = [];
+  // Figures, tables and equations being read (nested: a subfigure inside a figure).
+  const figures: FigureEntry[] = [];
+  const openFigures: { entry: FigureEntry; caption: string[] | null; tex: string[]; tag: string[] | null }[] = [];
   let reference: { entry: MarkedUpReference; block: string[] | null; label: string[] | null } | null = null;
   const tables: TableState[] = [];
   const listKinds: ("bullet" | "tagged")[] = [];
@@ -259,6 +271,39 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
         }
       }
     }
+    if (wasActive) {
+      const id = element.getAttribute("id");
+      const isFloat = tag === "figure" && (has("ltx_figure") || has("ltx_table") || has("ltx_float"));
+      const isEquation = tag === "table" && (has("ltx_equation") || has("ltx_equationgroup"));
+      if (id && (isFloat || isEquation) && figures.length < MAX_FIGURES) {
+        const kind: FigureEntry["kind"] = isEquation ? "equation" : has("ltx_table") ? "table" : "figure";
+        const open = { entry: { id, kind, number: null, caption: "", start: out.nextOffset(), end: 0 } as FigureEntry, caption: null, tex: [] as string[], tag: null };
+        openFigures.push(open);
+        ends.push(() => {
+          openFigures.splice(openFigures.indexOf(open), 1);
+          open.entry.end = out.length;
+          if (kind === "equation") open.entry.caption = open.tex.join(" ").replace(/\s+/g, " ").trim().slice(0, 500);
+          figures.push(open.entry);
+        });
+      }
+      const current = openFigures.at(-1);
+      if (current && tag === "figcaption" && current.entry.kind !== "equation") {
+        const caption: string[] = [];
+        current.caption = caption;
+        ends.push(() => {
+          current.entry.caption = caption.join("").replace(/\s+/g, " ").trim().slice(0, 500);
+          current.caption = null;
+        });
+      } else if (current && (has("ltx_tag_figure") || has("ltx_tag_table") || has("ltx_tag_equation"))) {
+        const label: string[] = [];
+        current.tag = label;
+        ends.push(() => {
+          const number = /(\d+(?:[.\-]\d+)*[a-z]?|[A-Z]\.?\d+(?:\.\d+)*)/.exec(label.join(""));
+          current.entry.number = number ? number[1]! : null;
+          current.tag = null;
+        });
+      }
+    }
     if (reference && wasActive) {
       const current = reference;
       if (has("ltx_bibblock")) {
@@ -318,6 +363,9 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
       if (skipDepth > 0 || mathDepth > 0) return;
       const text = raw.includes("&") ? decodeHTML(raw) : raw;
       if (heading) heading.parts.push(text);
+      const figure = openFigures.at(-1);
+      if (figure?.tag) figure.tag.push(text);
+      if (figure?.caption) figure.caption.push(text);
       if (reference?.label) reference.label.push(text);
       else if (reference?.block) reference.block.push(text);
       out.text(text);
@@ -338,6 +386,9 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
     }
     if (heading) heading.parts.push(`$${clean}$`);
     if (reference?.block) reference.block.push(` $${clean}$ `);
+    const figure = openFigures.at(-1);
+    if (figure?.entry.kind === "equation") figure.tex.push(clean);
+    else if (figure?.caption) figure.caption.push(`$${clean}$`);
   }
 
   // Count input bytes on the way in; past the cap, stop reading and fail (without erroring a
@@ -372,7 +423,7 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
     });
   }
   if (overLimit) throw tooLarge(limits.maxBytes);
-  return { text: out.toString().trim(), outline, title, bibliography_count: bibliography, references, extraction_truncated: out.full };
+  return { text: out.toString().trim(), outline, title, bibliography_count: bibliography, references, figures, outline_from: outline.length > 0 ? "headings" : "none", extraction_truncated: out.full };
 }
 
 function tooLarge(maxBytes: number): ToolError {

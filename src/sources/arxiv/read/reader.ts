@@ -11,6 +11,7 @@ import { PUBLIC_ARXIV } from "../paper";
 import type { ExtractedDocument } from "../../text/document";
 import { htmlToDocument } from "./html";
 import { pdfToDocument } from "../../text/pdf";
+import { completeStructure } from "../../text/pdf-structure";
 
 export interface Attempt {
   source: TextSource;
@@ -123,7 +124,8 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
     for (const source of SOURCES) {
       const stored = await readStored(env.BLOBS, arxivTextKey(resolvedId, source));
       if (stored) {
-        const { source: _s, only_version_is_v1, ...document } = stored.value;
+        const { source: _s, only_version_is_v1, ...cachedDocument } = stored.value;
+        const document = completeStructure(cachedDocument);
         const unconfirmed = revisionUnconfirmed(source, id.version, onlyVersionIsV1 || only_version_is_v1);
         return { document, source, resolvedId, revisionUnconfirmed: unconfirmed, servedFrom: "cache", cachedAt: stored.storedAt, notices };
       }
