@@ -6,6 +6,7 @@ import { clearMemoryCache } from "../src/store/cache";
 import { forgetCoverage } from "../src/store/nber";
 import { forgetMirrorState } from "../src/store/arxiv-mirror";
 import { clearRecentDocuments } from "../src/sources/arxiv/read/reader";
+import { clearPassageIndexes } from "../src/sources/text/passages";
 
 beforeEach(async () => {
   await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
@@ -16,6 +17,7 @@ afterEach(async () => {
   // reset() wipes D1; the per-isolate layer in front of it must go too.
   clearMemoryCache();
   clearRecentDocuments();
+  clearPassageIndexes();
   forgetCoverage(env.DB);
   forgetMirrorState(env.DB);
 });

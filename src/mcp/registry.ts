@@ -13,6 +13,7 @@ import { nberGetPaperInfo } from "./tools/nber-get-paper-info";
 import { nberReadPaper } from "./tools/nber-read-paper";
 import { nberSearchPapers } from "./tools/nber-search-papers";
 import { papersExportCitations } from "./tools/papers-export-citations";
+import { papersFindInPaper } from "./tools/papers-find-in-paper";
 import { papersResolveReference } from "./tools/papers-resolve-reference";
 import { registerNberPaperResource } from "./resources/nber-paper";
 import type { DefinedTool } from "./tool";
@@ -29,6 +30,7 @@ export const TOOLS: readonly DefinedTool[] = [
   papersExportCitations,
   papersResolveReference,
   arxivGetReferences,
+  papersFindInPaper,
 ] as unknown as DefinedTool[];
 
 export const RESOURCE_REGISTRARS: readonly ((server: McpServer, env: Env) => void)[] = [

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { loadArxivDocument } from "../../sources/arxiv/read/reader";
 import { PUBLIC_ARXIV } from "../../sources/arxiv/paper";
-import { DEFAULT_MAX_TOKENS, readView } from "../../sources/text/reading";
+import { DEFAULT_MAX_TOKENS, figureIndex, readView } from "../../sources/text/reading";
 import { defineTool } from "../tool";
 import { readInput, readOutput, renderRead } from "./read-shared";
 
@@ -49,7 +49,7 @@ export const arxivReadPaper = defineTool({
       // Offsets are within the returned text: the section or figure view when one was asked for.
       ...view,
       extraction_truncated: document.extraction_truncated,
-      ...(firstPage ? { outline: document.outline, figures: document.figures ?? [] } : {}),
+      ...(firstPage ? { outline: document.outline, figures: figureIndex(document) } : {}),
       notices,
     };
   },

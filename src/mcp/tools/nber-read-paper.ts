@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { paperUrl } from "../../sources/nber/paper";
 import { loadNberDocument } from "../../sources/nber/read";
-import { DEFAULT_MAX_TOKENS, readView } from "../../sources/text/reading";
+import { DEFAULT_MAX_TOKENS, figureIndex, readView } from "../../sources/text/reading";
 import { defineTool } from "../tool";
 import { readInput, readOutput, renderRead } from "./read-shared";
 
@@ -33,7 +33,7 @@ export const nberReadPaper = defineTool({
       url: paperUrl(id),
       ...view,
       extraction_truncated: document.extraction_truncated,
-      ...(firstPage ? { outline: document.outline, figures: document.figures ?? [] } : {}),
+      ...(firstPage ? { outline: document.outline, figures: figureIndex(document) } : {}),
     };
   },
   render: (r) => renderRead(`${r.paper_id} (${r.served_from})`, r),

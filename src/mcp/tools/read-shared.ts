@@ -32,7 +32,7 @@ export const readOutput = {
   section: compactObject(outlineEntry).optional(),
   figure: compactObject(figureEntry).optional(),
   outline: sameShapeAs(outlineEntry, "{level, id, title, offset}").optional(),
-  figures: sameShapeAs(figureEntry, "{id, kind, number, caption, start, end}").optional(),
+  figures: sameShapeAs(figureEntry.omit({ end: true }), "{id, kind, number, caption, start}").optional(),
   text: z.string(),
 };
 
@@ -44,7 +44,7 @@ interface Readable {
   next_start: number | null;
   notices?: string[];
   outline?: z.infer<typeof outlineEntry>[] | undefined;
-  figures?: z.infer<typeof figureEntry>[] | undefined;
+  figures?: Omit<z.infer<typeof figureEntry>, "end">[] | undefined;
 }
 
 export function renderRead(head: string, result: Readable): string {

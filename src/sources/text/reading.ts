@@ -61,6 +61,25 @@ export function readView(document: ExtractedDocument, request: ReadRequest, pape
   return { ...page, total_characters: text.length, tokens: estimateTokens(page.text), ...(section ? { section } : {}), ...(figure ? { figure } : {}) };
 }
 
+export type FigureIndexEntry = Omit<FigureEntry, "end">;
+
+/**
+ * The index served on a read's first page, kept cheap (about 45 tokens an entry as JSON): each entry's
+ * caption cut to its first sentence and 80 characters without the "Figure 3:" label (`section`
+ * reads the whole), and unnumbered subfigures left out (their figure's entry covers them).
+ */
+export function figureIndex(document: ExtractedDocument): FigureIndexEntry[] {
+  return (document.figures ?? [])
+    .filter((entry) => entry.number !== null || (entry.caption !== "" && !/\.sf\d+$/.test(entry.id)))
+    .map(({ end: _end, ...entry }) => ({ ...entry, caption: shortCaption(entry.caption) }));
+}
+
+function shortCaption(caption: string): string {
+  const unlabelled = caption.replace(/^(?:Figure|Fig\.|Table|TABLE|FIGURE|Equation)\s*[\w.]+\s*[:.|]\s*/, "");
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(unlabelled)?.[0] ?? unlabelled;
+  return sentence.length <= 80 ? sentence : `${sentence.slice(0, 79).replace(/\s+\S*$/, "")}…`;
+}
+
 function findFigure(document: ExtractedDocument, wanted: string): FigureEntry | undefined {
   const key = wanted.trim().toLowerCase();
   const figures = document.figures ?? [];
