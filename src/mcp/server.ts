@@ -13,7 +13,7 @@ export function createServer(env: Env, origin: string): McpServer {
     { name: SERVER_NAME, version: SERVER_VERSION, title: "papers-mcp: arXiv and NBER papers" },
     { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, completions: {} } },
   );
-  const context: ToolContext = {
+  const context: Omit<ToolContext, "progress"> = {
     env,
     config: loadConfig(env),
     waitUntil,

@@ -1,12 +1,13 @@
 // The tool pattern: one file per tool exports defineTool({...}); registerTool() wires it into a
 // McpServer. Results go out as structuredContent plus a compact text rendering; thrown errors go
 // through toErrorResult().
-import type { McpServer, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { McpServer, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Config } from "../config";
 import { ToolError } from "../errors";
 import { toErrorResult } from "./errors";
 import { memoizedSchema } from "./schema";
+import { noProgress, type ReportProgress } from "../progress";
 
 export interface ToolContext {
   env: Env;
@@ -15,6 +16,8 @@ export interface ToolContext {
   waitUntil(promise: Promise<unknown>): void;
   /** This server's origin as the client reached it (for links it hands out). */
   origin: string;
+  /** Progress of this call (notifications/progress when the client sent a progressToken; else a no-op). */
+  progress: ReportProgress;
 }
 
 export interface ResourceLinkContent {
@@ -61,10 +64,28 @@ export function invalidArgument(toolName: string, error: z.ZodError): ToolError 
   });
 }
 
+/** The call's progress reporter: notifications/progress on the call's own stream, when asked for. */
+function progressFor(ctx: ServerContext | undefined): ReportProgress {
+  const token = ctx?.mcpReq._meta?.progressToken;
+  if (token === undefined || !ctx) return noProgress;
+  // Progress must increase (the spec): a later phase that counts from 1 again (references
+  // resolved after the PDF's pages) continues from where the last one ended.
+  let last = 0;
+  let base = 0;
+  return (message, progress, total) => {
+    if (progress + base <= last) base = last;
+    const value = progress + base;
+    last = value;
+    ctx.mcpReq
+      .notify({ method: "notifications/progress", params: { progressToken: token, progress: value, ...(total === undefined ? {} : { total: total + base }), message } })
+      .catch((error: unknown) => console.error("progress notification failed", error));
+  };
+}
+
 export function registerTool<I extends z.ZodObject, O extends z.ZodObject>(
   server: McpServer,
   tool: DefinedTool<I, O>,
-  context: ToolContext,
+  context: Omit<ToolContext, "progress">,
 ): void {
   server.registerTool(
     tool.name,
@@ -75,11 +96,11 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject>(
       outputSchema: tool.outputSchema,
       annotations: tool.annotations,
     },
-    async (rawArgs: unknown) => {
+    async (rawArgs: unknown, ctx?: ServerContext) => {
       try {
         const parsed = tool.input.safeParse(rawArgs ?? {});
         if (!parsed.success) throw invalidArgument(tool.name, parsed.error);
-        const result = await tool.handler(parsed.data, context);
+        const result = await tool.handler(parsed.data, { ...context, progress: progressFor(ctx) });
         return {
           content: [{ type: "text" as const, text: tool.render(result) }, ...(tool.links?.(result) ?? [])],
           structuredContent: result as Record<string, unknown>,

@@ -13,6 +13,7 @@ let proxy: ChildProcessWithoutNullStreams;
 let configDir: string;
 let stderr = "";
 const waiting = new Map<number, (message: any) => void>();
+const notifications: any[] = [];
 
 function send(message: object): void {
   proxy.stdin.write(`${JSON.stringify(message)}\n`);
@@ -44,6 +45,7 @@ beforeAll(() => {
       return; // not a JSON-RPC line
     }
     if (message.id !== undefined) waiting.get(message.id)?.(message);
+    else if (message.method) notifications.push(message);
   });
 });
 
@@ -81,5 +83,20 @@ describe("mcp-remote as a stdio proxy", () => {
     const bad = await request(4, "tools/call", { name: "arxiv_list_categories", arguments: { group: "nonsense" } });
     expect(bad.result.isError).toBe(true);
     expect(JSON.parse(bad.result.content[0].text).error.reason).toBe("invalid_group");
+  });
+
+  it("passes the server's progress notifications through to a stdio client that asked for them", async () => {
+    // A reference list read for the first time: the PDF is fetched and extracted, then the entries resolved.
+    const call = await request(6, "tools/call", { name: "arxiv_get_references", arguments: { paper_id: "1704.01689v1" }, _meta: { progressToken: "refs-1" } });
+    expect(call.result.isError).toBeFalsy();
+    const progress = notifications.filter((n) => n.method === "notifications/progress" && n.params.progressToken === "refs-1").map((n) => n.params);
+    const messages = progress.map((p) => p.message);
+    expect(messages).toContain("fetching the PDF");
+    expect(messages.some((m) => /^PDF \d+\.\d MB fetched$/.test(m))).toBe(true);
+    expect(messages.some((m) => /^page \d+ of \d+ extracted$/.test(m))).toBe(true);
+    expect(messages.at(-1)).toBe("25 of 25 references resolved");
+    const values = progress.map((p) => p.progress);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    expect(new Set(values).size).toBe(values.length);
   });
 });

@@ -55,6 +55,24 @@ describe("MCP SDK client over Streamable HTTP", () => {
     expect(page.next_start).toBe(2000);
   });
 
+  it("sends progress notifications on a long read when the client asks for them, and none when it does not", async () => {
+    const events: { progress: number; total?: number; message?: string }[] = [];
+    const result = await client.callTool({ name: "arxiv_read_paper", arguments: { paper_id: "hep-th/9108004v1", max_tokens: 500 } }, undefined, {
+      onprogress: (progress) => events.push(progress),
+    });
+    expect(result.isError).toBeFalsy();
+    const messages = events.map((event) => event.message);
+    expect(messages).toContain("fetching the PDF");
+    expect(messages.some((m) => /^PDF \d+\.\d MB fetched$/.test(m ?? ""))).toBe(true);
+    const pages = events.filter((event) => /^page \d+ of \d+ extracted$/.test(event.message ?? ""));
+    expect(pages.length).toBeGreaterThan(3);
+    expect(pages.at(-1)!.progress).toBe(pages.at(-1)!.total);
+    // A second read comes from R2: nothing long happens, so nothing is reported.
+    const quiet: unknown[] = [];
+    await client.callTool({ name: "arxiv_read_paper", arguments: { paper_id: "hep-th/9108004v1", max_tokens: 500 } }, undefined, { onprogress: (p) => quiet.push(p) });
+    expect(quiet).toEqual([]);
+  });
+
   it("downloads an NBER paper and fetches it from the link it returns", async () => {
     const result = await client.callTool({ name: "nber_download_paper", arguments: { paper_id: "w10000" } });
     expect(result.isError).toBeFalsy();

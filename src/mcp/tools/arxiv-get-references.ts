@@ -24,8 +24,8 @@ export const arxivGetReferences = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: ["invalid_id", "no_match", "content_unavailable", "timeout", "rate_limited", "version_unavailable", "pdf_extraction_failed"],
-  handler: async ({ paper_id, start, max_results }, { env }) => {
-    const result = await getReferences(env, paper_id, start, max_results);
+  handler: async ({ paper_id, start, max_results }, { env, progress }) => {
+    const result = await getReferences(env, paper_id, start, max_results, progress);
     return { ...result, references: result.references.map((entry) => ({ ...entry, resolved: { ...entry.resolved } })) };
   },
   render(result) {

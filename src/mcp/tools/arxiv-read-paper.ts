@@ -28,8 +28,8 @@ export const arxivReadPaper = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: ["invalid_id", "no_match", "content_unavailable", "pdf_extraction_failed", "version_unavailable", "rate_limited", "timeout", "content_too_large", "section_not_found"],
-  async handler({ paper_id, start, max_tokens, max_characters, section }, { env }) {
-    const loaded = await loadArxivDocument(env, paper_id);
+  async handler({ paper_id, start, max_tokens, max_characters, section }, { env, progress }) {
+    const loaded = await loadArxivDocument(env, paper_id, progress);
     const { document } = loaded;
     const view = readView(document, { start, maxTokens: max_tokens ?? DEFAULT_MAX_TOKENS, ...(max_characters !== undefined ? { maxCharacters: max_characters } : {}), ...(section !== undefined ? { section } : {}) }, loaded.resolvedId);
     const firstPage = start === 0 && section === undefined;

@@ -24,7 +24,7 @@ export const papersFindInPaper = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: ["invalid_id", "invalid_query", "no_match", "content_unavailable", "pdf_extraction_failed", "rate_limited", "timeout"],
-  handler: ({ paper_id, query, max_passages }, { env }) => findInPaper(env, paper_id, query, max_passages),
+  handler: ({ paper_id, query, max_passages }, { env, progress }) => findInPaper(env, paper_id, query, max_passages, progress),
   render(result) {
     const passages = result.passages.map((p, i) => `[${i + 1}] ${p.section_title ?? "(no section)"} @${p.start}-${p.end} score ${p.score}\n${p.text}`);
     return [`${result.paper_id} (${result.source}, ${result.served_from}): ${result.passages.length} passages for ${result.query_terms.join(" ")}`, ...result.notices, ...passages].join("\n\n");

@@ -1,6 +1,7 @@
 // arxiv_get_references behind the tool: the paper is read through the read pipeline (its R2
 // cache after the first read), its bibliography cut into entries, and each entry on the page
 // resolved like papers_resolve_reference (mirror first; no upstream request when it holds them).
+import { noProgress, throttled, type ReportProgress } from "../../progress";
 import { loadArxivDocument } from "../arxiv/read/reader";
 import { bibliographyOf, type BibliographyEntry } from "./bibliography";
 import type { ServedPaper } from "../arxiv/paper";
@@ -24,14 +25,22 @@ export interface ReferencesResult {
   notices: string[];
 }
 
-export async function getReferences(env: Env, paperId: string, start: number, limit: number): Promise<ReferencesResult> {
-  const loaded = await loadArxivDocument(env, paperId);
+export async function getReferences(env: Env, paperId: string, start: number, limit: number, reportProgress: ReportProgress = noProgress): Promise<ReferencesResult> {
+  const loaded = await loadArxivDocument(env, paperId, reportProgress);
   const entries = bibliographyOf(loaded.document);
   const page = entries.slice(start, start + limit);
   // Every arXiv ID on the page in one lookup (one API request at most), not one per entry.
   const arxivIds = [...new Set(page.flatMap((entry) => (entry.arxiv_id ? [entry.arxiv_id.replace(/v\d+$/, "")] : [])))];
   const arxivLookups = await lookupArxiv(env, arxivIds);
-  const references = await mapLimited(page, RESOLVE_CONCURRENCY, resolveEntry(env, arxivLookups));
+  const progress = throttled(reportProgress);
+  let resolved = 0;
+  const resolveOne = resolveEntry(env, arxivLookups);
+  const references = await mapLimited(page, RESOLVE_CONCURRENCY, async (entry) => {
+    const done = await resolveOne(entry);
+    resolved++;
+    progress(`${resolved} of ${page.length} references resolved`, resolved, page.length);
+    return done;
+  });
   const notices = [...loaded.notices];
   if (entries.length === 0) notices.push(`No bibliography was found in the paper's text (${loaded.source}).`);
   if (loaded.document.extraction_truncated) notices.push("The paper's text was cut at the read budget; entries past it are missing.");

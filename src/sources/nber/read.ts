@@ -5,21 +5,25 @@ import { getJson, putJson } from "../../store/blobs";
 import type { ExtractedDocument } from "../text/document";
 import { pdfToDocument } from "../text/pdf";
 import { completeStructure } from "../text/pdf-structure";
+import { noProgress, throttled, type ReportProgress } from "../../progress";
 import { fetchNberPdf } from "./download";
 import { requireNberId } from "./info";
 import { paperUrl } from "./paper";
 
 export const nberTextKey = (id: string) => `nber/text/${id}.json`;
 
-export async function loadNberDocument(env: Env, paperId: string): Promise<{ id: string; document: ExtractedDocument; servedFrom: "cache" | "live"; cachedAt?: string }> {
+export async function loadNberDocument(env: Env, paperId: string, reportProgress: ReportProgress = noProgress): Promise<{ id: string; document: ExtractedDocument; servedFrom: "cache" | "live"; cachedAt?: string }> {
   const id = requireNberId(paperId);
   const stored = await getJson<ExtractedDocument>(env.BLOBS, nberTextKey(id.id));
   if (stored) return { id: id.id, document: completeStructure(stored.value), servedFrom: "cache", cachedAt: stored.storedAt };
   const config = loadConfig(env);
+  const progress = throttled(reportProgress);
+  progress("fetching the PDF", 1);
   const pdf = await fetchNberPdf(env, id, Date.now() + config.ARXIV_READ_TIMEOUT_MS);
+  progress(`PDF ${(pdf.bytes.byteLength / 1_048_576).toFixed(1)} MB fetched`, 2);
   const document = await pdfToDocument(
     pdf.bytes,
-    { maxPages: config.ARXIV_READ_MAX_PDF_PAGES, maxChars: config.ARXIV_READ_MAX_TEXT_CHARS },
+    { maxPages: config.ARXIV_READ_MAX_PDF_PAGES, maxChars: config.ARXIV_READ_MAX_TEXT_CHARS, onPage: (page, pages) => progress(`page ${page} of ${pages} extracted`, 2 + page, 2 + pages) },
     `Open ${paperUrl(id.id)} in a browser.`,
   );
   await putJson(env.BLOBS, nberTextKey(id.id), document);

@@ -1,6 +1,7 @@
 // papers_find_in_paper behind the tool: an arXiv or NBER paper's text through its read pipeline
 // (the R2 cache after the first read), and the passages that best answer a question.
 import { ToolError } from "../../errors";
+import { noProgress, type ReportProgress } from "../../progress";
 import { loadArxivDocument } from "../arxiv/read/reader";
 import { parseArxivId } from "../arxiv/ids";
 import { parseNberId } from "../nber/ids";
@@ -18,16 +19,16 @@ export interface FindResult {
   notices: string[];
 }
 
-export async function findInPaper(env: Env, paperId: string, question: string, maxPassages: number): Promise<FindResult> {
+export async function findInPaper(env: Env, paperId: string, question: string, maxPassages: number, progress: ReportProgress = noProgress): Promise<FindResult> {
   if (queryTerms(question).length === 0) {
     throw new ToolError("invalid_query", "The question has no words to look for.", { recovery: "Ask in words, e.g. \"what dataset is used for evaluation\"." });
   }
   let loaded: { id: string; source: string; servedFrom: "live" | "cache"; document: Awaited<ReturnType<typeof loadArxivDocument>>["document"] };
   if (parseArxivId(paperId).ok) {
-    const arxiv = await loadArxivDocument(env, paperId);
+    const arxiv = await loadArxivDocument(env, paperId, progress);
     loaded = { id: arxiv.resolvedId, source: arxiv.source, servedFrom: arxiv.servedFrom, document: arxiv.document };
   } else if (parseNberId(paperId).ok) {
-    const nber = await loadNberDocument(env, paperId);
+    const nber = await loadNberDocument(env, paperId, progress);
     loaded = { id: nber.id, source: "pdf_text", servedFrom: nber.servedFrom, document: nber.document };
   } else {
     throw new ToolError("invalid_id", `${JSON.stringify(paperId.slice(0, 80))} is neither an arXiv ID nor an NBER one.`, {

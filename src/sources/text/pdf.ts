@@ -8,6 +8,8 @@ import { figuresFromCaptions, outlineFromBookmarks, outlineFromHeadingLines, typ
 export interface PdfLimits {
   maxPages: number;
   maxChars: number;
+  /** Called after each page's text is read (progress on long PDFs). */
+  onPage?: (page: number, pages: number) => void;
 }
 
 interface TextItem {
@@ -49,6 +51,7 @@ export async function pdfToDocument(bytes: Uint8Array, limits: PdfLimits, recove
         if (item.hasEOL) text += "\n";
       }
       page.cleanup();
+      limits.onPage?.(number, pages);
       text = text.replace(/[ \t]+/g, " ").replace(/ *\n */g, "\n").replace(/\n{3,}/g, "\n\n").trim();
       pageStarts.push(length + (length > 0 && text !== "" ? 2 : 0));
       if (text === "") continue;

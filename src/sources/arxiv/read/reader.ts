@@ -12,6 +12,7 @@ import type { ExtractedDocument } from "../../text/document";
 import { htmlToDocument } from "./html";
 import { pdfToDocument } from "../../text/pdf";
 import { completeStructure } from "../../text/pdf-structure";
+import { noProgress, throttled, type ReportProgress } from "../../../progress";
 
 export interface Attempt {
   source: TextSource;
@@ -80,7 +81,8 @@ export function clearRecentDocuments(): void {
   recentChars = 0;
 }
 
-export async function loadArxivDocument(env: Env, paperId: string): Promise<LoadedDocument> {
+export async function loadArxivDocument(env: Env, paperId: string, reportProgress: ReportProgress = noProgress): Promise<LoadedDocument> {
+  const progress = throttled(reportProgress);
   const config = loadConfig(env);
   const deadline = Date.now() + config.ARXIV_READ_TIMEOUT_MS;
   const parsed = parseArxivId(paperId);
@@ -150,7 +152,10 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
   const html = await tryFetch(tried, "arxiv_html", () =>
     politeFetch(env, "arxiv-content", `/html/${resolvedId}`, { deadline, manualRedirect: true, passStatuses: [404, 410] }),
   );
-  if (html) found = await tryHtml(tried, "arxiv_html", html, htmlLimits);
+  if (html) {
+    progress("arXiv HTML fetched; extracting its text", 1);
+    found = await tryHtml(tried, "arxiv_html", html, htmlLimits);
+  }
 
   // 2. ar5iv: one render per paper, any revision; a 307 means "not converted".
   if (!found) {
@@ -158,7 +163,10 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
     const ar5iv = await tryFetch(tried, "ar5iv", () =>
       politeFetch(env, "ar5iv", `/html/${id.base}`, { deadline, manualRedirect: true, passStatuses: [404, 410] }),
     );
-    if (ar5iv) found = await tryHtml(tried, "ar5iv", ar5iv, htmlLimits);
+    if (ar5iv) {
+      progress("ar5iv HTML fetched; extracting its text", 2);
+      found = await tryHtml(tried, "ar5iv", ar5iv, htmlLimits);
+    }
   }
 
   // 3. The PDF of exactly this revision, text by unpdf (the PDF itself is kept in R2).
@@ -170,7 +178,9 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
         politeFetch(env, "arxiv-content", `/pdf/${resolvedId}`, { deadline, passStatuses: [404, 410] }),
       );
       if (response) {
+        progress("fetching the PDF", 3);
         bytes = await readBytesCapped(response, config.ARXIV_READ_MAX_PDF_BYTES, "content_too_large", "arXiv's PDF");
+        progress(`PDF ${(bytes.byteLength / 1_048_576).toFixed(1)} MB fetched`, 4);
         if (cacheable) await putBytes(env.BLOBS, arxivPdfKey(resolvedId), bytes, "application/pdf");
       }
     }
@@ -178,7 +188,7 @@ export async function loadArxivDocument(env: Env, paperId: string): Promise<Load
       checkBudget();
       const document = await pdfToDocument(
         bytes,
-        { maxPages: config.ARXIV_READ_MAX_PDF_PAGES, maxChars: config.ARXIV_READ_MAX_TEXT_CHARS },
+        { maxPages: config.ARXIV_READ_MAX_PDF_PAGES, maxChars: config.ARXIV_READ_MAX_TEXT_CHARS, onPage: (page, pages) => progress(`page ${page} of ${pages} extracted`, 4 + page, 4 + pages) },
         `Open ${PUBLIC_ARXIV}/abs/${resolvedId} for other formats; no HTML render exists for this paper.`,
       );
       found = { document, source: "pdf_text" };
