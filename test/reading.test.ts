@@ -125,6 +125,20 @@ describe("PDF outlines", () => {
     expect(section.text).toMatch(/^References\n\[1\] Jean-Marie Arnaudi/);
   });
 
+  it("reads REVTeX's Roman capitals and Roman table numbers; a hand-checked outline matches every heading", async () => {
+    const revtex = await read({ paper_id: "1704.01689v1", max_tokens: 200 });
+    expect(revtex.outline.map((entry: { title: string }) => entry.title.split(" ")[0])).toEqual(["I.", "II.", "III.", "IV.", "V.", "VI.", "VII.", "Acknowledgments"]);
+    expect(revtex.figures.map((f: { id: string }) => f.id)).toEqual(["tab-i"]);
+    // hep-th/9108004, checked by hand against the PDF: every heading, in order, and nothing else.
+    const witten = await read({ paper_id: "hep-th/9108004v1", max_tokens: 200 });
+    expect(witten.outline.map((entry: { title: string }) => entry.title)).toEqual([
+      "ABSTRACT", "1. Introduction", "2. The Discrete States", "2.1. Additional States At Other Values Of The Ghost Number", "2.2. The Ground Ring",
+      "2.3. Determination Of The Ground Ring", "2.4. Determination Of The Chiral Symmetry Algebra", "2.5. The Quantum Symmetry Algebra",
+      "2.6. Departures From The SU(2) Point", "3. The Uncompactified Theory; Comparison To The Matrix Model", "3.1. Symmetries Of The Matrix Model",
+      "3.2. Level One", "3.3. Level Two", "REFERENCES",
+    ]);
+  });
+
   it("falls back to numbered heading lines, skipping the table of contents", async () => {
     const page = await read({ paper_id: "cs/9912018v1", max_tokens: 200 });
     const titles = page.outline.map((entry: { title: string }) => entry.title);

@@ -43,7 +43,7 @@ function findTitle(text: string, title: string, from: number, to: number): numbe
 }
 
 const NUMBERED = /^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(\p{Lu}[^\n]{1,78})$/u;
-const ROMAN = /^([IVX]{1,5})\.\s+(\p{Lu}[\p{Lu}\s,&'-]{2,60})$/u;
+const ROMAN = /^([IVX]{1,5})\.\s+(\p{Lu}[^\n]{2,70})$/u;
 const NAMED = /^(abstract|introduction|conclusions?|discussion|acknowledge?ments?|references|bibliography|appendix(?:\s+[A-Z])?)\s*$/i;
 
 /** Heading-like lines: numbered in sequence (1, 1.1, 1.2, 2 ...), Roman capitals, or the usual unnumbered names. */
@@ -76,7 +76,10 @@ export function outlineFromHeadingLines(text: string): OutlineEntry[] {
       title = line;
     } else if (roman) {
       const value = romanValue(roman[1]!);
-      if (value !== romanTop + 1) continue;
+      // REVTeX headings are capitals ("III. EXISTENCE OF TIMELIKE COs"): mostly upper-case letters.
+      const letters = roman[2]!.match(/\p{L}/gu) ?? [];
+      const upper = letters.filter((letter) => /\p{Lu}/u.test(letter)).length;
+      if (value !== romanTop + 1 || upper < letters.length * 0.7) continue;
       romanTop = value;
       level = 2;
       title = line;
@@ -105,7 +108,8 @@ function romanValue(roman: string): number {
   return total;
 }
 
-const CAPTION = /^(Figure|Fig\.|FIG\.|FIGURE|Table|TABLE|TAB\.)\s*(\d{1,3}[a-z]?|[A-Z]\.?\d{1,2})\s*[.:|]\s*(.*)$/;
+// Numbers as papers print them: 3, 3a, A.1, and REVTeX's Roman "TABLE I".
+const CAPTION = /^(Figure|Fig\.|FIG\.|FIGURE|Table|TABLE|TAB\.)\s*(\d{1,3}[a-z]?|[A-Z]\.?\d{1,2}|[IVX]{1,6})\s*[.:|]\s*(.*)$/;
 
 /** Caption lines ("Figure 3: ...", "TABLE 2. ...") and the paragraph that follows them. */
 export function figuresFromCaptions(text: string): FigureEntry[] {
