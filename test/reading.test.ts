@@ -173,6 +173,12 @@ describe("papers_find_in_paper", () => {
     expect((await upstreamHits()).length).toBe(before);
   });
 
+  it("passes on the read's typed error for a paper without text", async () => {
+    const error = toolError(await callTool("papers_find_in_paper", { paper_id: "2401.00002v1", query: "river raft" }));
+    expect(error.reason).toBe("pdf_extraction_failed");
+    expect(error.message).toMatch(/no text layer/);
+  });
+
   it("says so when nothing matches, and refuses a question without words, an oversized one or a bad ID", async () => {
     const none = await call("papers_find_in_paper", { paper_id: "1512.03905v1", query: "zebrafish husbandry" });
     expect(none.passages).toEqual([]);

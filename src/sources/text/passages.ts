@@ -5,10 +5,11 @@
 import { tokens as indexTokens } from "../../search/tokenize";
 import { STOPWORDS } from "../../search/stopwords";
 import type { ExtractedDocument, OutlineEntry } from "./document";
-import { estimateTokens } from "./tokens";
 
-const TARGET_TOKENS = 300;
-const MAX_TOKENS = 450;
+// Passage sizes in characters (about 4 to a token in prose: 1,200 is about 300 tokens). Counting
+// characters, not estimated tokens, keeps the first question's index build cheap.
+const TARGET_CHARS = 1_200;
+const MAX_CHARS = 1_800;
 const K1 = 1.2;
 const B = 0.75;
 
@@ -34,7 +35,7 @@ export interface FoundPassage {
   score: number;
 }
 
-/** [start, end) spans of passages: paragraphs merged up to ~300 tokens, long ones split at sentence ends. */
+/** [start, end) spans of passages: paragraphs merged up to ~1,200 characters, long ones split at sentence ends. */
 export function passageSpans(text: string): [number, number][] {
   const spans: [number, number][] = [];
   const paragraphs: [number, number][] = [];
@@ -47,28 +48,20 @@ export function passageSpans(text: string): [number, number][] {
   if (from < text.length) paragraphs.push([from, text.length]);
 
   let current: [number, number] | null = null;
-  let currentTokens = 0;
   const flush = () => {
     if (current) spans.push(current);
     current = null;
-    currentTokens = 0;
   };
   for (const [start, end] of paragraphs) {
-    const size = estimateTokens(text.slice(start, end));
-    if (size > MAX_TOKENS) {
+    if (end - start > MAX_CHARS) {
       flush();
       spans.push(...splitAtSentences(text, start, end));
       continue;
     }
     // A heading starts a new passage, so a passage belongs to one section.
-    if (current && (currentTokens + size > TARGET_TOKENS || text[start] === "#")) flush();
-    if (current) {
-      current[1] = end;
-      currentTokens += size;
-    } else {
-      current = [start, end];
-      currentTokens = size;
-    }
+    if (current && (end - current[0] > TARGET_CHARS || text[start] === "#")) flush();
+    if (current) current[1] = end;
+    else current = [start, end];
   }
   flush();
   return spans;
@@ -77,18 +70,13 @@ export function passageSpans(text: string): [number, number][] {
 function splitAtSentences(text: string, start: number, end: number): [number, number][] {
   const out: [number, number][] = [];
   let from = start;
-  let tokens = 0;
   const sentence = /[.!?]\s+(?=\S)/g;
   sentence.lastIndex = start;
-  let last = start;
   for (let match = sentence.exec(text); match !== null && match.index < end; match = sentence.exec(text)) {
     const stop = match.index + match[0].length;
-    tokens += estimateTokens(text.slice(last, stop));
-    last = stop;
-    if (tokens >= TARGET_TOKENS) {
+    if (stop - from >= TARGET_CHARS) {
       out.push([from, stop]);
       from = stop;
-      tokens = 0;
     }
   }
   if (from < end) out.push([from, end]);
