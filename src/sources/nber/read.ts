@@ -5,6 +5,7 @@ import { getJson, putJson } from "../../store/blobs";
 import type { ExtractedDocument } from "../text/document";
 import { pdfToDocument } from "../text/pdf";
 import { completeStructure } from "../text/pdf-structure";
+import { passageKey, warmPassageIndex } from "../text/passages";
 import { noProgress, throttled, type ReportProgress } from "../../progress";
 import { fetchNberPdf } from "./download";
 import { requireNberId } from "./info";
@@ -26,6 +27,7 @@ export async function loadNberDocument(env: Env, paperId: string, reportProgress
     { maxPages: config.ARXIV_READ_MAX_PDF_PAGES, maxChars: config.ARXIV_READ_MAX_TEXT_CHARS, onPage: (page, pages) => progress(`page ${page} of ${pages} extracted`, 2 + page, 2 + pages) },
     `Open ${paperUrl(id.id)} in a browser.`,
   );
+  warmPassageIndex(passageKey(id.id, "pdf_text"), document.text);
   await putJson(env.BLOBS, nberTextKey(id.id), document);
   return { id: id.id, document, servedFrom: "live" };
 }

@@ -6,7 +6,7 @@ import { loadArxivDocument } from "../arxiv/read/reader";
 import { parseArxivId } from "../arxiv/ids";
 import { parseNberId } from "../nber/ids";
 import { loadNberDocument } from "../nber/read";
-import { findPassages, queryTerms, type FoundPassage } from "../text/passages";
+import { findPassages, passageKey, queryTerms, type FoundPassage } from "../text/passages";
 
 export const MAX_QUESTION_CHARS = 1_000;
 
@@ -35,7 +35,7 @@ export async function findInPaper(env: Env, paperId: string, question: string, m
       recovery: "Use an arXiv ID (2401.12345, hep-th/9901001, an arxiv.org link) or an NBER ID (w25000).",
     });
   }
-  const passages = findPassages(`${loaded.id}:${loaded.source}`, loaded.document, question, maxPassages);
+  const passages = findPassages(passageKey(loaded.id, loaded.source), loaded.document, question, maxPassages);
   const notices: string[] = [];
   if (passages.length === 0) {
     const sections = loaded.document.outline.filter((entry) => entry.level > 1).slice(0, 20).map((entry) => entry.title);

@@ -131,6 +131,18 @@ function indexFor(key: string, text: string): PassageIndex {
   return index;
 }
 
+/** The key a paper's passage index is kept under (its resolved ID and text source). */
+export const passageKey = (paperId: string, source: string) => `${paperId}:${source}`;
+
+/**
+ * Builds a freshly extracted document's passage index now, while the first read is already
+ * long (tens of milliseconds against seconds), so that the first question about it is as fast
+ * as the next.
+ */
+export function warmPassageIndex(key: string, text: string): void {
+  indexFor(key, text);
+}
+
 /** The question's search terms: index tokens (stemmed), stopwords and repeats dropped. */
 export function queryTerms(question: string): string[] {
   const words = question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];

@@ -12,6 +12,7 @@ import type { ExtractedDocument } from "../../text/document";
 import { htmlToDocument } from "./html";
 import { pdfToDocument } from "../../text/pdf";
 import { completeStructure } from "../../text/pdf-structure";
+import { passageKey, warmPassageIndex } from "../../text/passages";
 import { noProgress, throttled, type ReportProgress } from "../../../progress";
 
 export interface Attempt {
@@ -218,6 +219,7 @@ export async function loadArxivDocument(env: Env, paperId: string, reportProgres
     });
   }
 
+  warmPassageIndex(passageKey(resolvedId, found.source), found.document.text);
   if (cacheable) {
     const stored: StoredDocument = { ...found.document, source: found.source, only_version_is_v1: onlyVersionIsV1 };
     await putJson(env.BLOBS, arxivTextKey(resolvedId, found.source), stored);
