@@ -35,6 +35,9 @@ export const app = new Hono<{ Bindings: Env }>();
 
 const LOCAL_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]"];
 
+/** Carries the caller's identity from the route to the MCP server factory; any copy a client sends is dropped. */
+const IDENTITY_HEADER = "x-papers-identity";
+
 // One MCP handler per isolate (and allowed-host set): building it per request cost ~1 ms.
 // The handler still builds a fresh McpServer for every request through the factory.
 const mcpHandlers = new WeakMap<Env, Map<string, ReturnType<typeof createMcpHandler>>>();
@@ -49,7 +52,10 @@ function mcpHandlerFor(env: Env, requestHost: string): ReturnType<typeof createM
   if (!perEnv) mcpHandlers.set(env, (perEnv = new Map()));
   let handler = perEnv.get(key);
   if (!handler) {
-    handler = createMcpHandler((context) => createServer(env, context.requestInfo ? new URL(context.requestInfo.url).origin : "http://localhost"), {
+    handler = createMcpHandler(
+      (context) =>
+        createServer(env, context.requestInfo ? new URL(context.requestInfo.url).origin : "http://localhost", context.requestInfo?.headers.get(IDENTITY_HEADER) ?? null),
+      {
       route: "/mcp",
       allowedHostnames: allowed,
       allowedOriginHostnames: allowed,
@@ -74,17 +80,32 @@ function limit(binding: RateLimit, key: string): Promise<{ success: boolean }> {
  * Who is calling, for limits: the OAuth client, the bearer token (by digest), or the IP address.
  * In bearer mode a missing or wrong token is answered here with 401.
  */
-async function identify(c: AppContext, config: Config): Promise<{ client: string } | { refusal: Response }> {
-  const props = (c.executionCtx as unknown as { props?: { clientId?: string } }).props;
-  if (config.AUTH_MODE === "oauth") return { client: `oauth:${props?.clientId ?? "unknown"}` };
+async function identify(c: AppContext, config: Config): Promise<{ client: string; identity: string | null } | { refusal: Response }> {
+  const props = (c.executionCtx as unknown as { props?: { clientId?: string; userId?: string } }).props;
+  if (config.AUTH_MODE === "oauth") return { client: `oauth:${props?.clientId ?? "unknown"}`, identity: props?.userId ? `oauth-user:${props.userId}` : null };
   if (config.AUTH_MODE === "bearer") {
     const token = bearerToken(c.req.header("authorization"));
     if (!(await tokenMatches(token, config.AUTH_TOKEN_HASHES))) {
       return { refusal: unauthorized("papers-mcp", token ? "The bearer token is not valid." : "A bearer token is required.") };
     }
-    return { client: `token:${(await sha256Hex(token!)).slice(0, 16)}` };
+    const client = `token:${(await sha256Hex(token!)).slice(0, 16)}`;
+    return { client, identity: client };
   }
-  return { client: `ip:${c.req.header("cf-connecting-ip") ?? "local"}` };
+  // AUTH_MODE=none has no users: per-client state lives in a workspace the caller names, which
+  // anyone who knows the name can use (README: not private).
+  const workspace = c.req.header(WORKSPACE_HEADER);
+  return { client: `ip:${c.req.header("cf-connecting-ip") ?? "local"}`, identity: workspace && WORKSPACE_NAME.test(workspace) ? `workspace:${workspace}` : null };
+}
+
+const WORKSPACE_HEADER = "x-papers-workspace";
+const WORKSPACE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The request as the MCP handler sees it: with the caller's identity (never one the client sent) for per-client state. */
+function withIdentity(request: Request, identity: string | null, body?: string): Request {
+  const headers = new Headers(request.headers);
+  headers.delete(IDENTITY_HEADER);
+  if (identity) headers.set(IDENTITY_HEADER, identity);
+  return new Request(request.url, { method: request.method, headers, ...(body === undefined ? {} : { body }) });
 }
 
 app.all("/mcp", async (c) => {
@@ -136,8 +157,8 @@ app.all("/mcp", async (c) => {
     // again); a body that is not JSON goes through as text so the handler answers the parse error.
     const response =
       parsed === undefined
-        ? await handler(new Request(c.req.raw, { body }), c.env, executionCtx)
-        : await handler.fetch(c.req.raw, { parsedBody: parsed });
+        ? await handler(withIdentity(c.req.raw, who.identity, body), c.env, executionCtx)
+        : await handler.fetch(withIdentity(c.req.raw, who.identity), { parsedBody: parsed });
     return release ? releaseWhenDone(response, release) : response;
   } catch (error) {
     release?.();

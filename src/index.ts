@@ -8,6 +8,7 @@ import { arxivHarvester, resumeStalledArxivRun } from "./harvest/arxiv";
 import { nberHarvester } from "./harvest/nber";
 
 export { CrawlGate } from "./upstream/gate";
+export { ResearchAgent } from "./agent/research-agent";
 
 registerHarvester("arxiv", arxivHarvester);
 registerHarvester("nber", nberHarvester);

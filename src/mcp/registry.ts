@@ -14,6 +14,8 @@ import { nberReadPaper } from "./tools/nber-read-paper";
 import { nberSearchPapers } from "./tools/nber-search-papers";
 import { papersExportCitations } from "./tools/papers-export-citations";
 import { papersFindInPaper } from "./tools/papers-find-in-paper";
+import { papersLibrary } from "./tools/papers-library";
+import { papersWatch } from "./tools/papers-watch";
 import { papersResolveReference } from "./tools/papers-resolve-reference";
 import { registerNberPaperResource } from "./resources/nber-paper";
 import type { DefinedTool } from "./tool";
@@ -31,6 +33,8 @@ export const TOOLS: readonly DefinedTool[] = [
   papersResolveReference,
   arxivGetReferences,
   papersFindInPaper,
+  papersWatch,
+  papersLibrary,
 ] as unknown as DefinedTool[];
 
 export const RESOURCE_REGISTRARS: readonly ((server: McpServer, env: Env) => void)[] = [

@@ -8,7 +8,7 @@ import { SERVER_INSTRUCTIONS } from "./instructions";
 import { RESOURCE_REGISTRARS, TOOLS } from "./registry";
 import { registerTool, type ToolContext } from "./tool";
 
-export function createServer(env: Env, origin: string): McpServer {
+export function createServer(env: Env, origin: string, identity: string | null = null): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: "papers-mcp: arXiv and NBER papers" },
     { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, completions: {} } },
@@ -18,6 +18,7 @@ export function createServer(env: Env, origin: string): McpServer {
     config: loadConfig(env),
     waitUntil,
     origin,
+    identity,
   };
   for (const tool of TOOLS) registerTool(server, tool, context);
   for (const register of RESOURCE_REGISTRARS) register(server, env);

@@ -16,6 +16,8 @@ export interface ToolContext {
   waitUntil(promise: Promise<unknown>): void;
   /** This server's origin as the client reached it (for links it hands out). */
   origin: string;
+  /** Who is calling, for per-client state (the bearer token, the OAuth user, or a named workspace); null when unknown. */
+  identity: string | null;
   /** Progress of this call (notifications/progress when the client sent a progressToken; else a no-op). */
   progress: ReportProgress;
 }

@@ -46,6 +46,12 @@ export async function mirrorLookup(db: D1Reader, baseIds: readonly string[]): Pr
   return found;
 }
 
+/** The newest paper key the mirror holds (papers enter in key order: a new submission has a higher key). */
+export async function mirrorNewestKey(db: D1Reader): Promise<number> {
+  const row = await db.prepare("SELECT max(paper_key) AS newest FROM arxiv_papers").first<{ newest: number | null }>();
+  return row?.newest ?? 0;
+}
+
 /** Papers whose DOI field is this DOI (case-insensitive; the arxiv_papers_doi index). */
 export async function mirrorByDoi(db: D1Reader, doi: string): Promise<StoredRow[]> {
   const { results } = await db

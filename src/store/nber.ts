@@ -154,6 +154,25 @@ export async function searchMirror(db: D1Database, search: MirrorSearch): Promis
   return { total: n, papers };
 }
 
+/** The highest working-paper number the mirror holds (NBER numbers its papers in order). */
+export async function newestNberNumber(db: D1Database): Promise<number> {
+  const row = await db.prepare("SELECT max(CAST(substr(id, 2) AS INTEGER)) AS newest FROM nber_papers WHERE id LIKE 'w%'").first<{ newest: number | null }>();
+  return row?.newest ?? 0;
+}
+
+/** Working papers numbered above `after` that match the query's words, newest first. */
+export async function nberPapersAfter(db: D1Database, query: string, after: number, limit: number): Promise<{ total: number; papers: MirrorPaper[] }> {
+  const match = ftsQuery(query);
+  if (!match) return { total: 0, papers: [] };
+  const from = "FROM nber_papers_fts JOIN nber_papers p ON p.rowid = nber_papers_fts.rowid WHERE nber_papers_fts MATCH ? AND p.id LIKE 'w%' AND CAST(substr(p.id, 2) AS INTEGER) > ?";
+  const [count, rows] = await db.batch([
+    db.prepare(`SELECT count(*) AS n ${from}`).bind(match, after),
+    db.prepare(`SELECT p.* ${from} ORDER BY CAST(substr(p.id, 2) AS INTEGER) DESC LIMIT ?`).bind(match, after, limit),
+  ]);
+  const papers = (rows!.results as (typeof nberPapers.$inferSelect)[]).map(toPaper);
+  return { total: (count!.results[0] as { n: number }).n, papers };
+}
+
 // ---- paper-info cache ----
 
 export interface CachedInfo<T> {

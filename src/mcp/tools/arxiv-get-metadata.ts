@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getMetadata, LOOKUP_BATCH } from "../../sources/arxiv/lookup";
-import { renderPaper, servedPaperSchema } from "../../sources/arxiv/paper";
+import { knownVersions, renderPaper, servedPaperSchema } from "../../sources/arxiv/paper";
 import { arxivLinks, linkSchema } from "../../sources/citations/links";
 import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
@@ -16,7 +16,7 @@ export const arxivGetMetadata = defineTool({
   output: z.object({
     papers: sameShapeAs(
       servedPaperSchema.extend({ links: z.array(linkSchema) }),
-      "id, base_id, version, title, abstract, authors[{name, affiliations?}], primary_category, categories, published, updated, comment, journal_ref, doi, abs_url, pdf_url, html_url, served_from, cached_at?, cache_age_seconds?, links[{kind, source, id_or_doi, how}]",
+      "id, base_id, version, title, abstract, authors[{name, affiliations?}], primary_category, categories, published, updated, comment, journal_ref, doi, abs_url, pdf_url, html_url, served_from, cached_at?, cache_age_seconds?, versions[{version, date}], links[{kind, source, id_or_doi, how}]",
     ),
     not_found: z.array(
       z.object({
@@ -32,7 +32,7 @@ export const arxivGetMetadata = defineTool({
   errors: ["invalid_request", "invalid_id", "no_match", "version_not_served", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
   handler: async ({ paper_ids }, { env }) => {
     const result = await getMetadata(env, paper_ids);
-    return { ...result, papers: result.papers.map((paper) => ({ ...paper, links: arxivLinks(paper) })) };
+    return { ...result, papers: result.papers.map((paper) => ({ ...paper, versions: knownVersions(paper), links: arxivLinks(paper) })) };
   },
   render(result) {
     const lines = result.papers.map((paper) => {

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { EXPORT_MAX_IDS, exportCitations } from "../../sources/citations/export";
+import { agentFor } from "../../agent/client";
+import { ToolError } from "../../errors";
 import { defineTool } from "../tool";
 
 export const papersExportCitations = defineTool({
@@ -8,7 +10,8 @@ export const papersExportCitations = defineTool({
   description:
     "BibTeX, RIS or CSL-JSON for up to 50 arXiv and NBER IDs (mixed), from the real records (eprint, arXiv and journal DOIs, NBER series). Unknown IDs are listed in not_found.",
   input: z.object({
-    ids: z.array(z.string().max(300)).min(1).max(EXPORT_MAX_IDS).describe("arXiv (vN pins a version) or NBER (w25000) IDs"),
+    ids: z.array(z.string().max(300)).min(1).max(EXPORT_MAX_IDS).optional().describe("arXiv (vN pins a version) or NBER (w25000) IDs"),
+    tag: z.string().min(1).max(40).optional().describe("your library's papers with this tag"),
     format: z.enum(["bibtex", "ris", "csl-json"]).default("bibtex"),
   }),
   output: z.object({
@@ -18,8 +21,17 @@ export const papersExportCitations = defineTool({
     not_found: z.array(z.object({ id: z.string(), reason: z.string(), detail: z.string() })).meta({ description: "{id, reason, detail}", "x-compact": true }),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
-  errors: [],
-  handler: ({ ids, format }, { env }) => exportCitations(env, ids, format),
+  errors: ["no_identity", "no_match"],
+  async handler({ ids, tag, format }, { env, identity }) {
+    const tagged = tag === undefined ? [] : (await (await agentFor(env, identity)).taggedIds(tag)).ids;
+    const all = [...(ids ?? []), ...tagged];
+    if (all.length === 0) {
+      throw new ToolError(tag === undefined ? "invalid_argument" : "no_match", tag === undefined ? "Pass ids, or a tag of your library." : `No paper in your library has the tag ${JSON.stringify(tag)}.`, {
+        recovery: tag === undefined ? "Give up to 50 arXiv or NBER IDs in ids." : "List your tags with papers_library action=list.",
+      });
+    }
+    return exportCitations(env, all.slice(0, EXPORT_MAX_IDS), format);
+  },
   render(result) {
     const misses = result.not_found.map((miss) => `not found ${miss.id}: ${miss.reason}: ${miss.detail}`);
     return [result.text.trimEnd(), ...misses].filter(Boolean).join("\n\n") || "No entries.";

@@ -26,5 +26,6 @@ export function rowToPaper(row: StoredRow): ArxivPaper {
     abs_url: `${PUBLIC_ARXIV}/abs/${id}`,
     pdf_url: `${PUBLIC_ARXIV}/pdf/${id}`,
     html_url: `${PUBLIC_ARXIV}/html/${id}`,
+    versions: versions.map((seconds, index) => ({ version: index + 1, date: iso(seconds) })),
   };
 }

@@ -23,9 +23,18 @@ export const paperSchema = z.object({
   abs_url: z.string(),
   pdf_url: z.string(),
   html_url: z.string(),
+  /** Every version with its date, when the source lists them (the mirror's arXivRaw record does; the API gives v1 and the latest). */
+  versions: z.array(z.object({ version: z.number(), date: z.string() })).optional(),
 });
 
 export type ArxivPaper = z.infer<typeof paperSchema>;
+
+/** The versions an answer can vouch for: all of them from the mirror, else the first and the latest (the API's published and updated). */
+export function knownVersions(paper: ArxivPaper): { version: number; date: string }[] {
+  if (paper.versions) return paper.versions;
+  const first = { version: 1, date: paper.published };
+  return paper.version > 1 ? [first, { version: paper.version, date: paper.updated }] : [first];
+}
 
 /** Public links for people; never fetched by us (fetches use the configured base URLs). */
 export const PUBLIC_ARXIV = "https://arxiv.org";

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { agentFor, unwrap } from "../../agent/client";
+import { MAX_WATCHES } from "../../agent/research-agent";
+import { ToolError } from "../../errors";
+import { defineTool } from "../tool";
+
+const compact = (note: string) => z.array(z.looseObject({})).meta({ description: note, "x-compact": true });
+
+export const papersWatch = defineTool({
+  name: "papers_watch",
+  title: "Watches: what is new",
+  description: `Your saved searches (at most ${MAX_WATCHES}): create (name + arxiv_query in arXiv's grammar and/or categories, or nber_query), list, delete, and check: the papers that entered the mirror since the last check, newest first.`,
+  input: z.object({
+    action: z.enum(["create", "list", "delete", "check"]),
+    name: z.string().min(1).max(80).optional(),
+    arxiv_query: z.string().min(1).max(500).optional(),
+    categories: z.array(z.string().min(1).max(40)).max(10).optional(),
+    nber_query: z.string().min(1).max(300).optional(),
+    watch: z.string().min(1).max(80).optional().describe("id or name (delete; check: omit for all)"),
+  }),
+  output: z.object({
+    action: z.string(),
+    watches: compact("{id, name, source, query, created_at, last_checked_at}").optional(),
+    news: compact("{watch, new_papers[{id, title, authors, date}], new_count, count_is_lower_bound, since, computed_at, from_precomputed}").optional(),
+    new_versions: compact("saved papers with a new version: {id, title, saved_version, latest_version, latest_version_date}").optional(),
+    deleted: z.string().optional(),
+  }),
+  annotations: { readOnlyHint: false, openWorldHint: false, idempotentHint: false },
+  errors: ["no_identity", "invalid_watch", "watch_unanswerable", "watch_exists", "too_many_watches", "no_such_watch", "invalid_query", "invalid_category"],
+  async handler(args, { env, identity }) {
+    const agent = await agentFor(env, identity);
+    switch (args.action) {
+      case "create": {
+        if (!args.name) throw missing("name", "create");
+        const { watch } = unwrap(await agent.createWatch({ name: args.name, ...pick(args) }));
+        return { action: args.action, watches: [watch] };
+      }
+      case "list":
+        return { action: args.action, watches: (await agent.listWatches()).watches };
+      case "delete": {
+        if (!args.watch) throw missing("watch", "delete");
+        return { action: args.action, deleted: unwrap(await agent.deleteWatch(args.watch)).deleted };
+      }
+      case "check": {
+        const { news, new_versions } = unwrap(await agent.checkWatches(args.watch));
+        return { action: args.action, news, new_versions };
+      }
+    }
+  },
+  render(result) {
+    if (result.deleted) return `Deleted watch ${result.deleted}.`;
+    if (result.news) {
+      const blocks = (result.news as { watch: { name: string }; new_papers: { id: string; title: string; date: string | null }[]; new_count: number; count_is_lower_bound: boolean; since: string | null }[]).map(
+        (item) => [`${item.watch.name}: ${item.new_count}${item.count_is_lower_bound ? "+" : ""} new since ${item.since ?? "creation"}`, ...item.new_papers.map((paper) => `  [${paper.id}] ${paper.title} (${paper.date ?? "?"})`)].join("\n"),
+      );
+      const versions = (result.new_versions as { id: string; latest_version: number; latest_version_date: string }[] | undefined ?? []).map((paper) => `New version of saved ${paper.id}: v${paper.latest_version} (${paper.latest_version_date})`);
+      return [...blocks, ...versions].join("\n\n") || "No watches.";
+    }
+    const watches = (result.watches ?? []) as { id: string; name: string; source: string; query: string }[];
+    return watches.length === 0 ? "No watches yet." : watches.map((watch) => `${watch.id} ${watch.name} (${watch.source}): ${watch.query}`).join("\n");
+  },
+});
+
+function pick(args: { arxiv_query?: string | undefined; categories?: string[] | undefined; nber_query?: string | undefined }) {
+  return {
+    ...(args.arxiv_query !== undefined ? { arxiv_query: args.arxiv_query } : {}),
+    ...(args.categories !== undefined ? { categories: args.categories } : {}),
+    ...(args.nber_query !== undefined ? { nber_query: args.nber_query } : {}),
+  };
+}
+
+function missing(field: string, action: string): ToolError {
+  return new ToolError("invalid_argument", `action=${action} needs ${field}.`, { recovery: `Pass ${field}; see papers_watch's inputSchema.` });
+}
