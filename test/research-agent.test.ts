@@ -8,7 +8,7 @@ import { sha256Hex } from "../src/http/auth";
 import { pageWriteStatements } from "../src/store/arxiv-mirror";
 import type { MirrorRecord } from "../src/store/arxiv-row";
 import { upsertMirror } from "../src/store/nber";
-import { callTool, callToolWith, resetUpstream, upstreamHits } from "./helpers";
+import { callTool, callToolWith, mcpCall, resetUpstream, upstreamHits } from "./helpers";
 import { sampleRecords, seedMirror } from "./mirror/driver";
 
 beforeEach(resetUpstream);
@@ -144,6 +144,20 @@ describe("identities and persistence", () => {
     // A client cannot claim another identity by sending the internal header.
     const spoof = await callToolWith("papers_watch", { action: "list" }, {}, { "x-papers-identity": `token:${(await sha256Hex(TOKENS[0]!)).slice(0, 16)}` });
     expect(reason(spoof.result)).toBe("no_identity");
+  });
+
+  it("reads the watches and the library as resources, per identity", async () => {
+    ok(await workspace("lab-6", { action: "create", name: "as a resource", arxiv_query: "ti:lattice" }));
+    ok(await workspace("lab-6", { action: "add", ids: ["0704.0001"], tags: ["x"] }, "papers_library"));
+    const read = (uri: string, headers: Record<string, string>) => mcpCall("resources/read", { uri }, { headers });
+    const watches = JSON.parse((await read("papers://watches", { "x-papers-workspace": "lab-6" })).message.result.contents[0].text);
+    expect(watches.watches.map((w: { name: string }) => w.name)).toEqual(["as a resource"]);
+    const library = JSON.parse((await read("papers://library", { "x-papers-workspace": "lab-6" })).message.result.contents[0].text);
+    expect(library.papers.map((p: { id: string }) => p.id)).toEqual(["0704.0001"]);
+    const other = JSON.parse((await read("papers://watches", { "x-papers-workspace": "lab-7" })).message.result.contents[0].text);
+    expect(other.watches).toEqual([]);
+    const anonymous = await read("papers://watches", {});
+    expect(anonymous.message.error.data.reason).toBe("no_identity");
   });
 
   it("keeps its state in the Durable Object's SQLite storage, not in memory", async () => {

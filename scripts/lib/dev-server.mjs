@@ -145,11 +145,22 @@ export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor =
   ];
   const url = `http://127.0.0.1:${args[args.indexOf("--port") + 1]}`;
   const startedAt = Date.now();
-  const dev = spawnWranglerDev(args, env);
+  let dev = spawnWranglerDev(args, env);
   const stop = async () => {
     await dev.stop();
     await fake.close();
     rmSync(stateDir, { recursive: true, force: true });
+  };
+  /** SIGKILLs wrangler dev (every Durable Object evicted, no clean shutdown) and starts it again on the same state and port. */
+  const restart = async () => {
+    try {
+      process.kill(-dev.child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+    await new Promise((resolve) => (dev.child.exitCode !== null ? resolve() : dev.child.once("exit", resolve)));
+    dev = spawnWranglerDev(args, env);
+    return waitForHealth(url, dev.child, dev.logs, readyTimeoutMs);
   };
   let firstRequestMs;
   try {
@@ -161,7 +172,7 @@ export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor =
     await stop();
     throw error;
   }
-  return { url, mcpUrl: `${url}/mcp`, fake, stateDir, startedAt, readyAt: Date.now(), firstRequestMs, pid: dev.child.pid, logs: dev.logs, stop };
+  return { url, mcpUrl: `${url}/mcp`, fake, stateDir, startedAt, readyAt: Date.now(), firstRequestMs, pid: dev.child.pid, logs: () => dev.logs(), stop, restart };
 }
 
 /** The SQLite file behind the local D1 binding under a --persist-to directory. */

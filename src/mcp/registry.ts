@@ -18,6 +18,7 @@ import { papersLibrary } from "./tools/papers-library";
 import { papersWatch } from "./tools/papers-watch";
 import { papersResolveReference } from "./tools/papers-resolve-reference";
 import { registerNberPaperResource } from "./resources/nber-paper";
+import { registerWatchResources } from "./resources/papers-watches";
 import type { DefinedTool } from "./tool";
 
 export const TOOLS: readonly DefinedTool[] = [
@@ -37,9 +38,10 @@ export const TOOLS: readonly DefinedTool[] = [
   papersLibrary,
 ] as unknown as DefinedTool[];
 
-export const RESOURCE_REGISTRARS: readonly ((server: McpServer, env: Env) => void)[] = [
+export const RESOURCE_REGISTRARS: readonly ((server: McpServer, env: Env, identity: string | null) => void)[] = [
   registerArxivCategoryResources,
   registerArxivPaperResource,
   registerArxivMirrorStatusResource,
   registerNberPaperResource,
+  registerWatchResources,
 ];

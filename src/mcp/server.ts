@@ -21,6 +21,6 @@ export function createServer(env: Env, origin: string, identity: string | null =
     identity,
   };
   for (const tool of TOOLS) registerTool(server, tool, context);
-  for (const register of RESOURCE_REGISTRARS) register(server, env);
+  for (const register of RESOURCE_REGISTRARS) register(server, env, identity);
   return server;
 }

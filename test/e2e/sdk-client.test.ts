@@ -73,6 +73,27 @@ describe("MCP SDK client over Streamable HTTP", () => {
     expect(quiet).toEqual([]);
   });
 
+  it("keeps a client's watches and library in its research agent, reached through wrangler dev", async () => {
+    const mine = new Client({ name: "e2e-agent-client", version: "1.0.0" });
+    await mine.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { "x-papers-workspace": "e2e-lab" } } }));
+    try {
+      const created = await mine.callTool({ name: "papers_watch", arguments: { action: "create", name: "lattice", arxiv_query: "ti:lattice" } });
+      expect(created.isError).toBeFalsy();
+      const check = await mine.callTool({ name: "papers_watch", arguments: { action: "check" } });
+      expect((check.structuredContent as { news: { new_count: number }[] }).news[0]!.new_count).toBe(0);
+      await mine.callTool({ name: "papers_library", arguments: { action: "add", ids: ["0704.0001"], tags: ["e2e"] } });
+      const listed = await mine.callTool({ name: "papers_library", arguments: { action: "list", tag: "e2e" } });
+      expect((listed.structuredContent as { papers: { id: string }[] }).papers.map((paper) => paper.id)).toEqual(["0704.0001"]);
+      const resource = await mine.readResource({ uri: "papers://watches" });
+      expect(JSON.parse((resource.contents[0] as { text: string }).text).watches[0].name).toBe("lattice");
+      // The shared client has no workspace: it sees none of this.
+      const anonymous = await client.callTool({ name: "papers_watch", arguments: { action: "list" } });
+      expect(errorReason(anonymous)).toBe("no_identity");
+    } finally {
+      await mine.close();
+    }
+  });
+
   it("downloads an NBER paper and fetches it from the link it returns", async () => {
     const result = await client.callTool({ name: "nber_download_paper", arguments: { paper_id: "w10000" } });
     expect(result.isError).toBeFalsy();
