@@ -10,7 +10,9 @@ const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 const wrangler = (...args) =>
   execFileSync(process.execPath, [WRANGLER, ...args], {
     cwd: ROOT,
-    env: quietWranglerEnv(process.env.XDG_CONFIG_HOME ? {} : { XDG_CONFIG_HOME: path.join(ROOT, ".wrangler", "config") }),
+    env: quietWranglerEnv(
+      process.env.XDG_CONFIG_HOME ? {} : { XDG_CONFIG_HOME: path.join(ROOT, ".wrangler", "config") },
+    ),
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
     maxBuffer: 64 * 1024 * 1024,
@@ -22,7 +24,9 @@ export function seedLocal({ persistTo } = {}) {
   buildSeed();
   buildArxivSeed();
   const dir = path.join(ROOT, "seed");
-  const files = readdirSync(dir).filter((name) => name.endsWith(".sql")).sort();
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith(".sql"))
+    .sort();
   if (files.length === 0) {
     console.log("seed: no bundled sample data yet (seed/*.sql); the local mirrors start empty");
     return;

@@ -11,7 +11,11 @@ const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 const port = process.env.PORT ?? "8787";
 const env = quietWranglerEnv();
 
-execFileSync(process.execPath, [WRANGLER, "d1", "migrations", "apply", "DB", "--local"], { cwd: ROOT, env, stdio: "inherit" });
+execFileSync(process.execPath, [WRANGLER, "d1", "migrations", "apply", "DB", "--local"], {
+  cwd: ROOT,
+  env,
+  stdio: "inherit",
+});
 seedLocal();
 
 console.log(`\npapers-mcp: MCP endpoint http://127.0.0.1:${port}/mcp  (landing page http://127.0.0.1:${port}/)\n`);

@@ -54,13 +54,18 @@ function mcpHandlerFor(env: Env, requestHost: string): ReturnType<typeof createM
   if (!handler) {
     handler = createMcpHandler(
       (context) =>
-        createServer(env, context.requestInfo ? new URL(context.requestInfo.url).origin : "http://localhost", context.requestInfo?.headers.get(IDENTITY_HEADER) ?? null),
+        createServer(
+          env,
+          context.requestInfo ? new URL(context.requestInfo.url).origin : "http://localhost",
+          context.requestInfo?.headers.get(IDENTITY_HEADER) ?? null,
+        ),
       {
-      route: "/mcp",
-      allowedHostnames: allowed,
-      allowedOriginHostnames: allowed,
-      onerror: (error) => console.error("mcp handler error", error),
-    });
+        route: "/mcp",
+        allowedHostnames: allowed,
+        allowedOriginHostnames: allowed,
+        onerror: (error) => console.error("mcp handler error", error),
+      },
+    );
     perEnv.set(key, handler);
   }
   return handler;
@@ -80,13 +85,22 @@ function limit(binding: RateLimit, key: string): Promise<{ success: boolean }> {
  * Who is calling, for limits: the OAuth client, the bearer token (by digest), or the IP address.
  * In bearer mode a missing or wrong token is answered here with 401.
  */
-async function identify(c: AppContext, config: Config): Promise<{ client: string; identity: string | null } | { refusal: Response }> {
+async function identify(
+  c: AppContext,
+  config: Config,
+): Promise<{ client: string; identity: string | null } | { refusal: Response }> {
   const props = (c.executionCtx as unknown as { props?: { clientId?: string; userId?: string } }).props;
-  if (config.AUTH_MODE === "oauth") return { client: `oauth:${props?.clientId ?? "unknown"}`, identity: props?.userId ? `oauth-user:${props.userId}` : null };
+  if (config.AUTH_MODE === "oauth")
+    return {
+      client: `oauth:${props?.clientId ?? "unknown"}`,
+      identity: props?.userId ? `oauth-user:${props.userId}` : null,
+    };
   if (config.AUTH_MODE === "bearer") {
     const token = bearerToken(c.req.header("authorization"));
     if (!(await tokenMatches(token, config.AUTH_TOKEN_HASHES))) {
-      return { refusal: unauthorized("papers-mcp", token ? "The bearer token is not valid." : "A bearer token is required.") };
+      return {
+        refusal: unauthorized("papers-mcp", token ? "The bearer token is not valid." : "A bearer token is required."),
+      };
     }
     const client = `token:${(await sha256Hex(token!)).slice(0, 16)}`;
     return { client, identity: client };
@@ -94,7 +108,10 @@ async function identify(c: AppContext, config: Config): Promise<{ client: string
   // AUTH_MODE=none has no users: per-client state lives in a workspace the caller names, which
   // anyone who knows the name can use (README: not private).
   const workspace = c.req.header(WORKSPACE_HEADER);
-  return { client: `ip:${c.req.header("cf-connecting-ip") ?? "local"}`, identity: workspace && WORKSPACE_NAME.test(workspace) ? `workspace:${workspace}` : null };
+  return {
+    client: `ip:${c.req.header("cf-connecting-ip") ?? "local"}`,
+    identity: workspace && WORKSPACE_NAME.test(workspace) ? `workspace:${workspace}` : null,
+  };
 }
 
 const WORKSPACE_HEADER = "x-papers-workspace";
@@ -121,14 +138,39 @@ app.all("/mcp", async (c) => {
 
   const body = await readBodyCapped(c.req.raw, config.MCP_MAX_BODY_BYTES);
   if (body === undefined) {
-    return withCors(jsonRpcRefusal(413, "request_too_large", `The request body is larger than ${config.MCP_MAX_BODY_BYTES} bytes.`, "Send smaller arguments; no tool needs a body this large."));
+    return withCors(
+      jsonRpcRefusal(
+        413,
+        "request_too_large",
+        `The request body is larger than ${config.MCP_MAX_BODY_BYTES} bytes.`,
+        "Send smaller arguments; no tool needs a body this large.",
+      ),
+    );
   }
-  if (localRequestCount(who.client) > LOCAL_FREE_REQUESTS && !(await limit(c.env.RATE_LIMIT_ENDPOINT, who.client)).success) {
-    return withCors(jsonRpcRefusal(429, "rate_limited", "Too many requests from this client.", "Wait a minute, then retry more slowly.", 60));
+  if (
+    localRequestCount(who.client) > LOCAL_FREE_REQUESTS &&
+    !(await limit(c.env.RATE_LIMIT_ENDPOINT, who.client)).success
+  ) {
+    return withCors(
+      jsonRpcRefusal(
+        429,
+        "rate_limited",
+        "Too many requests from this client.",
+        "Wait a minute, then retry more slowly.",
+        60,
+      ),
+    );
   }
   const parsed = parseJson(body);
   if (messageCount(parsed) > MAX_BATCH_MESSAGES) {
-    return withCors(jsonRpcRefusal(400, "batch_too_large", `A JSON-RPC batch may hold at most ${MAX_BATCH_MESSAGES} messages.`, "Send fewer messages per request."));
+    return withCors(
+      jsonRpcRefusal(
+        400,
+        "batch_too_large",
+        `A JSON-RPC batch may hold at most ${MAX_BATCH_MESSAGES} messages.`,
+        "Send fewer messages per request.",
+      ),
+    );
   }
   let release: (() => void) | undefined;
   // Every expensive call counts, one by one: a batch cannot start more reads than single requests could.
@@ -136,7 +178,15 @@ app.all("/mcp", async (c) => {
   if (expensive > 0) {
     for (let i = 0; i < expensive; i++) {
       if (!(await limit(c.env.RATE_LIMIT_EXPENSIVE, who.client)).success) {
-        return withCors(toolCallRefusal(parsed, "rate_limited", "Too many paper reads or downloads from this client.", "Wait a minute; page through text you already have meanwhile.", 60));
+        return withCors(
+          toolCallRefusal(
+            parsed,
+            "rate_limited",
+            "Too many paper reads or downloads from this client.",
+            "Wait a minute; page through text you already have meanwhile.",
+            60,
+          ),
+        );
       }
     }
     release = acquireSlots(who.client, config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT, expensive);
@@ -178,8 +228,16 @@ app.on(["GET", "POST"], "/authorize", async (c) => {
 // Operator routes: always behind the admin token, whatever AUTH_MODE is.
 app.use("/admin/*", async (c, next) => {
   const config = loadConfig(c.env);
-  if (!config.ADMIN_TOKEN_HASH || !(await tokenMatches(bearerToken(c.req.header("authorization")), [config.ADMIN_TOKEN_HASH]))) {
-    return unauthorized("papers-mcp-admin", config.ADMIN_TOKEN_HASH ? "The admin token is missing or wrong." : "Admin routes are closed: ADMIN_TOKEN_HASH is not set.");
+  if (
+    !config.ADMIN_TOKEN_HASH ||
+    !(await tokenMatches(bearerToken(c.req.header("authorization")), [config.ADMIN_TOKEN_HASH]))
+  ) {
+    return unauthorized(
+      "papers-mcp-admin",
+      config.ADMIN_TOKEN_HASH
+        ? "The admin token is missing or wrong."
+        : "Admin routes are closed: ADMIN_TOKEN_HASH is not set.",
+    );
   }
   await next();
 });
@@ -202,13 +260,23 @@ app.post("/admin/harvest", async (c) => {
     return c.json({ started: "nber", progress: "/admin/harvest" }, 202);
   }
   if (source !== "arxiv" || (mode !== "cold" && mode !== "refresh")) {
-    return c.json({ error: { reason: "invalid_request", message: "source must be arxiv or nber; mode must be cold or refresh.", recovery: "POST /admin/harvest?source=arxiv&mode=cold" } }, 400);
+    return c.json(
+      {
+        error: {
+          reason: "invalid_request",
+          message: "source must be arxiv or nber; mode must be cold or refresh.",
+          recovery: "POST /admin/harvest?source=arxiv&mode=cold",
+        },
+      },
+      400,
+    );
   }
   try {
     const run = await startArxivHarvest(c.env, mode);
     return c.json({ started: "arxiv", mode, ...run, progress: "/admin/harvest" }, 202);
   } catch (error) {
-    if (error instanceof ToolError) return c.json({ error: { reason: error.reason, message: error.message, recovery: error.recovery } }, 409);
+    if (error instanceof ToolError)
+      return c.json({ error: { reason: error.reason, message: error.message, recovery: error.recovery } }, 409);
     throw error;
   }
 });
@@ -225,12 +293,22 @@ app.on(["GET", "HEAD"], "/files/nber/:file", async (c) => {
   if ("refusal" in who) return who.refusal;
   const parsed = parseNberId(c.req.param("file").replace(/\.pdf$/i, ""));
   const notFound = () =>
-    c.json({ error: { reason: "not_found", message: "No such file.", recovery: "Call nber_download_paper first; it returns this file's URL." } }, 404);
+    c.json(
+      {
+        error: {
+          reason: "not_found",
+          message: "No such file.",
+          recovery: "Call nber_download_paper first; it returns this file's URL.",
+        },
+      },
+      404,
+    );
   if (!parsed.ok || !c.req.param("file").toLowerCase().endsWith(".pdf")) return notFound();
   const key = nberPdfKey(parsed.id);
   // HEAD reads the object's metadata only; GET lets R2 evaluate the preconditions (no body is
   // read when one fails) and we tell a failed If-Match (412) from "not modified" (304).
-  const object = c.req.method === "HEAD" ? await c.env.BLOBS.head(key) : await c.env.BLOBS.get(key, { onlyIf: c.req.raw.headers });
+  const object =
+    c.req.method === "HEAD" ? await c.env.BLOBS.head(key) : await c.env.BLOBS.get(key, { onlyIf: c.req.raw.headers });
   if (!object) return notFound();
   const headers = new Headers({
     "content-type": "application/pdf",
@@ -268,13 +346,40 @@ app.get("/", async (c) => {
 });
 
 app.notFound((c) =>
-  c.json({ error: { reason: "not_found", message: `No route ${c.req.method} ${new URL(c.req.url).pathname}.`, recovery: "The MCP endpoint is /mcp; see / for how to connect." } }, 404),
+  c.json(
+    {
+      error: {
+        reason: "not_found",
+        message: `No route ${c.req.method} ${new URL(c.req.url).pathname}.`,
+        recovery: "The MCP endpoint is /mcp; see / for how to connect.",
+      },
+    },
+    404,
+  ),
 );
 
 app.onError((error, c) => {
   if (error instanceof ConfigError) {
-    return c.json({ error: { reason: "server_misconfigured", message: error.message, recovery: "The operator must fix the Worker's vars." } }, 503);
+    return c.json(
+      {
+        error: {
+          reason: "server_misconfigured",
+          message: error.message,
+          recovery: "The operator must fix the Worker's vars.",
+        },
+      },
+      503,
+    );
   }
   console.error("unhandled error", error);
-  return c.json({ error: { reason: "internal_error", message: "papers-mcp failed unexpectedly.", recovery: "Retry; if it persists, tell the operator." } }, 500);
+  return c.json(
+    {
+      error: {
+        reason: "internal_error",
+        message: "papers-mcp failed unexpectedly.",
+        recovery: "Retry; if it persists, tell the operator.",
+      },
+    },
+    500,
+  );
 });

@@ -1,11 +1,8 @@
 // env -> typed, validated config. The one place that knows every variable and its default.
 import { z } from "zod";
 
-const baseUrl = z
-  .url({ protocol: /^https?$/ })
-  .transform((url) => url.replace(/\/+$/, ""));
-const millis = (fallback: number) =>
-  z.coerce.number().int().min(0).max(3_600_000).default(fallback);
+const baseUrl = z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, ""));
+const millis = (fallback: number) => z.coerce.number().int().min(0).max(3_600_000).default(fallback);
 
 const configSchema = z.object({
   ARXIV_API_BASE_URL: baseUrl.default("https://export.arxiv.org/api"),
@@ -22,15 +19,27 @@ const configSchema = z.object({
   ARXIV_MIRROR_OAI_TIMEOUT_MS: millis(60000),
   ARXIV_MIRROR_OAI_METADATA_PREFIX: z.enum(["arXivRaw", "arXiv"]).default("arXivRaw"),
   /** Harvest one OAI set only (cs, math, physics:hep-th, ...); empty: all of arXiv. */
-  ARXIV_MIRROR_OAI_SET: z.string().regex(/^[a-z-]+(?::[a-z-]+)?$/i).optional(),
+  ARXIV_MIRROR_OAI_SET: z
+    .string()
+    .regex(/^[a-z-]+(?::[a-z-]+)?$/i)
+    .optional(),
   /** off: search and lookup never read the mirror. */
-  ARXIV_MIRROR_ENABLED: z.enum(["true", "false"]).default("true").transform((value) => value === "true"),
+  ARXIV_MIRROR_ENABLED: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
   /** An ID the mirror lacks is looked up live (true) or reported as version_not_in_mirror / not_in_arxiv / not_yet_harvested (false). */
-  ARXIV_MIRROR_FALLBACK_LIVE: z.enum(["true", "false"]).default("true").transform((value) => value === "true"),
+  ARXIV_MIRROR_FALLBACK_LIVE: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
   /** Newest-first searches whose window reaches into the last N days go live (the mirror trails by up to a day); 0: never. */
   ARXIV_MIRROR_RECENT_DAYS_LIVE: z.coerce.number().int().min(0).max(365).default(2),
   /** An enabled mirror that holds nothing starts its cold harvest at the first cron (false: only POST /admin/harvest does). */
-  ARXIV_MIRROR_AUTO_COLD: z.enum(["true", "false"]).default("true").transform((value) => value === "true"),
+  ARXIV_MIRROR_AUTO_COLD: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
   /** How many pages a cold harvest's datestamp window aims at: a lost token re-reads at most about this many. */
   ARXIV_MIRROR_WINDOW_PAGES: z.coerce.number().int().min(1).max(10_000).default(40),
   /** A failing page is retried (exponential backoff from this delay, with jitter) ... */
@@ -49,7 +58,12 @@ const configSchema = z.object({
   ARXIV_READ_MAX_PDF_PAGES: z.coerce.number().int().min(1).max(5000).default(300),
   ARXIV_READ_MAX_TEXT_CHARS: z.coerce.number().int().min(1000).default(2_000_000),
   /** How long an arXiv API answer is reused; arXiv announces new papers once a day. */
-  ARXIV_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(30 * 86400).default(14400),
+  ARXIV_CACHE_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86400)
+    .default(14400),
   MCP_ALLOWED_HOSTNAMES: z
     .string()
     .default("")
@@ -75,10 +89,18 @@ const configSchema = z.object({
   AUTH_TOKEN_HASHES: z
     .string()
     .default("")
-    .transform((list) => list.split(",").map((hash) => hash.trim().toLowerCase()).filter((hash) => hash.length > 0))
+    .transform((list) =>
+      list
+        .split(",")
+        .map((hash) => hash.trim().toLowerCase())
+        .filter((hash) => hash.length > 0),
+    )
     .pipe(z.array(z.string().regex(/^[0-9a-f]{64}$/, "each entry must be a SHA-256 hex digest"))),
   /** Secret: SHA-256 hex digest of the admin token (/admin/*). Unset: admin routes are closed. */
-  ADMIN_TOKEN_HASH: z.string().regex(/^[0-9a-f]{64}$/i, "must be a SHA-256 hex digest").optional(),
+  ADMIN_TOKEN_HASH: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/i, "must be a SHA-256 hex digest")
+    .optional(),
   /** Largest JSON-RPC request body /mcp accepts. */
   MCP_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(262_144),
   /** Expensive tool calls (reads, downloads) one client may have running at once in an isolate. */
@@ -109,15 +131,40 @@ export function upstreamSettings(config: Config, upstream: Upstream): UpstreamSe
 function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings, "userAgent"> {
   switch (upstream) {
     case "arxiv-api":
-      return { baseUrl: config.ARXIV_API_BASE_URL, delayMs: config.ARXIV_REQUEST_DELAY_MS, timeoutMs: config.ARXIV_API_TIMEOUT_MS, gate: "arxiv-api" };
+      return {
+        baseUrl: config.ARXIV_API_BASE_URL,
+        delayMs: config.ARXIV_REQUEST_DELAY_MS,
+        timeoutMs: config.ARXIV_API_TIMEOUT_MS,
+        gate: "arxiv-api",
+      };
     case "arxiv-oai":
-      return { baseUrl: config.ARXIV_MIRROR_OAI_BASE_URL, delayMs: config.ARXIV_MIRROR_OAI_REQUEST_DELAY_MS, timeoutMs: config.ARXIV_MIRROR_OAI_TIMEOUT_MS, gate: "arxiv-oai" };
+      return {
+        baseUrl: config.ARXIV_MIRROR_OAI_BASE_URL,
+        delayMs: config.ARXIV_MIRROR_OAI_REQUEST_DELAY_MS,
+        timeoutMs: config.ARXIV_MIRROR_OAI_TIMEOUT_MS,
+        gate: "arxiv-oai",
+      };
     case "arxiv-content":
-      return { baseUrl: config.ARXIV_BASE_URL, delayMs: config.ARXIV_CONTENT_REQUEST_DELAY_MS, timeoutMs: config.ARXIV_CONTENT_TIMEOUT_MS, gate: "arxiv-content" };
+      return {
+        baseUrl: config.ARXIV_BASE_URL,
+        delayMs: config.ARXIV_CONTENT_REQUEST_DELAY_MS,
+        timeoutMs: config.ARXIV_CONTENT_TIMEOUT_MS,
+        gate: "arxiv-content",
+      };
     case "ar5iv":
-      return { baseUrl: config.AR5IV_BASE_URL, delayMs: config.ARXIV_CONTENT_REQUEST_DELAY_MS, timeoutMs: config.ARXIV_CONTENT_TIMEOUT_MS, gate: "arxiv-content" };
+      return {
+        baseUrl: config.AR5IV_BASE_URL,
+        delayMs: config.ARXIV_CONTENT_REQUEST_DELAY_MS,
+        timeoutMs: config.ARXIV_CONTENT_TIMEOUT_MS,
+        gate: "arxiv-content",
+      };
     case "nber":
-      return { baseUrl: config.NBER_BASE_URL, delayMs: config.NBER_REQUEST_DELAY_MS, timeoutMs: config.NBER_TIMEOUT_MS, gate: "nber" };
+      return {
+        baseUrl: config.NBER_BASE_URL,
+        delayMs: config.NBER_REQUEST_DELAY_MS,
+        timeoutMs: config.NBER_TIMEOUT_MS,
+        gate: "nber",
+      };
   }
 }
 
@@ -135,7 +182,8 @@ export function loadConfig(env: object): Config {
   for (const key of Object.keys(configSchema.shape)) {
     const value = (env as Record<string, unknown>)[key];
     // An empty string in .dev.vars means "use the default", except for lists.
-    if (typeof value === "string" && value === "" && key !== "MCP_ALLOWED_HOSTNAMES" && key !== "AUTH_TOKEN_HASHES") continue;
+    if (typeof value === "string" && value === "" && key !== "MCP_ALLOWED_HOSTNAMES" && key !== "AUTH_TOKEN_HASHES")
+      continue;
     if (value === undefined) continue;
     vars[key] = value;
   }
@@ -150,9 +198,7 @@ export function loadConfig(env: object): Config {
     })
     .safeParse(vars);
   if (!result.success) {
-    const problems = result.error.issues
-      .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
-      .join("; ");
+    const problems = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   parsed.set(env, result.data);

@@ -70,7 +70,9 @@ export default {
       if (error instanceof ConfigError) return app.fetch(request, env, ctx); // the app answers 503 and says why
       throw error;
     }
-    return mode === "oauth" && base ? (await oauthProvider(base)).fetch(request, env, ctx) : app.fetch(request, env, ctx);
+    return mode === "oauth" && base
+      ? (await oauthProvider(base)).fetch(request, env, ctx)
+      : app.fetch(request, env, ctx);
   },
   scheduled: (controller, env, ctx) => ctx.waitUntil(runScheduled(controller, env)),
   queue: (batch, env, _ctx) => handleQueueBatch(batch, env),

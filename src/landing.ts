@@ -8,7 +8,7 @@ export interface LandingInfo {
   health: StoreHealth;
 }
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 export function renderLanding({ mcpUrl, version, tools, health }: LandingInfo): string {
@@ -22,12 +22,14 @@ export function renderLanding({ mcpUrl, version, tools, health }: LandingInfo): 
     ? health.mirrors
         .map(
           (m) =>
-            `<tr><td>${escape(m.source)}</td><td>${escape(m.status)}</td><td>${m.records.toLocaleString("en-US")}</td><td>${escape(m.last_datestamp ?? "never")}</td>` +
-            `<td>${escape(runSummary(m))}</td><td>${escape(m.last_error ?? "")}</td></tr>`,
+            `<tr><td>${escapeHtml(m.source)}</td><td>${escapeHtml(m.status)}</td><td>${m.records.toLocaleString("en-US")}</td><td>${escapeHtml(m.last_datestamp ?? "never")}</td>` +
+            `<td>${escapeHtml(runSummary(m))}</td><td>${escapeHtml(m.last_error ?? "")}</td></tr>`,
         )
         .join("")
-    : `<tr><td colspan="6">database unreachable: ${escape(health.error)}</td></tr>`;
-  const toolRows = tools.map((t) => `<li><code>${escape(t.name)}</code>: ${escape(t.description)}</li>`).join("");
+    : `<tr><td colspan="6">database unreachable: ${escapeHtml(health.error)}</td></tr>`;
+  const toolRows = tools
+    .map((t) => `<li><code>${escapeHtml(t.name)}</code>: ${escapeHtml(t.description)}</li>`)
+    .join("");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>papers-mcp</title>
@@ -35,17 +37,17 @@ export function renderLanding({ mcpUrl, version, tools, health }: LandingInfo): 
 pre{background:#f4f4f4;padding:.75rem;overflow-x:auto}code{background:#f4f4f4;padding:0 .2rem}
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}</style></head>
 <body>
-<h1>papers-mcp <small>v${escape(version)}</small></h1>
+<h1>papers-mcp <small>v${escapeHtml(version)}</small></h1>
 <p>An <a href="https://modelcontextprotocol.io">MCP</a> server that lets AI agents search, look up, read and download
 arXiv papers and NBER working papers. It spaces every request to arXiv and NBER as they ask, and answers from its own
 metadata mirror when it can.</p>
 <h2>Connect</h2>
-<p>MCP endpoint (Streamable HTTP): <code>${escape(mcpUrl)}</code></p>
+<p>MCP endpoint (Streamable HTTP): <code>${escapeHtml(mcpUrl)}</code></p>
 <p>Clients that speak Streamable HTTP:</p>
-<pre>${escape(httpConfig)}</pre>
+<pre>${escapeHtml(httpConfig)}</pre>
 <p>Clients that only speak stdio, through <a href="https://www.npmjs.com/package/mcp-remote">mcp-remote</a>:</p>
-<pre>${escape(stdioConfig)}</pre>
-<p>Try it from a terminal: <code>npx @modelcontextprotocol/inspector --cli ${escape(mcpUrl)} --method tools/list</code></p>
+<pre>${escapeHtml(stdioConfig)}</pre>
+<p>Try it from a terminal: <code>npx @modelcontextprotocol/inspector --cli ${escapeHtml(mcpUrl)} --method tools/list</code></p>
 <h2>Tools</h2>
 <ul>${toolRows}</ul>
 <h2>Mirrors</h2>

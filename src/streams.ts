@@ -6,7 +6,11 @@
  * With the size known in advance (Content-Length), the bytes are written straight into one
  * buffer of that size: one copy in memory at the peak, not the chunks plus their join.
  */
-export async function collectCapped(stream: ReadableStream<Uint8Array>, maxBytes: number, expectedBytes?: number): Promise<Uint8Array | undefined> {
+export async function collectCapped(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  expectedBytes?: number,
+): Promise<Uint8Array | undefined> {
   const reader = stream.getReader();
   if (expectedBytes !== undefined && expectedBytes > 0 && expectedBytes <= maxBytes) {
     const buffer = new Uint8Array(expectedBytes);
@@ -35,7 +39,10 @@ export async function collectCapped(stream: ReadableStream<Uint8Array>, maxBytes
   return collectRest(reader, maxBytes);
 }
 
-async function collectRest(reader: ReadableStreamDefaultReader<Uint8Array>, maxBytes: number): Promise<Uint8Array | undefined> {
+async function collectRest(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  maxBytes: number,
+): Promise<Uint8Array | undefined> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

@@ -22,7 +22,9 @@ describe("parseAtomFeed", () => {
   });
 
   it("reads the 100-entry page", async () => {
-    expect(parseAtomFeed(await fixture("arxiv-api/v2026/search_all-testing_start0_max100.xml")).papers).toHaveLength(100);
+    expect(parseAtomFeed(await fixture("arxiv-api/v2026/search_all-testing_start0_max100.xml")).papers).toHaveLength(
+      100,
+    );
   });
 
   it("reads the classic (pre-2026) feed shape with wrapped summaries and typed titles", async () => {
@@ -65,7 +67,10 @@ describe("parseAtomFeed", () => {
     ["plain text", "Rate exceeded."],
     ["truncated XML", "<feed xmlns='http://www.w3.org/2005/Atom'><entry><id>http://arxiv.org/abs/2401.1"],
     ["a feed without counts", "<feed xmlns='http://www.w3.org/2005/Atom'></feed>"],
-    ["an entry id that is not an abs URL", "<feed><totalResults>1</totalResults><startIndex>0</startIndex><itemsPerPage>1</itemsPerPage><entry><id>javascript:alert(1)</id></entry></feed>"],
+    [
+      "an entry id that is not an abs URL",
+      "<feed><totalResults>1</totalResults><startIndex>0</startIndex><itemsPerPage>1</itemsPerPage><entry><id>javascript:alert(1)</id></entry></feed>",
+    ],
   ])("rejects %s as upstream_malformed", (_label, body) => {
     try {
       parseAtomFeed(body);

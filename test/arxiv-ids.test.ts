@@ -107,10 +107,39 @@ describe("parseArxivId", () => {
 
   it("fuzz: 20,000 generated spellings never throw; every accepted ID is canonical", () => {
     let seed = 12345;
-    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-    const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
-    const pieces = ["2401.12345", "hep-th/9901001", "2401.", "12345", "v2", "v", "hep-th", "/", "9901001", "arXiv:", "https://arxiv.org/", "abs/", "pdf/", ".pdf",
-      "math.AG", " ", "\u0000", "%2F", "..", "?", "#", "0704", ".0001", "\u00e9", "\ud83d\ude00", "\\", "\n", "html/", "ar5iv.org/"];
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+    const pieces = [
+      "2401.12345",
+      "hep-th/9901001",
+      "2401.",
+      "12345",
+      "v2",
+      "v",
+      "hep-th",
+      "/",
+      "9901001",
+      "arXiv:",
+      "https://arxiv.org/",
+      "abs/",
+      "pdf/",
+      ".pdf",
+      "math.AG",
+      " ",
+      "\u0000",
+      "%2F",
+      "..",
+      "?",
+      "#",
+      "0704",
+      ".0001",
+      "\u00e9",
+      "\ud83d\ude00",
+      "\\",
+      "\n",
+      "html/",
+      "ar5iv.org/",
+    ];
     let accepted = 0;
     for (let i = 0; i < 20_000; i++) {
       const input = Array.from({ length: 1 + Math.floor(random() * 6) }, () => pick(pieces)).join("");

@@ -21,16 +21,58 @@ function rng(seed: number) {
 }
 
 const WORDS = [
-  "quantum", "field", "the", "of", "and", "NOT", "NEAR", "near", "or", "and*", "gauge*", "self-attention", "x^2", "$\\alpha$", "O(n)",
-  "naïve", "Schrödinger", "量子", "теория", "ε", "C++", "AT&T", "e.g.", "'quoted'", "back\\slash", "a*b", "*", "-", ":", "_", "{title}", "col:umn",
-  "123", "2401.12345", "hep-th/9901001", "rank", "bm25", "MATCH", "\u00a0", "emoji😀", "^", "+", "x*", "\"", "''",
+  "quantum",
+  "field",
+  "the",
+  "of",
+  "and",
+  "NOT",
+  "NEAR",
+  "near",
+  "or",
+  "and*",
+  "gauge*",
+  "self-attention",
+  "x^2",
+  "$\\alpha$",
+  "O(n)",
+  "naïve",
+  "Schrödinger",
+  "量子",
+  "теория",
+  "ε",
+  "C++",
+  "AT&T",
+  "e.g.",
+  "'quoted'",
+  "back\\slash",
+  "a*b",
+  "*",
+  "-",
+  ":",
+  "_",
+  "{title}",
+  "col:umn",
+  "123",
+  "2401.12345",
+  "hep-th/9901001",
+  "rank",
+  "bm25",
+  "MATCH",
+  "\u00a0",
+  "emoji😀",
+  "^",
+  "+",
+  "x*",
+  '"',
+  "''",
 ];
 const FIELDS = ["", "", "", "ti:", "au:", "abs:", "co:", "jr:", "all:"];
 const CATS = ["cat:hep-th", "cat:cs.LG", "cat:math.*", "cat:astro-ph", "cat:cs*", "cat:nonsense"];
 const OPS = [" AND ", " OR ", " ANDNOT ", " ", " and ", "  "];
 
 function generate(random: () => number): string {
-  const pick = <T,>(list: T[]) => list[Math.floor(random() * list.length)]!;
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
   const term = (): string => {
     const r = random();
     if (r < 0.1) return pick(CATS);
@@ -55,22 +97,36 @@ describe("mirror query translation against real FTS5", () => {
       const query = generate(random);
       let outcome: string;
       try {
-        const planned = planMirrorSearch(query, random() < 0.2 ? { category: "hep-th", submittedFrom: "1995-01-01" } : {});
+        const planned = planMirrorSearch(
+          query,
+          random() < 0.2 ? { category: "hep-th", submittedFrom: "1995-01-01" } : {},
+        );
         if ("live" in planned) outcome = "live";
         else {
           if (planned.plan.match !== null) {
             // The MATCH alone, and the whole search the tool would run.
-            await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?").bind(toMatch(planned.plan.match)).first();
+            await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?")
+              .bind(toMatch(planned.plan.match))
+              .first();
           }
           if (i % 8 === 0) {
-            const result = await searchMirror(env.DB, planned.plan, { sortBy: random() < 0.5 ? "relevance" : "submitted", sortOrder: "descending", start: 0, limit: 3 });
+            const result = await searchMirror(env.DB, planned.plan, {
+              sortBy: random() < 0.5 ? "relevance" : "submitted",
+              sortOrder: "descending",
+              start: 0,
+              limit: 3,
+            });
             expect(["answer", "live"]).toContain(result.kind);
           }
           outcome = "mirror";
         }
       } catch (error) {
-        if (error instanceof ToolError && ["invalid_query", "invalid_category", "invalid_date"].includes(error.reason)) outcome = error.reason;
-        else throw new Error(`query ${JSON.stringify(query)} failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (error instanceof ToolError && ["invalid_query", "invalid_category", "invalid_date"].includes(error.reason))
+          outcome = error.reason;
+        else
+          throw new Error(
+            `query ${JSON.stringify(query)} failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
       }
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     }

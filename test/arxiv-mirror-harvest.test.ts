@@ -47,7 +47,9 @@ describe("OAI-PMH page parser", () => {
     expect(second.resumptionToken).toBe("hm|3");
     expect(second.expirationDate).toBe("2026-12-01T12:00:00Z");
     expect(second.completeListSize).toBeNull();
-    expect(second.items.filter((item) => item.kind === "deleted")).toEqual([{ kind: "deleted", id: "0704.0005", datestamp: "2026-11-21" }]);
+    expect(second.items.filter((item) => item.kind === "deleted")).toEqual([
+      { kind: "deleted", id: "0704.0005", datestamp: "2026-11-21" },
+    ]);
     const last = parseOaiPage(await fixture("hand-made/ListRecords_page3_last.xml"));
     expect(last.resumptionToken).toBeNull();
     expect(last.items).toHaveLength(60);
@@ -57,11 +59,18 @@ describe("OAI-PMH page parser", () => {
     const page = parseOaiPage(await fixture("recorded/ListRecords_arXiv_set-physics-hep-ex_from-2017-12-14.xml"));
     const first = page.items[0]!;
     expect(first.kind === "record" && first.record.authors.startsWith("Tyler Anderson, Jacob Cutter")).toBe(true);
-    expect(first.kind === "record" && first.record.versions).toEqual([Date.parse("2017-06-16") / 1000, Date.parse("2017-12-12") / 1000]);
+    expect(first.kind === "record" && first.record.versions).toEqual([
+      Date.parse("2017-06-16") / 1000,
+      Date.parse("2017-12-12") / 1000,
+    ]);
   });
 
   it("types OAI errors and refuses pages that are cut off, HTML, or declare entities", async () => {
-    for (const [file, code] of [["recorded/error_badResumptionToken.xml", "badResumptionToken"], ["recorded/error_noRecordsMatch.xml", "noRecordsMatch"], ["recorded/error_badArgument.xml", "badArgument"]] as const) {
+    for (const [file, code] of [
+      ["recorded/error_badResumptionToken.xml", "badResumptionToken"],
+      ["recorded/error_noRecordsMatch.xml", "noRecordsMatch"],
+      ["recorded/error_badArgument.xml", "badArgument"],
+    ] as const) {
       const xml = await fixture(file);
       expect(() => parseOaiPage(xml)).toThrow(OaiError);
       try {
@@ -75,7 +84,9 @@ describe("OAI-PMH page parser", () => {
     expect(() => parseOaiPage(truncated)).toThrow(/truncated/);
     const html = await fixture("recorded/ListRecords_http503_retry-after.html");
     expect(() => parseOaiPage(html)).toThrow(OaiMalformed);
-    expect(() => parseOaiPage('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><OAI-PMH>&a;</OAI-PMH>')).toThrow(/DOCTYPE/);
+    expect(() => parseOaiPage('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><OAI-PMH>&a;</OAI-PMH>')).toThrow(
+      /DOCTYPE/,
+    );
   });
 
   it("skips (and counts) a record whose identifier or metadata is unreadable, keeping the rest", () => {
@@ -85,32 +96,59 @@ describe("OAI-PMH page parser", () => {
       <record><header status="deleted"><identifier>oai:arXiv.org:2401.00002</identifier><datestamp>2026-01-02</datestamp></header></record>
       <resumptionToken/></ListRecords></OAI-PMH>`);
     expect(page.items).toEqual([{ kind: "deleted", id: "2401.00002", datestamp: "2026-01-02" }]);
-    expect(page.skipped.map((s) => s.problem)).toEqual([expect.stringContaining("not an arXiv ID"), "no <version> elements"]);
+    expect(page.skipped.map((s) => s.problem)).toEqual([
+      expect.stringContaining("not an arXiv ID"),
+      "no <version> elements",
+    ]);
   });
 });
 
 const today = () => new Date().toISOString().slice(0, 10);
-const oaiPaths = async (prefix = "/arxiv-oai?") => (await upstreamHits()).filter((hit) => hit.path.startsWith(prefix)).map((hit) => hit.path);
-const arxivState = () => env.DB.prepare("SELECT * FROM harvest_state WHERE source = 'arxiv'").first<Record<string, any>>();
+const oaiPaths = async (prefix = "/arxiv-oai?") =>
+  (await upstreamHits()).filter((hit) => hit.path.startsWith(prefix)).map((hit) => hit.path);
+const arxivState = () =>
+  env.DB.prepare("SELECT * FROM harvest_state WHERE source = 'arxiv'").first<Record<string, any>>();
 
 describe("harvest", { timeout: 60_000 }, () => {
   it("lists every datestamp window, writes every page (upserts, a revised record, a deletion), completes the mirror, then verifies", async () => {
     const run = await driveHarvest();
     expect(run.errors).toEqual([]);
     const state = await arxivState();
-    expect(state).toMatchObject({ status: "done", pages: 3, records: 179, run_records: 181, run_deleted: 1, last_datestamp: "2026-11-22", resumption_token: null, mode: "cold" });
+    expect(state).toMatchObject({
+      status: "done",
+      pages: 3,
+      records: 179,
+      run_records: 181,
+      run_deleted: 1,
+      last_datestamp: "2026-11-22",
+      resumption_token: null,
+      mode: "cold",
+    });
     // Complete: the mirror is served as whole, and the next refresh lists from the day this run started.
     expect(state).toMatchObject({ watermark: today(), complete_scope: "all of arXiv", next_cursor: null });
     expect(state!.complete_at).not.toBeNull();
     expect(JSON.parse(state!.verified)).toMatchObject({ ok: true, integrity: "ok", fts_integrity: "ok", papers: 179 });
-    const deleted = await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers WHERE id = '0704.0005'").first<{ n: number }>();
+    const deleted = await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers WHERE id = '0704.0005'").first<{
+      n: number;
+    }>();
     expect(deleted!.n).toBe(0);
-    const revised = await env.DB.prepare("SELECT version, categories FROM arxiv_papers WHERE id = '0704.0010'").first<{ version: number; categories: string }>();
+    const revised = await env.DB.prepare("SELECT version, categories FROM arxiv_papers WHERE id = '0704.0010'").first<{
+      version: number;
+      categories: string;
+    }>();
     expect(JSON.parse(revised!.categories)).toContain("cs.LG");
-    const junction = await env.DB.prepare("SELECT category FROM arxiv_paper_categories WHERE paper_key = (SELECT paper_key FROM arxiv_papers WHERE id = '0704.0010') ORDER BY 1").all<{ category: string }>();
+    const junction = await env.DB.prepare(
+      "SELECT category FROM arxiv_paper_categories WHERE paper_key = (SELECT paper_key FROM arxiv_papers WHERE id = '0704.0010') ORDER BY 1",
+    ).all<{ category: string }>();
     expect(junction.results.map((r) => r.category)).toEqual(expect.arrayContaining(["cs.LG", "cs.*"]));
     // Windows: contiguous, each listed with from/until, the first from the start, the last open-ended.
-    const windows = (await env.DB.prepare("SELECT idx, from_date, until_date, status, pages FROM arxiv_harvest_windows WHERE run_id = ? ORDER BY idx").bind(state!.run_id).all<any>()).results;
+    const windows = (
+      await env.DB.prepare(
+        "SELECT idx, from_date, until_date, status, pages FROM arxiv_harvest_windows WHERE run_id = ? ORDER BY idx",
+      )
+        .bind(state!.run_id)
+        .all<any>()
+    ).results;
     expect(windows.length).toBeGreaterThan(5);
     expect(windows.every((w) => w.status === "done")).toBe(true);
     expect(windows[0]).toMatchObject({ from_date: null, until_date: "2007-05-31" });
@@ -140,14 +178,18 @@ describe("harvest", { timeout: 60_000 }, () => {
   it("reads the legacy endpoint's shape to the end (recorded page 1, then an empty token with attributes)", async () => {
     const run = await driveHarvest({ variant: "/legacy" });
     expect(run.errors).toEqual([]);
-    const state = await env.DB.prepare("SELECT status, pages, records, complete_list_size FROM harvest_state WHERE source = 'arxiv'").first();
+    const state = await env.DB.prepare(
+      "SELECT status, pages, records, complete_list_size FROM harvest_state WHERE source = 'arxiv'",
+    ).first();
     expect(state).toEqual({ status: "done", pages: 2, records: 12, complete_list_size: 1006 });
   });
 
   it("ends cleanly on noRecordsMatch (an empty window, a quiet day)", async () => {
     const run = await driveHarvest({ variant: "/quiet" });
     expect(run.errors).toEqual([]);
-    const state = await env.DB.prepare("SELECT status, records, last_error FROM harvest_state WHERE source = 'arxiv'").first();
+    const state = await env.DB.prepare(
+      "SELECT status, records, last_error FROM harvest_state WHERE source = 'arxiv'",
+    ).first();
     expect(state).toEqual({ status: "done", records: 0, last_error: null });
   });
 
@@ -165,9 +207,23 @@ describe("harvest", { timeout: 60_000 }, () => {
     const before = await arxivState();
     const queue: any[] = [];
     const testEnv = harvestEnv("", queue, {});
-    const cursor = { kind: "list", step: 1, window: { idx: 0, from: null, until: "2007-05-31" }, token: null, window_pages: 0 };
-    await arxivHarvester.onPage(testEnv, { source: "arxiv", run_id: "arxiv-old-run", cursor: JSON.stringify(cursor) }, 1);
-    await arxivHarvester.onPage(testEnv, { source: "arxiv", run_id: before!.run_id, cursor: '{"page":3,"token":"x"}' }, 1);
+    const cursor = {
+      kind: "list",
+      step: 1,
+      window: { idx: 0, from: null, until: "2007-05-31" },
+      token: null,
+      window_pages: 0,
+    };
+    await arxivHarvester.onPage(
+      testEnv,
+      { source: "arxiv", run_id: "arxiv-old-run", cursor: JSON.stringify(cursor) },
+      1,
+    );
+    await arxivHarvester.onPage(
+      testEnv,
+      { source: "arxiv", run_id: before!.run_id, cursor: '{"page":3,"token":"x"}' },
+      1,
+    );
     expect(queue).toEqual([]);
     expect(await arxivState()).toEqual(before);
   });
@@ -186,19 +242,25 @@ describe("harvest faults end in the same mirror as an uninterrupted run", { time
   it("crashes before and after a batch at pseudo-random steps, and replayed messages, verify included", async () => {
     const expected = await baseline();
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const kinds: Fault["kind"][] = ["crash-before-batch", "crash-after-batch", "replay"];
     const deliveries = (await driveHarvest()).deliveries;
     await env.DB.prepare("DELETE FROM arxiv_papers").run();
     for (let round = 0; round < 6; round++) {
       const faults = new Map<number, Fault>();
       // The last deliveries are the data pages, the run's end and the verify: faults land there too.
-      for (let k = 0; k < 3; k++) faults.set(deliveries - 6 + Math.floor(random() * 7), { kind: kinds[Math.floor(random() * 3)]! });
+      for (let k = 0; k < 3; k++)
+        faults.set(deliveries - 6 + Math.floor(random() * 7), { kind: kinds[Math.floor(random() * 3)]! });
       const run = await driveHarvest({ faults });
       const state = await arxivState();
-      expect(state, `round ${round}: ${JSON.stringify([...faults])}`).toMatchObject({ status: "done", next_cursor: null });
+      expect(state, `round ${round}: ${JSON.stringify([...faults])}`).toMatchObject({
+        status: "done",
+        next_cursor: null,
+      });
       expect(JSON.parse(state!.verified).ok).toBe(true);
-      expect(withoutState(await mirrorSnapshot()), `round ${round}: ${JSON.stringify([...faults])}`).toEqual(withoutState(expected));
+      expect(withoutState(await mirrorSnapshot()), `round ${round}: ${JSON.stringify([...faults])}`).toEqual(
+        withoutState(expected),
+      );
       expect(run.errors).toEqual([]);
       const verify = await verifyMirror(env.DB);
       expect(verify.ok, JSON.stringify(verify)).toBe(true);
@@ -273,7 +335,12 @@ describe("retry schedule", () => {
     let attempt = 1;
     let elapsed = 0;
     while (true) {
-      const plan = planRetry({ attempt, failingSinceMs: 0, retryAfterMs: undefined, gateRefusal: false }, settings, elapsed, () => 0.5);
+      const plan = planRetry(
+        { attempt, failingSinceMs: 0, retryAfterMs: undefined, gateRefusal: false },
+        settings,
+        elapsed,
+        () => 0.5,
+      );
       if (plan.kind === "give_up") break;
       elapsed += plan.delayMs;
       attempt = plan.attempt;
@@ -283,17 +350,37 @@ describe("retry schedule", () => {
   });
 
   it("a refusal by the crawl gate's cooldown waits as long as the gate says and uses up no attempt", () => {
-    const plan = planRetry({ attempt: 3, failingSinceMs: 0, retryAfterMs: 42_000, gateRefusal: true }, settings, 99 * 3_600_000);
+    const plan = planRetry(
+      { attempt: 3, failingSinceMs: 0, retryAfterMs: 42_000, gateRefusal: true },
+      settings,
+      99 * 3_600_000,
+    );
     expect(plan).toEqual({ kind: "retry", delayMs: 42_000, attempt: 3 });
   });
 });
 
 describe("datestamp windows", () => {
   it("are sized from the density just seen, grow at most fourfold, and the one reaching today stays open", () => {
-    expect(nextWindow({ idx: 0, from: null, until: "2007-05-31" }, 3, 40, "2026-12-01")).toEqual({ idx: 1, from: "2007-06-01", until: "2007-09-28" });
-    expect(nextWindow({ idx: 3, from: "2010-01-01", until: "2010-01-30" }, 120, 40, "2026-12-01")).toEqual({ idx: 4, from: "2010-01-31", until: "2010-02-09" });
-    expect(nextWindow({ idx: 3, from: "2010-01-01", until: "2010-01-01" }, 900, 40, "2026-12-01")).toEqual({ idx: 4, from: "2010-01-02", until: "2010-01-02" });
-    expect(nextWindow({ idx: 7, from: "2026-10-01", until: "2026-10-30" }, 10, 40, "2026-12-01")).toEqual({ idx: 8, from: "2026-10-31", until: null });
+    expect(nextWindow({ idx: 0, from: null, until: "2007-05-31" }, 3, 40, "2026-12-01")).toEqual({
+      idx: 1,
+      from: "2007-06-01",
+      until: "2007-09-28",
+    });
+    expect(nextWindow({ idx: 3, from: "2010-01-01", until: "2010-01-30" }, 120, 40, "2026-12-01")).toEqual({
+      idx: 4,
+      from: "2010-01-31",
+      until: "2010-02-09",
+    });
+    expect(nextWindow({ idx: 3, from: "2010-01-01", until: "2010-01-01" }, 900, 40, "2026-12-01")).toEqual({
+      idx: 4,
+      from: "2010-01-02",
+      until: "2010-01-02",
+    });
+    expect(nextWindow({ idx: 7, from: "2026-10-01", until: "2026-10-30" }, 10, 40, "2026-12-01")).toEqual({
+      idx: 8,
+      from: "2026-10-31",
+      until: null,
+    });
     expect(nextWindow({ idx: 8, from: "2026-10-31", until: null }, 10, 40, "2026-12-01")).toBeNull();
   });
 });
@@ -305,10 +392,14 @@ describe("dead-letter queue", { timeout: 60_000 }, () => {
     expect(run.deadLettered).toHaveLength(1);
     const dead = run.deadLettered[0]!;
     // A dead letter of an older run changes nothing.
-    const stale = createMessageBatch("papers-mcp-harvest-dlq", [{ id: "old", timestamp: new Date(), attempts: 1, body: { ...dead, run_id: "arxiv-2020-01-01T00:00:00.000Z" } }]);
+    const stale = createMessageBatch("papers-mcp-harvest-dlq", [
+      { id: "old", timestamp: new Date(), attempts: 1, body: { ...dead, run_id: "arxiv-2020-01-01T00:00:00.000Z" } },
+    ]);
     await worker.queue(stale, env, createExecutionContext());
     expect((await arxivState())!.status).toBe("running");
-    const batch = createMessageBatch("papers-mcp-harvest-dlq", [{ id: "dead", timestamp: new Date(), attempts: 1, body: dead }]);
+    const batch = createMessageBatch("papers-mcp-harvest-dlq", [
+      { id: "dead", timestamp: new Date(), attempts: 1, body: dead },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["dead"]);
@@ -326,16 +417,27 @@ describe("dead-letter queue", { timeout: 60_000 }, () => {
 describe("cron and watchdog", { timeout: 60_000 }, () => {
   it("an enabled, empty mirror starts its cold harvest at the first cron (unless switched off); then the cron refreshes from the watermark", async () => {
     const queue: HarvestMessage[] = [];
-    await arxivHarvester.onSchedule(harvestEnv("", queue, {}, { vars: { ARXIV_MIRROR_AUTO_COLD: "false" } }), "30 2 * * *");
+    await arxivHarvester.onSchedule(
+      harvestEnv("", queue, {}, { vars: { ARXIV_MIRROR_AUTO_COLD: "false" } }),
+      "30 2 * * *",
+    );
     expect(queue).toEqual([]);
     await arxivHarvester.onSchedule(harvestEnv("", queue, {}), "30 2 * * *");
     expect(queue).toHaveLength(1);
-    expect(JSON.parse(queue[0]!.cursor!)).toMatchObject({ kind: "list", step: 1, window: { idx: 0, from: null, until: "2007-05-31" } });
+    expect(JSON.parse(queue[0]!.cursor!)).toMatchObject({
+      kind: "list",
+      step: 1,
+      window: { idx: 0, from: null, until: "2007-05-31" },
+    });
     queue.length = 0;
     await driveHarvest();
     await arxivHarvester.onSchedule(harvestEnv("", queue, {}), "30 2 * * *");
     expect(queue).toHaveLength(1);
-    expect(JSON.parse(queue[0]!.cursor!)).toMatchObject({ kind: "list", step: 1, window: { idx: 0, from: today(), until: null } });
+    expect(JSON.parse(queue[0]!.cursor!)).toMatchObject({
+      kind: "list",
+      step: 1,
+      window: { idx: 0, from: today(), until: null },
+    });
   });
 
   it("a run whose queue message was lost is resumed from its checkpoint by the watchdog within the stall time, and ends identical", async () => {
@@ -400,7 +502,10 @@ describe("cron and watchdog", { timeout: 60_000 }, () => {
       },
     });
     const { runScheduled } = await import("../src/harvest/dispatch");
-    await runScheduled({ cron: "30 2 * * *", scheduledTime: Date.now(), noRetry() {} } as ScheduledController, { ...testEnv, DB: broken } as Env);
+    await runScheduled(
+      { cron: "30 2 * * *", scheduledTime: Date.now(), noRetry() {} } as ScheduledController,
+      { ...testEnv, DB: broken } as Env,
+    );
     expect(queue.filter((message) => message.source === "arxiv")).toHaveLength(1);
   });
 });
@@ -410,12 +515,16 @@ describe("verify", { timeout: 60_000 }, () => {
     await driveHarvest();
     expect((await verifyMirror(env.DB)).ok).toBe(true);
     // A category row deleted behind the triggers' back, and an orphan one added.
-    await env.DB.prepare("DELETE FROM arxiv_paper_categories WHERE category = 'hep-ph' AND paper_key = (SELECT paper_key FROM arxiv_papers WHERE id = '0704.0001')").run();
+    await env.DB.prepare(
+      "DELETE FROM arxiv_paper_categories WHERE category = 'hep-ph' AND paper_key = (SELECT paper_key FROM arxiv_papers WHERE id = '0704.0001')",
+    ).run();
     await env.DB.prepare("INSERT INTO arxiv_paper_categories (category, paper_key) VALUES ('cs.AI', 1)").run();
     const broken = await verifyMirror(env.DB);
     expect(broken).toMatchObject({ ok: false, papers_without_primary_category_row: 1, orphan_category_rows: 1 });
     // An index entry for a paper that is not in the table.
-    await env.DB.prepare("INSERT INTO arxiv_papers_fts (rowid, title, authors, abstract, comment, journal_ref) VALUES (42, 'ghost', 'nobody', 'nothing', '', '')").run();
+    await env.DB.prepare(
+      "INSERT INTO arxiv_papers_fts (rowid, title, authors, abstract, comment, journal_ref) VALUES (42, 'ghost', 'nobody', 'nothing', '', '')",
+    ).run();
     expect((await verifyMirror(env.DB)).fts_integrity).not.toBe("ok");
   });
 });
@@ -427,7 +536,14 @@ describe("verify on a large mirror", { timeout: 60_000 }, () => {
       const queue: HarvestMessage[] = [];
       const testEnv = harvestEnv("", queue, {});
       const state = (await arxivState())!;
-      const first = { kind: "verify" as const, step: state.step + 1, phase: "papers" as const, after: -1, category: null, counts: { papers: 0, missing: 0, fts_missing: 0, fts_orphans: 0, orphans: 0, category_rows: 0 } };
+      const first = {
+        kind: "verify" as const,
+        step: state.step + 1,
+        phase: "papers" as const,
+        after: -1,
+        category: null,
+        counts: { papers: 0, missing: 0, fts_missing: 0, fts_orphans: 0, orphans: 0, category_rows: 0 },
+      };
       await verifyStep(testEnv, state.run_id, first, 50);
       let messages = 1;
       // The verify's steps (the ranking tables' rebuild follows them).
@@ -439,14 +555,32 @@ describe("verify on a large mirror", { timeout: 60_000 }, () => {
       return { messages, verified: JSON.parse((await arxivState())!.verified) };
     };
     const clean = await sliced();
-    const categories = (await env.DB.prepare("SELECT count(DISTINCT category) AS n, count(*) AS rows FROM arxiv_paper_categories").first<{ n: number; rows: number }>())!;
+    const categories = (await env.DB.prepare(
+      "SELECT count(DISTINCT category) AS n, count(*) AS rows FROM arxiv_paper_categories",
+    ).first<{ n: number; rows: number }>())!;
     // 179 papers in slices of 50 (4), each category in slices of 50 (at least one each), the totals.
     expect(clean.messages).toBeGreaterThanOrEqual(4 + categories.n + 1);
-    expect(clean.verified).toMatchObject({ ok: true, papers: 179, category_rows: categories.rows, fts_integrity: "ok (index structure)", papers_without_primary_category_row: 0, orphan_category_rows: 0 });
-    await env.DB.prepare("DELETE FROM arxiv_paper_categories WHERE category = 'hep-ph' AND paper_key = (SELECT paper_key FROM arxiv_papers WHERE id = '0704.0001')").run();
+    expect(clean.verified).toMatchObject({
+      ok: true,
+      papers: 179,
+      category_rows: categories.rows,
+      fts_integrity: "ok (index structure)",
+      papers_without_primary_category_row: 0,
+      orphan_category_rows: 0,
+    });
+    await env.DB.prepare(
+      "DELETE FROM arxiv_paper_categories WHERE category = 'hep-ph' AND paper_key = (SELECT paper_key FROM arxiv_papers WHERE id = '0704.0001')",
+    ).run();
     await env.DB.prepare("INSERT INTO arxiv_paper_categories (category, paper_key) VALUES ('cs.AI', 1)").run();
-    await env.DB.prepare("INSERT INTO arxiv_papers_fts (rowid, title, authors, abstract, comment, journal_ref) VALUES (42, 'ghost', 'nobody', 'nothing', '', '')").run();
-    expect((await sliced()).verified).toMatchObject({ ok: false, papers_without_primary_category_row: 1, orphan_category_rows: 1, fts_integrity: expect.stringContaining("1 FTS entr") });
+    await env.DB.prepare(
+      "INSERT INTO arxiv_papers_fts (rowid, title, authors, abstract, comment, journal_ref) VALUES (42, 'ghost', 'nobody', 'nothing', '', '')",
+    ).run();
+    expect((await sliced()).verified).toMatchObject({
+      ok: false,
+      papers_without_primary_category_row: 1,
+      orphan_category_rows: 1,
+      fts_integrity: expect.stringContaining("1 FTS entr"),
+    });
   });
 });
 
@@ -468,14 +602,17 @@ describe("paper keys", () => {
       const v1 = record.versions[0]! * 1000;
       const key = paperKey(record.id);
       if (!(key >= monthStartKey(new Date(v1)) && key <= monthEndKey(new Date(v1)))) outsideItsMonth++;
-      if (!(key >= monthStartKey(new Date(v1 - margin)) && key <= monthEndKey(new Date(v1 + margin)))) farOff.push(record.id);
+      if (!(key >= monthStartKey(new Date(v1 - margin)) && key <= monthEndKey(new Date(v1 + margin))))
+        farOff.push(record.id);
     }
     // Real records: 54 are dated outside their ID's month (0704 IDs dated 31 March, ...), a few far off.
     expect(outsideItsMonth).toBe(54);
     expect(farOff).toContain("1501.00001");
     expect(farOff.length).toBeLessThan(10);
     await seedMirror(records);
-    const listed = await env.DB.prepare("SELECT p.id FROM arxiv_date_outliers o JOIN arxiv_papers p USING (paper_key) ORDER BY p.id").all<{ id: string }>();
+    const listed = await env.DB.prepare(
+      "SELECT p.id FROM arxiv_date_outliers o JOIN arxiv_papers p USING (paper_key) ORDER BY p.id",
+    ).all<{ id: string }>();
     expect(listed.results.map((r) => r.id)).toEqual([...farOff].sort());
   });
 });

@@ -77,9 +77,15 @@ describe("buildSearchQuery", () => {
     expect(buildSearchQuery("a", { category: "quant-ph" }, today)).toBe("(a) AND cat:quant-ph");
   });
   it("makes date bounds inclusive and fills an open end", () => {
-    expect(buildSearchQuery("a", { submittedFrom: "2024-02-29", submittedTo: "2024-02-29" }, today)).toBe("(a) AND submittedDate:[202402290000 TO 202402292359]");
-    expect(buildSearchQuery("a", { submittedFrom: "2024-01-01" }, today)).toBe("(a) AND submittedDate:[202401010000 TO 202611302359]");
-    expect(buildSearchQuery("a", { submittedTo: "1999-12-31" }, today)).toBe("(a) AND submittedDate:[199108010000 TO 199912312359]");
+    expect(buildSearchQuery("a", { submittedFrom: "2024-02-29", submittedTo: "2024-02-29" }, today)).toBe(
+      "(a) AND submittedDate:[202402290000 TO 202402292359]",
+    );
+    expect(buildSearchQuery("a", { submittedFrom: "2024-01-01" }, today)).toBe(
+      "(a) AND submittedDate:[202401010000 TO 202611302359]",
+    );
+    expect(buildSearchQuery("a", { submittedTo: "1999-12-31" }, today)).toBe(
+      "(a) AND submittedDate:[199108010000 TO 199912312359]",
+    );
   });
   it.each([
     [{ submittedFrom: "2023-02-29" }, "invalid_date"],
@@ -93,14 +99,48 @@ describe("buildSearchQuery", () => {
 
   it("fuzz: 20,000 generated queries never throw anything but a typed error", () => {
     let seed = 777;
-    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-    const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
-    const pieces = ["ti:", "au:", "abs:", "cat:", "cat:cs.AI", "cat:zz", "all:", "AND", "OR", "ANDNOT", "and", "(", ")", '"', "quantum",
-      "gravity", " ", "  ", "\t", "\u0000", "\u202e", "\ud83d\ude00", "submittedDate:", "[", "]", "202401010000 TO 202401312359", ":", "*", "\\", "%"];
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+    const pieces = [
+      "ti:",
+      "au:",
+      "abs:",
+      "cat:",
+      "cat:cs.AI",
+      "cat:zz",
+      "all:",
+      "AND",
+      "OR",
+      "ANDNOT",
+      "and",
+      "(",
+      ")",
+      '"',
+      "quantum",
+      "gravity",
+      " ",
+      "  ",
+      "\t",
+      "\u0000",
+      "\u202e",
+      "\ud83d\ude00",
+      "submittedDate:",
+      "[",
+      "]",
+      "202401010000 TO 202401312359",
+      ":",
+      "*",
+      "\\",
+      "%",
+    ];
     const outcomes = new Map<string, number>();
     for (let i = 0; i < 20_000; i++) {
-      const query = Array.from({ length: 1 + Math.floor(random() * 10) }, () => pick(pieces)).join(random() < 0.5 ? " " : "");
-      const reason = reasonOf(() => buildSearchQuery(query, random() < 0.2 ? { category: pick(["cs", "cs.CL", "nope", "astro-ph"]) } : {}));
+      const query = Array.from({ length: 1 + Math.floor(random() * 10) }, () => pick(pieces)).join(
+        random() < 0.5 ? " " : "",
+      );
+      const reason = reasonOf(() =>
+        buildSearchQuery(query, random() < 0.2 ? { category: pick(["cs", "cs.CL", "nope", "astro-ph"]) } : {}),
+      );
       outcomes.set(reason, (outcomes.get(reason) ?? 0) + 1);
       if (reason === "ok") {
         // What we send is itself a valid query: normalising it again changes nothing.
@@ -108,21 +148,30 @@ describe("buildSearchQuery", () => {
         expect(normalizeQuery(sent)).toBe(sent);
       }
     }
-    expect([...outcomes.keys()].every((reason) => ["ok", "invalid_query", "invalid_category"].includes(reason))).toBe(true);
+    expect([...outcomes.keys()].every((reason) => ["ok", "invalid_query", "invalid_category"].includes(reason))).toBe(
+      true,
+    );
     expect(outcomes.get("ok")).toBeGreaterThan(100);
   });
 });
 
 describe("parseQuery (the AST the mirror translates)", () => {
-  const show = (node: QueryNode): string => (node.kind === "term" ? `${node.field ? `${node.field}:` : ""}${node.value}` : `(${show(node.left)} ${node.op} ${show(node.right)})`);
+  const show = (node: QueryNode): string =>
+    node.kind === "term"
+      ? `${node.field ? `${node.field}:` : ""}${node.value}`
+      : `(${show(node.left)} ${node.op} ${show(node.right)})`;
 
   it("groups AND, OR and ANDNOT to the right at one precedence, and reads a space as OR", () => {
     expect(show(parseQuery("a AND b OR c"))).toBe("(a AND (b OR c))");
     expect(show(parseQuery("a ANDNOT b AND c"))).toBe("(a ANDNOT (b AND c))");
     expect(show(parseQuery("a b AND c"))).toBe("(a OR (b AND c))");
     expect(show(parseQuery("(a OR b) AND c"))).toBe("((a OR b) AND c)");
-    expect(show(parseQuery('ti:"graph neural networks" AND cat:cs.LG'))).toBe('(ti:"graph neural networks" AND cat:cs.LG)');
-    expect(show(parseQuery("submittedDate:[202401010000 TO 202401312359] AND au:smith"))).toBe("(submittedDate:[202401010000 TO 202401312359] AND au:smith)");
+    expect(show(parseQuery('ti:"graph neural networks" AND cat:cs.LG'))).toBe(
+      '(ti:"graph neural networks" AND cat:cs.LG)',
+    );
+    expect(show(parseQuery("submittedDate:[202401010000 TO 202401312359] AND au:smith"))).toBe(
+      "(submittedDate:[202401010000 TO 202401312359] AND au:smith)",
+    );
   });
 
   it("rejects what the live validation rejects, with the same typed error", () => {

@@ -19,10 +19,19 @@ const fixture = async (path: string) => fetch(`${FAKE}/_fixtures/${path}`);
 describe("arXiv HTML (LaTeXML) -> text", () => {
   it("keeps a known sentence, headings with numbers, TeX maths (not doubled) and the bibliography", async () => {
     const page = await read({ paper_id: "https://arxiv.org/html/2501.11120v1", max_characters: null });
-    expect(page).toMatchObject({ paper_id: "2501.11120v1", source: "arxiv_html", served_from: "live", revision_unconfirmed: false, truncated: false, next_start: null });
+    expect(page).toMatchObject({
+      paper_id: "2501.11120v1",
+      source: "arxiv_html",
+      served_from: "live",
+      revision_unconfirmed: false,
+      truncated: false,
+      next_start: null,
+    });
     expect(page.title).toBe("Tell me about yourself: LLMs are aware of their learned behaviors");
     const text: string = page.text;
-    expect(text).toContain("We study behavioral self-awareness — an LLM’s ability to articulate its behaviors without requiring in-context examples.");
+    expect(text).toContain(
+      "We study behavioral self-awareness — an LLM’s ability to articulate its behaviors without requiring in-context examples.",
+    );
     expect(text).toContain("## 1 Introduction");
     expect(text).toContain("### 3.1 Finetuning on multiple-choice responses (economic decisions)");
     expect(text).toContain("$z\\in Z$");
@@ -45,7 +54,10 @@ describe("arXiv HTML (LaTeXML) -> text", () => {
   });
 
   it("turns display maths into $$...$$ from alttext (arXiv's LaTeXML sample)", async () => {
-    const doc = await htmlToDocument((await fixture("html/latexml_2012.02205_arxiv-view-as-html-sample.html")).body!, { maxBytes: 30e6, maxChars: 3e6 });
+    const doc = await htmlToDocument((await fixture("html/latexml_2012.02205_arxiv-view-as-html-sample.html")).body!, {
+      maxBytes: 30e6,
+      maxChars: 3e6,
+    });
     expect(doc.text).toContain("$${\\bf\\it u}\\cdot{\\bf\\it f^{\\prime}}=d^{\\prime},$$");
     expect(doc.outline.length).toBeGreaterThan(3);
     expect(doc.text).not.toMatch(/\$\$\s*\$\$/);
@@ -60,7 +72,12 @@ describe("paging, sections and caching", () => {
     expect(first.tokens).toBeLessThanOrEqual(10_000);
     expect(first.tokens).toBeGreaterThan(8_000);
     expect(first.text.endsWith("\n")).toBe(true);
-    expect(first).toMatchObject({ start: 0, next_start: first.text.length, truncated: true, total_characters: whole.total_characters });
+    expect(first).toMatchObject({
+      start: 0,
+      next_start: first.text.length,
+      truncated: true,
+      total_characters: whole.total_characters,
+    });
     expect(first.outline.length).toBeGreaterThan(50);
     let text = first.text;
     let next = first.next_start;
@@ -93,7 +110,9 @@ describe("paging, sections and caching", () => {
   });
 
   it("an unknown section fails section_not_found listing the outline", async () => {
-    const error = toolError(await callTool("arxiv_read_paper", { paper_id: "2501.11120v1", section: "Conclusions of nothing" }));
+    const error = toolError(
+      await callTool("arxiv_read_paper", { paper_id: "2501.11120v1", section: "Conclusions of nothing" }),
+    );
     expect(error.reason).toBe("section_not_found");
     expect(error.recovery).toContain("S1");
   });
@@ -102,14 +121,23 @@ describe("paging, sections and caching", () => {
 describe("fallbacks", () => {
   it("HTML 404 -> ar5iv, marked revision_unconfirmed", async () => {
     const page = await read({ paper_id: "1904.07818v1" });
-    expect(page).toMatchObject({ source: "ar5iv", revision_unconfirmed: true, pdf_url: "https://arxiv.org/pdf/1904.07818v1" });
+    expect(page).toMatchObject({
+      source: "ar5iv",
+      revision_unconfirmed: true,
+      pdf_url: "https://arxiv.org/pdf/1904.07818v1",
+    });
     expect(page.title).toBe("Maximizing Drift is Not Optimal for Solving OneMax");
     expect(page.text).not.toMatch(/html2canvas|ar5iv-footer/);
   });
 
   it("an unversioned read resolves the version from arXiv's metadata; ar5iv counts as confirmed only when v1 is the only version", async () => {
     const unversioned = await read({ paper_id: "1605.08386" });
-    expect(unversioned).toMatchObject({ paper_id: "1605.08386v1", source: "ar5iv", revision_unconfirmed: false, pdf_url: "https://arxiv.org/pdf/1605.08386v1" });
+    expect(unversioned).toMatchObject({
+      paper_id: "1605.08386v1",
+      source: "ar5iv",
+      revision_unconfirmed: false,
+      pdf_url: "https://arxiv.org/pdf/1605.08386v1",
+    });
     expect((await upstreamHits()).map((h) => h.path)).toEqual([
       "/arxiv-api/query?id_list=1605.08386&max_results=1",
       "/arxiv/html/1605.08386v1",
@@ -123,10 +151,20 @@ describe("fallbacks", () => {
     const page = await read({ paper_id: "1512.03905v1" });
     expect(page).toMatchObject({ source: "pdf_text", pdf_url: "https://arxiv.org/pdf/1512.03905v1" });
     // No bookmarks in this PDF: the outline comes from its heading lines, and says so.
-    expect(page.outline.map((entry: { title: string }) => entry.title)).toEqual(["INTRODUCTION", "ACKNOWLEDGMENTS", "REFERENCES"]);
-    expect(page.notices).toContain("The outline was made from heading-like lines of the PDF text (the PDF has no bookmarks).");
+    expect(page.outline.map((entry: { title: string }) => entry.title)).toEqual([
+      "INTRODUCTION",
+      "ACKNOWLEDGMENTS",
+      "REFERENCES",
+    ]);
+    expect(page.notices).toContain(
+      "The outline was made from heading-like lines of the PDF text (the PDF has no bookmarks).",
+    );
     expect(page.text).toContain("Compositeness of Near Threshold Quasi-Bound States");
-    expect((await upstreamHits()).map((h) => h.path)).toEqual(["/arxiv/html/1512.03905v1", "/ar5iv/html/1512.03905", "/arxiv/pdf/1512.03905v1"]);
+    expect((await upstreamHits()).map((h) => h.path)).toEqual([
+      "/arxiv/html/1512.03905v1",
+      "/ar5iv/html/1512.03905",
+      "/arxiv/pdf/1512.03905v1",
+    ]);
     expect(await env.BLOBS.head("arxiv/pdf/1512.03905v1.pdf")).not.toBeNull();
   });
 
@@ -161,17 +199,24 @@ describe("fallbacks", () => {
     expect(error.reason).toBe("pdf_extraction_failed");
   });
 
-  it.each([["not an id"], ["https://example.org/abs/2401.12345"]])("invalid ID %j -> invalid_id without a request", async (paper_id) => {
-    expect(toolError(await callTool("arxiv_read_paper", { paper_id })).reason).toBe("invalid_id");
-    expect(await upstreamHits()).toHaveLength(0);
-  });
+  it.each([["not an id"], ["https://example.org/abs/2401.12345"]])(
+    "invalid ID %j -> invalid_id without a request",
+    async (paper_id) => {
+      expect(toolError(await callTool("arxiv_read_paper", { paper_id })).reason).toBe("invalid_id");
+      expect(await upstreamHits()).toHaveLength(0);
+    },
+  );
 });
 
 describe("hostile content and budgets", () => {
-  const readWith = async (vars: Record<string, string>, args: Record<string, unknown>) => (await callToolWith("arxiv_read_paper", args, vars)).result;
+  const readWith = async (vars: Record<string, string>, args: Record<string, unknown>) =>
+    (await callToolWith("arxiv_read_paper", args, vars)).result;
 
   it("a 50 MB HTML body is cut off at the size limit and the read moves on", async () => {
-    const result = await readWith({ ARXIV_BASE_URL: `${FAKE}/arxiv/_scenario/huge-html`, ARXIV_READ_MAX_HTML_BYTES: "5000000" }, { paper_id: "2501.11120v1" });
+    const result = await readWith(
+      { ARXIV_BASE_URL: `${FAKE}/arxiv/_scenario/huge-html`, ARXIV_READ_MAX_HTML_BYTES: "5000000" },
+      { paper_id: "2501.11120v1" },
+    );
     const error = toolError(result);
     expect(error.reason).toBe("content_unavailable");
     expect(error.message).toContain("content_too_large");
@@ -185,7 +230,10 @@ describe("hostile content and budgets", () => {
 
   it("a slow source ends in timeout within the read's budget, naming what was tried", async () => {
     const started = Date.now();
-    const result = await readWith({ ARXIV_BASE_URL: `${FAKE}/arxiv/_scenario/slow`, ARXIV_READ_TIMEOUT_MS: "800" }, { paper_id: "2501.11120v1" });
+    const result = await readWith(
+      { ARXIV_BASE_URL: `${FAKE}/arxiv/_scenario/slow`, ARXIV_READ_TIMEOUT_MS: "800" },
+      { paper_id: "2501.11120v1" },
+    );
     const error = toolError(result);
     expect(error.reason).toBe("timeout");
     expect(error.message).toContain("arxiv_html");
@@ -198,18 +246,25 @@ describe("hostile content and budgets", () => {
     const doc = await htmlToDocument(new Response(nested(500)).body!, { maxBytes: 30e6, maxChars: 1e6 });
     expect(doc.text).toContain("bottom");
     expect(doc.outline[0]).toMatchObject({ id: "S1", title: "1 Deep" });
-    await expect(htmlToDocument(new Response(nested(50_000)).body!, { maxBytes: 30e6, maxChars: 1e6 })).rejects.toMatchObject({ reason: "upstream_malformed" });
+    await expect(
+      htmlToDocument(new Response(nested(50_000)).body!, { maxBytes: 30e6, maxChars: 1e6 }),
+    ).rejects.toMatchObject({ reason: "upstream_malformed" });
   });
 
   it("caps the extracted characters and says the text is truncated", async () => {
-    const doc = await htmlToDocument((await fixture("html/arxiv-html_2501.11120v1.html")).body!, { maxBytes: 30e6, maxChars: 5000 });
+    const doc = await htmlToDocument((await fixture("html/arxiv-html_2501.11120v1.html")).body!, {
+      maxBytes: 30e6,
+      maxChars: 5000,
+    });
     expect(doc.text.length).toBeLessThanOrEqual(5000);
     expect(doc.extraction_truncated).toBe(true);
   });
 
   it("a PDF bomb (a tiny file inflating to 40 MB of drawing operators) ends in a typed error", async () => {
     const inflated = new TextEncoder().encode("q Q\n".repeat(10_000_000));
-    const compressed = new Uint8Array(await new Response(new Blob([inflated]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer());
+    const compressed = new Uint8Array(
+      await new Response(new Blob([inflated]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer(),
+    );
     expect(compressed.byteLength).toBeLessThan(1_000_000);
     const pdf = handMadePdf(compressed);
     try {
@@ -246,7 +301,9 @@ function handMadePdf(content: Uint8Array): Uint8Array {
   add(content);
   add("\nendstream\nendobj\n");
   const xref = length;
-  add(`xref\n0 5\n0000000000 65535 f \n${[1, 2, 3, 4].map((n) => `${String(offsets[n]).padStart(10, "0")} 00000 n \n`).join("")}`);
+  add(
+    `xref\n0 5\n0000000000 65535 f \n${[1, 2, 3, 4].map((n) => `${String(offsets[n]).padStart(10, "0")} 00000 n \n`).join("")}`,
+  );
   add(`trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
   const out = new Uint8Array(length);
   let at = 0;

@@ -36,7 +36,11 @@ describe("arxiv_get_metadata", () => {
     expect(result.structuredContent.papers.map((p: { base_id: string }) => p.base_id)).toEqual(["1707.08567"]);
     expect(result.structuredContent.not_found).toEqual([
       expect.objectContaining({ id: "not-an-id", reason: "invalid_id" }),
-      expect.objectContaining({ id: "0808.05394", reason: "invalid_id", detail: expect.stringContaining("four digits") }),
+      expect.objectContaining({
+        id: "0808.05394",
+        reason: "invalid_id",
+        detail: expect.stringContaining("four digits"),
+      }),
     ]);
     const hit = (await upstreamHits())[0]!;
     expect(decodeURIComponent(hit.path)).toContain("id_list=1707.08567&");
@@ -45,8 +49,12 @@ describe("arxiv_get_metadata", () => {
   it("asks arXiv only for what the cache lacks, and marks a well-formed ID it does not have as not_in_arxiv", async () => {
     await callTool("arxiv_get_metadata", { paper_ids: ["1605.08386"] }); // now cached
     const result = await callTool("arxiv_get_metadata", { paper_ids: ["1605.08386", "2401.99999"] });
-    expect(result.structuredContent.papers).toEqual([expect.objectContaining({ id: "1605.08386v1", served_from: "cache" })]);
-    expect(result.structuredContent.not_found).toEqual([expect.objectContaining({ id: "2401.99999", reason: "not_in_arxiv" })]);
+    expect(result.structuredContent.papers).toEqual([
+      expect.objectContaining({ id: "1605.08386v1", served_from: "cache" }),
+    ]);
+    expect(result.structuredContent.not_found).toEqual([
+      expect.objectContaining({ id: "2401.99999", reason: "not_in_arxiv" }),
+    ]);
     const paths = (await upstreamHits()).map((hit) => decodeURIComponent(hit.path));
     expect(paths[1]).toContain("id_list=2401.99999&");
   });
@@ -76,7 +84,9 @@ describe("arxiv_get_metadata", () => {
 
   it("looks up the first 10 and returns the rest as remaining_ids", async () => {
     const ids = ["1605.08386", ...Array.from({ length: 11 }, (_, i) => `2401.${String(10000 + i)}`)];
-    const result = await callTool("arxiv_get_metadata", { paper_ids: [ids[0], "9999", "x", "y", "z", "w", "v", "u", "t", "s", ...ids.slice(1)] });
+    const result = await callTool("arxiv_get_metadata", {
+      paper_ids: [ids[0], "9999", "x", "y", "z", "w", "v", "u", "t", "s", ...ids.slice(1)],
+    });
     expect(result.structuredContent.remaining_ids).toEqual(ids.slice(1));
   });
 
@@ -136,7 +146,9 @@ describe("arxiv_search_papers", () => {
       sort_order: "ascending",
     });
     const params = new URL((await upstreamHits())[0]!.path, "http://x").searchParams;
-    expect(params.get("search_query")).toBe('(ti:"neural networks" OR abs:graph) AND cat:cs.* AND submittedDate:[202401010000 TO 202401312359]');
+    expect(params.get("search_query")).toBe(
+      '(ti:"neural networks" OR abs:graph) AND cat:cs.* AND submittedDate:[202401010000 TO 202401312359]',
+    );
     expect(params.get("sortBy")).toBe("submittedDate");
     expect(params.get("sortOrder")).toBe("ascending");
   });
@@ -208,7 +220,11 @@ describe("arxiv://paper/{paperId}", () => {
   });
 
   it("a malformed percent-encoding is a typed invalid-params error on every template, never an internal error", async () => {
-    for (const [uri, reason] of [["arxiv://paper/%E0%A4%A", "invalid_id"], ["nber://paper/%E0%A4%A", "invalid_id"], ["arxiv://categories/%E0%A4%A", "invalid_category"]]) {
+    for (const [uri, reason] of [
+      ["arxiv://paper/%E0%A4%A", "invalid_id"],
+      ["nber://paper/%E0%A4%A", "invalid_id"],
+      ["arxiv://categories/%E0%A4%A", "invalid_category"],
+    ]) {
       const { message } = await mcpCall("resources/read", { uri });
       expect(message.error, uri).toMatchObject({ code: -32602, data: { reason } });
     }
@@ -220,14 +236,31 @@ describe("arxiv://paper/{paperId}", () => {
     const ctx = createExecutionContext();
     const request = new Request("http://localhost/mcp", {
       method: "POST",
-      headers: { host: "localhost", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "arxiv://paper/1605.08386" } }),
+      headers: {
+        host: "localhost",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "resources/read",
+        params: { uri: "arxiv://paper/1605.08386" },
+      }),
     });
     const vars = { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/status-429`, ARXIV_MIRROR_ENABLED: "false" };
     const response = await worker.fetch(request as never, { ...env, ...vars } as Env, ctx);
     await waitOnExecutionContext(ctx);
     const text = await response.text();
-    const message = JSON.parse(text.startsWith("event:") ? text.split("\n").find((line) => line.startsWith("data: "))!.slice(6) : text);
+    const message = JSON.parse(
+      text.startsWith("event:")
+        ? text
+            .split("\n")
+            .find((line) => line.startsWith("data: "))!
+            .slice(6)
+        : text,
+    );
     expect(message.error).toMatchObject({ code: -32603, data: { reason: "rate_limited", retryable: true } });
     expect(message.error.data.retry_after_ms).toBeGreaterThan(0);
   });
@@ -236,7 +269,11 @@ describe("arxiv://paper/{paperId}", () => {
 describe("a misbehaving arXiv API", () => {
   // The scenario sits in the base URL, so the tool's own request path reaches it unchanged.
   async function searchAgainst(scenario: string) {
-    const { status, result } = await callToolWith("arxiv_search_papers", { query: "testing" }, { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/${scenario}` });
+    const { status, result } = await callToolWith(
+      "arxiv_search_papers",
+      { query: "testing" },
+      { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/${scenario}` },
+    );
     expect(status).toBe(200);
     return toolError(result);
   }

@@ -6,7 +6,11 @@ import worker from "../src/index";
 import { sha256Hex } from "../src/http/auth";
 import { FAKE } from "./helpers";
 
-const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+const MCP_HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-11-25",
+};
 
 async function call(url: string, init: RequestInit, vars: Record<string, unknown> = {}) {
   const ctx = createExecutionContext();
@@ -35,7 +39,14 @@ function countingLimiter(limit: number) {
 
 const messageOf = async (response: Response) => {
   const text = await response.text();
-  return JSON.parse(text.startsWith("event:") ? text.split("\n").find((l) => l.startsWith("data: "))!.slice(6) : text);
+  return JSON.parse(
+    text.startsWith("event:")
+      ? text
+          .split("\n")
+          .find((l) => l.startsWith("data: "))!
+          .slice(6)
+      : text,
+  );
 };
 
 describe("AUTH_MODE=bearer", () => {
@@ -46,9 +57,17 @@ describe("AUTH_MODE=bearer", () => {
     const missing = await call("http://localhost/mcp", toolCall("arxiv_list_categories", {}), await vars());
     expect(missing.status).toBe(401);
     expect(missing.headers.get("www-authenticate")).toMatch(/^Bearer realm="papers-mcp"/);
-    const wrong = await call("http://localhost/mcp", toolCall("arxiv_list_categories", {}, { authorization: "Bearer nope" }), await vars());
+    const wrong = await call(
+      "http://localhost/mcp",
+      toolCall("arxiv_list_categories", {}, { authorization: "Bearer nope" }),
+      await vars(),
+    );
     expect(wrong.status).toBe(401);
-    const right = await call("http://localhost/mcp", toolCall("arxiv_list_categories", { group: "econ" }, { authorization: `Bearer ${token}` }), await vars());
+    const right = await call(
+      "http://localhost/mcp",
+      toolCall("arxiv_list_categories", { group: "econ" }, { authorization: `Bearer ${token}` }),
+      await vars(),
+    );
     expect(right.status).toBe(200);
     expect((await messageOf(right)).result.structuredContent.count).toBe(3);
   });
@@ -57,7 +76,15 @@ describe("AUTH_MODE=bearer", () => {
     const origin = "http://localhost:6274"; // the MCP Inspector's web UI
     const preflight = await call(
       "http://localhost/mcp",
-      { method: "OPTIONS", headers: { host: "localhost", origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" } },
+      {
+        method: "OPTIONS",
+        headers: {
+          host: "localhost",
+          origin,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type",
+        },
+      },
       await vars(),
     );
     expect(preflight.status).toBeLessThan(300);
@@ -67,18 +94,32 @@ describe("AUTH_MODE=bearer", () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get("access-control-allow-origin")).toBe("*");
     expect(refused.headers.get("access-control-expose-headers")).toContain("WWW-Authenticate");
-    const big = await call("http://localhost/mcp", { ...toolCall("arxiv_list_categories", {}, { origin, authorization: `Bearer ${token}` }), body: "x".repeat(300_000) }, await vars());
+    const big = await call(
+      "http://localhost/mcp",
+      {
+        ...toolCall("arxiv_list_categories", {}, { origin, authorization: `Bearer ${token}` }),
+        body: "x".repeat(300_000),
+      },
+      await vars(),
+    );
     expect(big.status).toBe(413);
     expect(big.headers.get("access-control-allow-origin")).toBe("*");
   });
 
   it("guards /files too", async () => {
-    const response = await call("http://localhost/files/nber/w10000.pdf", { headers: { host: "localhost" } }, await vars());
+    const response = await call(
+      "http://localhost/files/nber/w10000.pdf",
+      { headers: { host: "localhost" } },
+      await vars(),
+    );
     expect(response.status).toBe(401);
   });
 
   it("refuses to start without token hashes (configuration error, not an open door)", async () => {
-    const response = await call("http://localhost/mcp", toolCall("arxiv_list_categories", {}), { AUTH_MODE: "bearer", AUTH_TOKEN_HASHES: "" });
+    const response = await call("http://localhost/mcp", toolCall("arxiv_list_categories", {}), {
+      AUTH_MODE: "bearer",
+      AUTH_TOKEN_HASHES: "",
+    });
     expect(response.status).toBe(503);
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain("AUTH_TOKEN_HASHES");
   });
@@ -88,32 +129,85 @@ describe("admin routes", () => {
   it("are closed without ADMIN_TOKEN_HASH and need the admin token with it, in every mode", async () => {
     expect((await call("http://localhost/admin/status", { headers: { host: "localhost" } })).status).toBe(401);
     const sent: unknown[] = [];
-    const vars = { ADMIN_TOKEN_HASH: await sha256Hex("admin-secret"), HARVEST_QUEUE: { send: async (message: unknown) => void sent.push(message) } };
-    expect((await call("http://localhost/admin/status", { headers: { host: "localhost", authorization: "Bearer wrong" } }, vars)).status).toBe(401);
-    const ok = await call("http://localhost/admin/status", { headers: { host: "localhost", authorization: "Bearer admin-secret" } }, vars);
+    const vars = {
+      ADMIN_TOKEN_HASH: await sha256Hex("admin-secret"),
+      HARVEST_QUEUE: { send: async (message: unknown) => void sent.push(message) },
+    };
+    expect(
+      (
+        await call(
+          "http://localhost/admin/status",
+          { headers: { host: "localhost", authorization: "Bearer wrong" } },
+          vars,
+        )
+      ).status,
+    ).toBe(401);
+    const ok = await call(
+      "http://localhost/admin/status",
+      { headers: { host: "localhost", authorization: "Bearer admin-secret" } },
+      vars,
+    );
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ reachable: true });
-    const harvest = await call("http://localhost/admin/harvest/nber", { method: "POST", headers: { host: "localhost", authorization: "Bearer admin-secret" } }, vars);
+    const harvest = await call(
+      "http://localhost/admin/harvest/nber",
+      { method: "POST", headers: { host: "localhost", authorization: "Bearer admin-secret" } },
+      vars,
+    );
     expect(harvest.status).toBe(202);
     expect(sent).toEqual([expect.objectContaining({ source: "nber", cursor: "1" })]);
   });
 
   it("/admin/harvest starts an arXiv cold harvest or a refresh, refuses a refresh with nothing to refresh, and shows progress", async () => {
     const sent: { source: string; cursor: string }[] = [];
-    const vars = { ADMIN_TOKEN_HASH: await sha256Hex("admin-secret"), HARVEST_QUEUE: { send: async (message: { source: string; cursor: string }) => void sent.push(message) } };
+    const vars = {
+      ADMIN_TOKEN_HASH: await sha256Hex("admin-secret"),
+      HARVEST_QUEUE: { send: async (message: { source: string; cursor: string }) => void sent.push(message) },
+    };
     const admin = { host: "localhost", authorization: "Bearer admin-secret" };
-    expect((await call("http://localhost/admin/harvest?source=arxiv&mode=cold", { method: "POST", headers: { host: "localhost" } }, vars)).status).toBe(401);
-    const refresh = await call("http://localhost/admin/harvest?source=arxiv&mode=refresh", { method: "POST", headers: admin }, vars);
+    expect(
+      (
+        await call(
+          "http://localhost/admin/harvest?source=arxiv&mode=cold",
+          { method: "POST", headers: { host: "localhost" } },
+          vars,
+        )
+      ).status,
+    ).toBe(401);
+    const refresh = await call(
+      "http://localhost/admin/harvest?source=arxiv&mode=refresh",
+      { method: "POST", headers: admin },
+      vars,
+    );
     expect(refresh.status).toBe(409);
     expect(((await refresh.json()) as { error: { recovery: string } }).error.recovery).toContain("mode=cold");
-    expect((await call("http://localhost/admin/harvest?source=arxiv&mode=warm", { method: "POST", headers: admin }, vars)).status).toBe(400);
-    const cold = await call("http://localhost/admin/harvest?source=arxiv&mode=cold", { method: "POST", headers: admin }, vars);
+    expect(
+      (await call("http://localhost/admin/harvest?source=arxiv&mode=warm", { method: "POST", headers: admin }, vars))
+        .status,
+    ).toBe(400);
+    const cold = await call(
+      "http://localhost/admin/harvest?source=arxiv&mode=cold",
+      { method: "POST", headers: admin },
+      vars,
+    );
     expect(cold.status).toBe(202);
-    expect(sent.map((m) => [m.source, JSON.parse(m.cursor)])).toEqual([["arxiv", { kind: "list", step: 1, window: { idx: 0, from: null, until: "2007-05-31" }, token: null, window_pages: 0 }]]);
-    const progress = (await (await call("http://localhost/admin/harvest", { headers: admin }, vars)).json()) as { mirrors: { source: string; status: string; run: { mode: string } }[] };
-    expect(progress.mirrors.find((m) => m.source === "arxiv")).toMatchObject({ status: "running", run: { mode: "cold" } });
+    expect(sent.map((m) => [m.source, JSON.parse(m.cursor)])).toEqual([
+      [
+        "arxiv",
+        { kind: "list", step: 1, window: { idx: 0, from: null, until: "2007-05-31" }, token: null, window_pages: 0 },
+      ],
+    ]);
+    const progress = (await (await call("http://localhost/admin/harvest", { headers: admin }, vars)).json()) as {
+      mirrors: { source: string; status: string; run: { mode: string } }[];
+    };
+    expect(progress.mirrors.find((m) => m.source === "arxiv")).toMatchObject({
+      status: "running",
+      run: { mode: "cold" },
+    });
     // The public /status shows the same progress without the token, and the landing page summarises it.
-    const status = (await (await call("http://localhost/status", { headers: { host: "localhost" } })).json()) as { mirrors: { source: string; status: string }[] };
+    const status = (await (await call("http://localhost/status", { headers: { host: "localhost" } })).json()) as {
+      mirrors: { source: string; status: string }[];
+    };
     expect(status.mirrors.find((m) => m.source === "arxiv")!.status).toBe("running");
     const landing = await (await call("http://localhost/", { headers: { host: "localhost" } })).text();
     expect(landing).toMatch(/cold started \d{4}-\d{2}-\d{2} \d{2}:\d{2}, 0 pages, 0 records, in progress/);
@@ -122,8 +216,17 @@ describe("admin routes", () => {
 
 describe("abuse limits", () => {
   it("caps the request body", async () => {
-    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "arxiv_search_papers", arguments: { query: "x".repeat(300_000) } } });
-    const response = await call("http://localhost/mcp", { method: "POST", headers: { host: "localhost", ...MCP_HEADERS }, body: big });
+    const big = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "arxiv_search_papers", arguments: { query: "x".repeat(300_000) } },
+    });
+    const response = await call("http://localhost/mcp", {
+      method: "POST",
+      headers: { host: "localhost", ...MCP_HEADERS },
+      body: big,
+    });
     expect(response.status).toBe(413);
     expect((await response.json()) as object).toMatchObject({ error: { data: { reason: "request_too_large" } } });
   });
@@ -135,7 +238,11 @@ describe("abuse limits", () => {
     // moment; a counter of our own with the same 30-a-minute rule keeps this test exact.
     const limiter = countingLimiter(30);
     for (let i = 0; i < 32; i++) {
-      const response = await call("http://localhost/mcp", toolCall("nber_download_paper", { paper_id: "not-an-id" }, client), { RATE_LIMIT_EXPENSIVE: limiter });
+      const response = await call(
+        "http://localhost/mcp",
+        toolCall("nber_download_paper", { paper_id: "not-an-id" }, client),
+        { RATE_LIMIT_EXPENSIVE: limiter },
+      );
       expect(response.status).toBe(200);
       const message = await messageOf(response);
       const error = JSON.parse(message.result.content[0].text).error;
@@ -149,7 +256,11 @@ describe("abuse limits", () => {
     expect(reasons.slice(0, 30).every((reason) => reason === "invalid_id")).toBe(true);
     expect(reasons.slice(30)).toEqual(["rate_limited", "rate_limited"]);
     // Another client is not affected.
-    const other = await call("http://localhost/mcp", toolCall("nber_download_paper", { paper_id: "not-an-id" }, { "cf-connecting-ip": "203.0.113.8" }), { RATE_LIMIT_EXPENSIVE: limiter });
+    const other = await call(
+      "http://localhost/mcp",
+      toolCall("nber_download_paper", { paper_id: "not-an-id" }, { "cf-connecting-ip": "203.0.113.8" }),
+      { RATE_LIMIT_EXPENSIVE: limiter },
+    );
     expect(other.status).toBe(200);
   });
 
@@ -157,7 +268,11 @@ describe("abuse limits", () => {
     const client = { "cf-connecting-ip": "192.0.2.55" };
     const statuses: number[] = [];
     for (let i = 0; i < 330; i++) {
-      const response = await call("http://localhost/mcp", { method: "POST", headers: { host: "localhost", ...MCP_HEADERS, ...client }, body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "ping" }) });
+      const response = await call("http://localhost/mcp", {
+        method: "POST",
+        headers: { host: "localhost", ...MCP_HEADERS, ...client },
+        body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "ping" }),
+      });
       statuses.push(response.status);
       await response.text();
     }
@@ -167,14 +282,26 @@ describe("abuse limits", () => {
 
   it("bounds one client's concurrent reads", async () => {
     const client = { "cf-connecting-ip": "198.51.100.1" };
-    const vars = { ARXIV_BASE_URL: `${FAKE}/arxiv/_scenario/slow`, AR5IV_BASE_URL: `${FAKE}/ar5iv/_scenario/slow`, ARXIV_READ_TIMEOUT_MS: "600" };
-    const reads = [1, 2, 3].map((n) => call("http://localhost/mcp", toolCall("arxiv_read_paper", { paper_id: `2401.0000${n}v1` }, client), vars));
+    const vars = {
+      ARXIV_BASE_URL: `${FAKE}/arxiv/_scenario/slow`,
+      AR5IV_BASE_URL: `${FAKE}/ar5iv/_scenario/slow`,
+      ARXIV_READ_TIMEOUT_MS: "600",
+    };
+    const reads = [1, 2, 3].map((n) =>
+      call("http://localhost/mcp", toolCall("arxiv_read_paper", { paper_id: `2401.0000${n}v1` }, client), vars),
+    );
     const responses = await Promise.all(reads);
-    const reasons = await Promise.all(responses.map(async (response) => JSON.parse((await messageOf(response)).result.content[0].text).error.reason));
+    const reasons = await Promise.all(
+      responses.map(async (response) => JSON.parse((await messageOf(response)).result.content[0].text).error.reason),
+    );
     // The two admitted reads run out of their 600 ms budget against the slow source; the third is refused.
     expect(reasons.sort()).toEqual(["timeout", "timeout", "too_many_concurrent"]);
     // Their slots are free again.
-    const after = await call("http://localhost/mcp", toolCall("arxiv_read_paper", { paper_id: "2401.00004v1" }, client), vars);
+    const after = await call(
+      "http://localhost/mcp",
+      toolCall("arxiv_read_paper", { paper_id: "2401.00004v1" }, client),
+      vars,
+    );
     expect(after.status).toBe(200);
     await after.text();
   });
@@ -182,38 +309,67 @@ describe("abuse limits", () => {
 
 describe("JSON-RPC batches cannot dodge the limits", () => {
   const batch = (calls: { name: string; args: object }[], extra: object[] = []) =>
-    JSON.stringify([...calls.map(({ name, args }, i) => ({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name, arguments: args } })), ...extra]);
+    JSON.stringify([
+      ...calls.map(({ name, args }, i) => ({
+        jsonrpc: "2.0",
+        id: i + 1,
+        method: "tools/call",
+        params: { name, arguments: args },
+      })),
+      ...extra,
+    ]);
 
   it("each expensive call of a batch takes a slot: a batch of more reads than a client may run at once is refused, every call with a tool error", async () => {
     const client = { "cf-connecting-ip": "198.51.100.77" };
     const body = batch(
       [1, 2, 3].map((n) => ({ name: "arxiv_read_paper", args: { paper_id: `2401.0000${n}v1` } })),
-      [{ jsonrpc: "2.0", id: 99, method: "ping" }, { jsonrpc: "2.0", method: "notifications/initialized" }],
+      [
+        { jsonrpc: "2.0", id: 99, method: "ping" },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+      ],
     );
-    const response = await call("http://localhost/mcp", { method: "POST", headers: { host: "localhost", ...MCP_HEADERS, ...client }, body });
+    const response = await call("http://localhost/mcp", {
+      method: "POST",
+      headers: { host: "localhost", ...MCP_HEADERS, ...client },
+      body,
+    });
     expect(response.status).toBe(200);
     const answers = (await response.json()) as any[];
     expect(answers.map((answer) => answer.id)).toEqual([1, 2, 3, 99]);
     for (const answer of answers.slice(0, 3)) {
       expect(answer.result.isError).toBe(true);
-      expect(JSON.parse(answer.result.content[0].text).error).toMatchObject({ reason: "too_many_concurrent", retry_after_ms: 5000 });
+      expect(JSON.parse(answer.result.content[0].text).error).toMatchObject({
+        reason: "too_many_concurrent",
+        retry_after_ms: 5000,
+      });
     }
     expect(answers[3].error.data).toMatchObject({ reason: "too_many_concurrent" });
     // Nothing was started: the client's slots are all free.
-    const single = await call("http://localhost/mcp", toolCall("nber_download_paper", { paper_id: "not-an-id" }, client));
+    const single = await call(
+      "http://localhost/mcp",
+      toolCall("nber_download_paper", { paper_id: "not-an-id" }, client),
+    );
     expect(JSON.parse((await messageOf(single)).result.content[0].text).error.reason).toBe("invalid_id");
   });
 
   it("each expensive call of a batch takes a rate-limit token, and a batch of more than 20 messages is refused", async () => {
     const client = { "cf-connecting-ip": "198.51.100.78" };
     const limiter = countingLimiter(30);
-    const downloads = (n: number) => batch(Array.from({ length: n }, () => ({ name: "nber_download_paper", args: { paper_id: "not-an-id" } })));
-    const send = (body: string) => call("http://localhost/mcp", { method: "POST", headers: { host: "localhost", ...MCP_HEADERS, ...client }, body }, { RATE_LIMIT_EXPENSIVE: limiter });
+    const downloads = (n: number) =>
+      batch(Array.from({ length: n }, () => ({ name: "nber_download_paper", args: { paper_id: "not-an-id" } })));
+    const send = (body: string) =>
+      call(
+        "http://localhost/mcp",
+        { method: "POST", headers: { host: "localhost", ...MCP_HEADERS, ...client }, body },
+        { RATE_LIMIT_EXPENSIVE: limiter },
+      );
     // 15 batches of 2 use up the 30 a minute; single requests could not have done more.
     for (let i = 0; i < 15; i++) await (await send(downloads(2))).text();
     const refused = (await (await send(downloads(1))).json()) as any;
     expect(JSON.parse(refused[0].result.content[0].text).error.reason).toBe("rate_limited");
-    const huge = await send(JSON.stringify(Array.from({ length: 21 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "ping" }))));
+    const huge = await send(
+      JSON.stringify(Array.from({ length: 21 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "ping" }))),
+    );
     expect(huge.status).toBe(400);
     expect(await huge.json()).toMatchObject({ error: { data: { reason: "batch_too_large" } } });
   });
@@ -222,25 +378,52 @@ describe("JSON-RPC batches cannot dodge the limits", () => {
 describe("AUTH_MODE=oauth", () => {
   const BASE = "https://papers.example.org";
   const vars = { AUTH_MODE: "oauth", PUBLIC_BASE_URL: BASE, MCP_ALLOWED_HOSTNAMES: "papers.example.org" };
-  const b64url = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const b64url = (bytes: ArrayBuffer) =>
+    btoa(String.fromCharCode(...new Uint8Array(bytes)))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
 
   it("a client registers, is authorized with PKCE through the consent page, and calls a tool", async () => {
-    const unauthenticated = await call(`${BASE}/mcp`, toolCall("arxiv_list_categories", {}, { host: "papers.example.org" }), vars);
+    const unauthenticated = await call(
+      `${BASE}/mcp`,
+      toolCall("arxiv_list_categories", {}, { host: "papers.example.org" }),
+      vars,
+    );
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.headers.get("www-authenticate")).toContain("resource_metadata");
 
-    const registration = await call(`${BASE}/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_name: "Test <client>", redirect_uris: ["http://127.0.0.1:33418/callback"], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }),
-    }, vars);
+    const registration = await call(
+      `${BASE}/register`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          client_name: "Test <client>",
+          redirect_uris: ["http://127.0.0.1:33418/callback"],
+          token_endpoint_auth_method: "none",
+          grant_types: ["authorization_code", "refresh_token"],
+          response_types: ["code"],
+        }),
+      },
+      vars,
+    );
     expect(registration.status).toBe(201);
     const { client_id } = (await registration.json()) as { client_id: string };
 
     const verifier = b64url(crypto.getRandomValues(new Uint8Array(32)).buffer);
     const challenge = b64url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
     const authorizeUrl = new URL(`${BASE}/authorize`);
-    for (const [key, value] of Object.entries({ response_type: "code", client_id, redirect_uri: "http://127.0.0.1:33418/callback", code_challenge: challenge, code_challenge_method: "S256", state: "s-123", scope: "papers:read", resource: BASE })) {
+    for (const [key, value] of Object.entries({
+      response_type: "code",
+      client_id,
+      redirect_uri: "http://127.0.0.1:33418/callback",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "s-123",
+      scope: "papers:read",
+      resource: BASE,
+    })) {
       authorizeUrl.searchParams.set(key, value);
     }
     const consent = await call(authorizeUrl.href, { headers: { host: "papers.example.org" } }, vars);
@@ -251,34 +434,72 @@ describe("AUTH_MODE=oauth", () => {
     const handle = /name="handle" value="([^"]+)"/.exec(html)![1]!;
     const cookie = consent.headers.get("set-cookie")!.split(";")[0]!;
 
-    const approval = await call(`${BASE}/authorize`, {
-      method: "POST",
-      headers: { host: "papers.example.org", cookie, "content-type": "application/x-www-form-urlencoded", origin: BASE },
-      body: new URLSearchParams({ handle, decision: "approve" }).toString(),
-      redirect: "manual",
-    }, vars);
+    const approval = await call(
+      `${BASE}/authorize`,
+      {
+        method: "POST",
+        headers: {
+          host: "papers.example.org",
+          cookie,
+          "content-type": "application/x-www-form-urlencoded",
+          origin: BASE,
+        },
+        body: new URLSearchParams({ handle, decision: "approve" }).toString(),
+        redirect: "manual",
+      },
+      vars,
+    );
     expect(approval.status).toBe(302);
     const redirect = new URL(approval.headers.get("location")!);
     expect(redirect.searchParams.get("state")).toBe("s-123");
     const code = redirect.searchParams.get("code")!;
 
-    const token = await call(`${BASE}/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: "http://127.0.0.1:33418/callback", client_id, code_verifier: verifier, resource: BASE }).toString(),
-    }, vars);
+    const token = await call(
+      `${BASE}/token`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code,
+          redirect_uri: "http://127.0.0.1:33418/callback",
+          client_id,
+          code_verifier: verifier,
+          resource: BASE,
+        }).toString(),
+      },
+      vars,
+    );
     expect(token.status).toBe(200);
     const { access_token } = (await token.json()) as { access_token: string };
 
-    const authorized = await call(`${BASE}/mcp`, toolCall("arxiv_list_categories", { group: "stat" }, { host: "papers.example.org", authorization: `Bearer ${access_token}` }), vars);
+    const authorized = await call(
+      `${BASE}/mcp`,
+      toolCall(
+        "arxiv_list_categories",
+        { group: "stat" },
+        { host: "papers.example.org", authorization: `Bearer ${access_token}` },
+      ),
+      vars,
+    );
     expect(authorized.status).toBe(200);
     expect((await messageOf(authorized)).result.structuredContent.count).toBe(6);
 
-    const wrongVerifier = await call(`${BASE}/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: "http://127.0.0.1:33418/callback", client_id, code_verifier: "x".repeat(43) }).toString(),
-    }, vars);
+    const wrongVerifier = await call(
+      `${BASE}/token`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code,
+          redirect_uri: "http://127.0.0.1:33418/callback",
+          client_id,
+          code_verifier: "x".repeat(43),
+        }).toString(),
+      },
+      vars,
+    );
     expect(wrongVerifier.status).toBe(400);
   });
 

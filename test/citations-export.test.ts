@@ -17,14 +17,25 @@ import { seedMirror } from "./mirror/driver";
 
 beforeEach(resetUpstream);
 
-interface BibEntry { type: string; label: string; properties: Record<string, string> }
+interface BibEntry {
+  type: string;
+  label: string;
+  properties: Record<string, string>;
+}
 /** citation.js's BibTeX parser: raw fields (it throws on any syntax error), and the same entries as CSL with TeX decoded. */
 function parseBibtex(text: string): { entries: BibEntry[]; csl: Record<string, any>[] } {
   return { entries: plugins.input.chainLink(text) as BibEntry[], csl: new Cite(text).data as Record<string, any>[] };
 }
 
 const NBER_SEED = [
-  { id: "w25000", title: "The Intergenerational Transmission of Human Capital: Evidence from the Golden Age of Upward Mobility", authors: ["David Card", "Lowell J Taylor", "Ciprian Domnisoru"], date: "2018-09", abstract: null, source: "nberwp" as const },
+  {
+    id: "w25000",
+    title: "The Intergenerational Transmission of Human Capital: Evidence from the Golden Age of Upward Mobility",
+    authors: ["David Card", "Lowell J Taylor", "Ciprian Domnisoru"],
+    date: "2018-09",
+    abstract: null,
+    source: "nberwp" as const,
+  },
 ];
 
 async function exportIds(ids: string[], format: "bibtex" | "ris" | "csl-json") {
@@ -40,7 +51,16 @@ async function exportIds(ids: string[], format: "bibtex" | "ris" | "csl-json") {
 
 // Real sample records: a published paper with TeX accents in its authors, a maths title, a
 // collaboration with "et al", a pinned version, and an NBER paper from the mirror and one from its page.
-const MIXED = ["0704.0001", "arXiv:acc-phys/9411002v1", "https://arxiv.org/abs/0704.0020", "w25000", "w10000", "not an id", "0704.9999", "2101.99999"];
+const MIXED = [
+  "0704.0001",
+  "arXiv:acc-phys/9411002v1",
+  "https://arxiv.org/abs/0704.0020",
+  "w25000",
+  "w10000",
+  "not an id",
+  "0704.9999",
+  "2101.99999",
+];
 
 describe("papers_export_citations", () => {
   beforeEach(async () => {
@@ -50,14 +70,23 @@ describe("papers_export_citations", () => {
 
   it("writes BibTeX that a BibTeX parser reads back field for field, with typed misses beside it", async () => {
     const result = await exportIds(MIXED, "bibtex");
-    expect(result.entries.map((entry) => entry.id)).toEqual(["0704.0001", "acc-phys/9411002v1", "0704.0020", "w25000", "w10000"]);
+    expect(result.entries.map((entry) => entry.id)).toEqual([
+      "0704.0001",
+      "acc-phys/9411002v1",
+      "0704.0020",
+      "w25000",
+      "w10000",
+    ]);
     expect(result.not_found.map((miss) => miss.id)).toEqual(["not an id", "0704.9999", "2101.99999"]);
     expect(result.not_found[0]!.reason).toBe("invalid_id");
     // Not in the mirror, so arXiv's API was asked; the fake has no recording for them.
     for (const miss of result.not_found.slice(1)) expect(["not_in_arxiv", "live_lookup_failed"]).toContain(miss.reason);
     const parsed = parseBibtex(result.text);
     expect(parsed.entries.map((entry) => entry.label)).toEqual(result.entries.map((entry) => entry.key));
-    const [published, pinned, collaboration, nberMirror, nberPage] = parsed.entries.map((entry) => ({ type: entry.type, fields: entry.properties }));
+    const [published, pinned, collaboration, nberMirror, nberPage] = parsed.entries.map((entry) => ({
+      type: entry.type,
+      fields: entry.properties,
+    }));
     const [publishedCsl, pinnedCsl, collaborationCsl] = parsed.csl;
 
     expect(published!.type).toBe("article");
@@ -69,8 +98,15 @@ describe("papers_export_citations", () => {
     expect(published!.fields.note).toContain("10.48550/arXiv.0704.0001");
     expect(published!.fields.year).toBe("2007");
     // C. Bal\'azs: the TeX accent survives as the letter it means.
-    expect(publishedCsl!.author.map((name: { family: string }) => name.family)).toEqual(["Balázs", "Berger", "Nadolsky", "Yuan"]);
-    expect(publishedCsl!.title).toBe("Calculation of prompt diphoton production cross sections at Tevatron and LHC energies");
+    expect(publishedCsl!.author.map((name: { family: string }) => name.family)).toEqual([
+      "Balázs",
+      "Berger",
+      "Nadolsky",
+      "Yuan",
+    ]);
+    expect(publishedCsl!.title).toBe(
+      "Calculation of prompt diphoton production cross sections at Tevatron and LHC energies",
+    );
     expect(result.entries[0]!.key).toBe("balazs2007calculation");
     expect(result.entries[0]!.source).toBe("arXiv metadata mirror (OAI-PMH)");
 
@@ -106,7 +142,13 @@ describe("papers_export_citations", () => {
     const validation = new Validator(cslSchema as object, "7").validate(items);
     expect(validation.errors).toEqual([]);
     expect(validation.valid).toBe(true);
-    expect(items.map((item) => item.type)).toEqual(["article-journal", "article", "article-journal", "report", "report"]);
+    expect(items.map((item) => item.type)).toEqual([
+      "article-journal",
+      "article",
+      "article-journal",
+      "report",
+      "report",
+    ]);
     expect(items[0]!.DOI).toBe("10.1103/PhysRevD.76.013009");
     expect(items[0]!["container-title"]).toBe("Phys.Rev.D76:013009,2007");
     expect(items[1]!.DOI).toBe("10.48550/arXiv.acc-phys/9411002");
@@ -128,19 +170,31 @@ describe("papers_export_citations", () => {
       expect(item.title).toBe(expected[i]!.title);
       expect(item.DOI).toBe(expected[i]!.DOI);
       expect(item.issued["date-parts"][0][0]).toBe(expected[i]!.issued["date-parts"][0][0]);
-      expect(item.author.map((name: any) => name.family ?? name.literal)).toEqual(expected[i]!.author.map((name: any) => name.family ?? name.literal));
+      expect(item.author.map((name: any) => name.family ?? name.literal)).toEqual(
+        expected[i]!.author.map((name: any) => name.family ?? name.literal),
+      );
     });
     // RIS has no preprint type: an arXiv preprint is GEN, which reads back as CSL's "document".
-    expect(back.map((item) => item.type)).toEqual(["article-journal", "document", "article-journal", "report", "report"]);
+    expect(back.map((item) => item.type)).toEqual([
+      "article-journal",
+      "document",
+      "article-journal",
+      "report",
+      "report",
+    ]);
   });
 
   it("answers from the mirror and cache without asking arXiv", async () => {
     await exportIds(["0704.0001", "0704.0007", "w25000"], "bibtex");
-    expect((await upstreamHits()).filter((hit) => hit.path.startsWith("/arxiv") || hit.path.startsWith("/nber"))).toEqual([]);
+    expect(
+      (await upstreamHits()).filter((hit) => hit.path.startsWith("/arxiv") || hit.path.startsWith("/nber")),
+    ).toEqual([]);
   });
 
   it("refuses more than 50 IDs and an unknown format with typed errors", async () => {
-    const tooMany = await callTool("papers_export_citations", { ids: Array.from({ length: 51 }, (_, i) => `0704.${String(i + 1).padStart(4, "0")}`) });
+    const tooMany = await callTool("papers_export_citations", {
+      ids: Array.from({ length: 51 }, (_, i) => `0704.${String(i + 1).padStart(4, "0")}`),
+    });
     expect(tooMany.isError).toBe(true);
     expect(JSON.parse(tooMany.content[0]!.text).error.reason).toBe("invalid_argument");
     const format = await callTool("papers_export_citations", { ids: ["0704.0001"], format: "endnote" });
@@ -160,7 +214,18 @@ describe("papers_export_citations", () => {
 
 describe("citation keys and LaTeX", () => {
   const record = (id: string, title: string, family: string, year = 2017): CitationRecord => ({
-    id, kind: "arxiv", title, authors: [{ family, given: "A." }], moreAuthors: false, year, month: 1, doi: null, sourceDoi: null, url: "", publishedAs: null, source: "test",
+    id,
+    kind: "arxiv",
+    title,
+    authors: [{ family, given: "A." }],
+    moreAuthors: false,
+    year,
+    month: 1,
+    doi: null,
+    sourceDoi: null,
+    url: "",
+    publishedAs: null,
+    source: "test",
   });
 
   it("gives clashing keys suffixes in ID order, whatever the order asked", () => {
@@ -173,8 +238,12 @@ describe("citation keys and LaTeX", () => {
   });
 
   it("keeps TeX, escapes specials, converts Unicode and protects capitals that must stay", () => {
-    expect(bibtexText("BERT & GPT-3: 100% of #1 on LaTeX", { title: true })).toBe("{BERT} \\& {GPT-3}: 100\\% of \\#1 on {LaTeX}");
-    expect(bibtexText("From dyadic $\\Lambda_{\\alpha}$ to Gödel", { title: true })).toBe('From dyadic {$\\Lambda_{\\alpha}$} to G{\\"o}del');
+    expect(bibtexText("BERT & GPT-3: 100% of #1 on LaTeX", { title: true })).toBe(
+      "{BERT} \\& {GPT-3}: 100\\% of \\#1 on {LaTeX}",
+    );
+    expect(bibtexText("From dyadic $\\Lambda_{\\alpha}$ to Gödel", { title: true })).toBe(
+      'From dyadic {$\\Lambda_{\\alpha}$} to G{\\"o}del',
+    );
     expect(bibtexText("Bal\\'azs")).toBe("Bal\\'azs");
     // Unbalanced braces can never close the entry early.
     const parsed = parseBibtex(`@misc{k, title = {${bibtexText("a } b { c", { title: true })}}, year = {2020}}`);

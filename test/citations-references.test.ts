@@ -21,14 +21,27 @@ const PAPER_IDS: Record<string, string> = {
   "pdf/arxiv_hep-th_9108004v1.pdf": "hep-th/9108004v1",
 };
 
-interface Entry { number: number; text: string; title?: string; authors?: string[]; year?: number; doi?: string; arxiv_id?: string; resolved: { status: string; id?: string; source?: string } }
+interface Entry {
+  number: number;
+  text: string;
+  title?: string;
+  authors?: string[];
+  year?: number;
+  doi?: string;
+  arxiv_id?: string;
+  resolved: { status: string; id?: string; source?: string };
+}
 
 async function allReferences(paperId: string, vars: Record<string, unknown> = {}) {
   const entries: Entry[] = [];
   let start: number | null = 0;
   let textSource = "";
   while (start !== null) {
-    const { result } = await callToolWith("arxiv_get_references", { paper_id: paperId, start, max_results: 100 }, { ARXIV_MIRROR_FALLBACK_LIVE: "false", ...vars });
+    const { result } = await callToolWith(
+      "arxiv_get_references",
+      { paper_id: paperId, start, max_results: 100 },
+      { ARXIV_MIRROR_FALLBACK_LIVE: "false", ...vars },
+    );
     if (result.isError) throw new Error(`${paperId}: ${result.content[0].text}`);
     entries.push(...result.structuredContent.references);
     textSource = result.structuredContent.text_source;
@@ -63,7 +76,10 @@ describe("arxiv_get_references on the recorded papers", () => {
           if (entry[field] !== undefined) {
             output++;
             if (norm(entry[field]) === norm(expected[field])) correct++;
-            else console.log(`wrong ${field} in ${paper.file} [${entry.number}]: ${entry[field]} (gold ${expected[field] ?? "none"})`);
+            else
+              console.log(
+                `wrong ${field} in ${paper.file} [${entry.number}]: ${entry[field]} (gold ${expected[field] ?? "none"})`,
+              );
           }
           if (expected[field] !== undefined) {
             goldTotal++;
@@ -75,7 +91,9 @@ describe("arxiv_get_references on the recorded papers", () => {
     }
     const precision = correct / output;
     const recall = found / goldTotal;
-    console.log(`references: ${entriesTotal} entries, ${withTitleOrId} with a title or identifier; identifiers precision ${precision.toFixed(3)} (${correct}/${output}), recall ${recall.toFixed(3)} (${found}/${goldTotal})\n  ${perPaper.join("\n  ")}`);
+    console.log(
+      `references: ${entriesTotal} entries, ${withTitleOrId} with a title or identifier; identifiers precision ${precision.toFixed(3)} (${correct}/${output}), recall ${recall.toFixed(3)} (${found}/${goldTotal})\n  ${perPaper.join("\n  ")}`,
+    );
     expect(precision).toBeGreaterThanOrEqual(0.99);
     expect(recall).toBeGreaterThanOrEqual(0.95);
   });
@@ -92,15 +110,30 @@ describe("arxiv_get_references on the recorded papers", () => {
     });
     // A DOI that only a link carries (the "MNRAS" anchor of an astro reference).
     const astro = await allReferences("2012.02205v1");
-    expect(astro.entries[1]).toMatchObject({ number: 2, doi: "10.1111/j.1365-2966.2010.16592.x", year: 2010, authors: ["Benson", "Bower"] });
+    expect(astro.entries[1]).toMatchObject({
+      number: 2,
+      doi: "10.1111/j.1365-2966.2010.16592.x",
+      year: 2010,
+      authors: ["Benson", "Bower"],
+    });
   });
 
   it("resolves entries to the mirror's papers by identifier and title, and nothing it does not hold", async () => {
     // Hand-made mirror records for four of the papers 1704.01689 cites (IDs and DOIs as cited),
     // plus one whose title matches entry 10 of cs/9912018 exactly (no identifier there).
     const cited = (id: string, title: string, authors: string, doi: string | null, year: number): MirrorRecord => ({
-      id, style: id.includes("/") ? "legacy" : "new", title, authors, abstract: "Hand-made record for the references test.", categories: ["gr-qc"],
-      versions: [Date.UTC(year, 0, 15) / 1000], comment: null, journal_ref: null, doi, license: null, datestamp: "2026-11-01",
+      id,
+      style: id.includes("/") ? "legacy" : "new",
+      title,
+      authors,
+      abstract: "Hand-made record for the references test.",
+      categories: ["gr-qc"],
+      versions: [Date.UTC(year, 0, 15) / 1000],
+      comment: null,
+      journal_ref: null,
+      doi,
+      license: null,
+      datestamp: "2026-11-01",
     });
     await seedMirror([
       ...sampleRecords(),
@@ -110,7 +143,9 @@ describe("arxiv_get_references on the recorded papers", () => {
       cited("1205.5666", "Hand-made title D", "P. Pradhan", "10.1007/s12043-016-1214-x", 2012),
     ]);
     const { entries } = await allReferences("1704.01689v1");
-    const resolved = entries.filter((entry) => entry.resolved.status === "match").map((entry) => [entry.number, entry.resolved.id]);
+    const resolved = entries
+      .filter((entry) => entry.resolved.status === "match")
+      .map((entry) => [entry.number, entry.resolved.id]);
     // Entry 28 cites arXiv:1205.5656 but carries the DOI of the mirror's 1205.5666: the ID decides, and the mirror has no 1205.5656.
     expect(resolved).toEqual([
       [9, "gr-qc/0401028"],
@@ -127,13 +162,25 @@ describe("arxiv_get_references on the recorded papers", () => {
   });
 
   it("pages by entry and refuses bad input with typed errors", async () => {
-    const first = await callToolWith("arxiv_get_references", { paper_id: "1512.03905v1", start: 0, max_results: 10 }, { ARXIV_MIRROR_FALLBACK_LIVE: "false" });
+    const first = await callToolWith(
+      "arxiv_get_references",
+      { paper_id: "1512.03905v1", start: 0, max_results: 10 },
+      { ARXIV_MIRROR_FALLBACK_LIVE: "false" },
+    );
     expect(first.result.structuredContent).toMatchObject({ total: 36, start: 0, next_start: 10 });
-    expect(first.result.structuredContent.references.map((entry: Entry) => entry.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    const last = await callToolWith("arxiv_get_references", { paper_id: "1512.03905v1", start: 30, max_results: 10 }, { ARXIV_MIRROR_FALLBACK_LIVE: "false" });
+    expect(first.result.structuredContent.references.map((entry: Entry) => entry.number)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    ]);
+    const last = await callToolWith(
+      "arxiv_get_references",
+      { paper_id: "1512.03905v1", start: 30, max_results: 10 },
+      { ARXIV_MIRROR_FALLBACK_LIVE: "false" },
+    );
     expect(last.result.structuredContent).toMatchObject({ start: 30, next_start: null });
     expect(last.result.structuredContent.references).toHaveLength(6);
     expect(toolError(await callTool("arxiv_get_references", { paper_id: "not-an-id" })).reason).toBe("invalid_id");
-    expect(toolError(await callTool("arxiv_get_references", { paper_id: "1512.03905v1", max_results: 1000 })).reason).toBe("invalid_argument");
+    expect(
+      toolError(await callTool("arxiv_get_references", { paper_id: "1512.03905v1", max_results: 1000 })).reason,
+    ).toBe("invalid_argument");
   });
 });

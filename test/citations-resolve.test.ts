@@ -26,16 +26,31 @@ describe("papers_resolve_reference", () => {
   beforeEach(async () => {
     await seedMirror();
     await upsertMirror(env.DB, [
-      { id: "w25000", title: "The Intergenerational Transmission of Human Capital: Evidence from the Golden Age of Upward Mobility", authors: ["David Card", "Lowell J Taylor", "Ciprian Domnisoru"], date: "2018-09", abstract: null, source: "nberwp" },
+      {
+        id: "w25000",
+        title: "The Intergenerational Transmission of Human Capital: Evidence from the Golden Age of Upward Mobility",
+        authors: ["David Card", "Lowell J Taylor", "Ciprian Domnisoru"],
+        date: "2018-09",
+        abstract: null,
+        source: "nberwp",
+      },
     ]);
   });
 
   it("finds a real paper from its bibliography entry, with what agreed", async () => {
-    const result = await resolve({ reference: "C. Balázs, E. L. Berger, P. M. Nadolsky, and C.-P. Yuan. Calculation of prompt diphoton production cross sections at Tevatron and LHC energies. Phys. Rev. D 76, 013009 (2007)." });
+    const result = await resolve({
+      reference:
+        "C. Balázs, E. L. Berger, P. M. Nadolsky, and C.-P. Yuan. Calculation of prompt diphoton production cross sections at Tevatron and LHC energies. Phys. Rev. D 76, 013009 (2007).",
+    });
     expect(result.status).toBe("match");
     expect(result.matches[0]).toMatchObject({ source: "arxiv", id: "0704.0001" });
     expect(result.matches[0]!.confidence).toBeGreaterThanOrEqual(0.95);
-    expect(result.matches[0]!.agreed).toEqual({ title_similarity: 1, surnames_matched: "4 of 4", year_within_one: true, exact_identifier: null });
+    expect(result.matches[0]!.agreed).toEqual({
+      title_similarity: 1,
+      surnames_matched: "4 of 4",
+      year_within_one: true,
+      exact_identifier: null,
+    });
     expect(result.matches).toHaveLength(1);
     expect(result.tried.join(" ")).toContain("title search in arXiv (mirror)");
     // The mirror answered: nothing was asked of arXiv or NBER.
@@ -43,22 +58,36 @@ describe("papers_resolve_reference", () => {
   });
 
   it("resolves identifiers exactly: an arXiv ID, arXiv's DOI, a journal DOI through the mirror, an NBER number", async () => {
-    expect((await resolve({ reference: "See arXiv:0704.0001v1." })).matches[0]).toMatchObject({ id: "0704.0001", confidence: 0.99 });
-    expect((await resolve({ doi: "https://doi.org/10.48550/arXiv.0704.0007" })).matches[0]).toMatchObject({ id: "0704.0007" });
+    expect((await resolve({ reference: "See arXiv:0704.0001v1." })).matches[0]).toMatchObject({
+      id: "0704.0001",
+      confidence: 0.99,
+    });
+    expect((await resolve({ doi: "https://doi.org/10.48550/arXiv.0704.0007" })).matches[0]).toMatchObject({
+      id: "0704.0007",
+    });
     const journal = await resolve({ reference: "Phys. Rev. D 76, 013009 (2007), doi:10.1103/physrevd.76.013009." });
     expect(journal.matches[0]).toMatchObject({ source: "arxiv", id: "0704.0001" });
     expect(journal.matches[0]!.agreed.exact_identifier).toBe("DOI 10.1103/physrevd.76.013009");
-    const nber = await resolve({ reference: "Card, D., L. J. Taylor and C. Domnisoru (2018). The Intergenerational Transmission of Human Capital: Evidence from the Golden Age of Upward Mobility. NBER Working Paper No. 25000." });
+    const nber = await resolve({
+      reference:
+        "Card, D., L. J. Taylor and C. Domnisoru (2018). The Intergenerational Transmission of Human Capital: Evidence from the Golden Age of Upward Mobility. NBER Working Paper No. 25000.",
+    });
     expect(nber.matches[0]).toMatchObject({ source: "nber", id: "w25000" });
     expect(nber.matches[0]!.agreed.title_similarity).toBe(1);
   });
 
   it("says no_match for a paper that is not there, and never presents a near miss as a match", async () => {
-    const result = await resolve({ reference: "A. Vaswani, N. Shazeer, N. Parmar, et al. Attention is all you need. In NeurIPS, 2017." });
+    const result = await resolve({
+      reference: "A. Vaswani, N. Shazeer, N. Parmar, et al. Attention is all you need. In NeurIPS, 2017.",
+    });
     expect(result.status).toBe("no_match");
     expect(result.matches).toEqual([]);
     for (const near of result.near_misses) expect(near.confidence).toBeLessThan(0.8);
-    expect(result.parsed).toMatchObject({ title: "Attention is all you need", year: 2017, authors: ["Vaswani", "Shazeer", "Parmar"] });
+    expect(result.parsed).toMatchObject({
+      title: "Attention is all you need",
+      year: 2017,
+      authors: ["Vaswani", "Shazeer", "Parmar"],
+    });
     expect(result.tried.length).toBeGreaterThan(0);
   });
 
@@ -69,13 +98,24 @@ describe("papers_resolve_reference", () => {
   });
 
   it("does not match the same title by other authors", async () => {
-    const result = await resolve({ title: "Calculation of prompt diphoton production cross sections at Tevatron and LHC energies", authors: ["Hinton", "LeCun"], year: 2007 });
+    const result = await resolve({
+      title: "Calculation of prompt diphoton production cross sections at Tevatron and LHC energies",
+      authors: ["Hinton", "LeCun"],
+      year: 2007,
+    });
     expect(result.status).toBe("no_match");
     expect(result.near_misses[0]).toMatchObject({ id: "0704.0001", confidence: 0.6 });
   });
 
   it("answers hostile text in bounded time with a typed answer, never a crash", async () => {
-    for (const reference of ["A. ".repeat(666), "(".repeat(2_000), "NBER ".repeat(400), `10.1000/${"a".repeat(1_990)}`, "Smith, J., ".repeat(180), "\u0000 control"]) {
+    for (const reference of [
+      "A. ".repeat(666),
+      "(".repeat(2_000),
+      "NBER ".repeat(400),
+      `10.1000/${"a".repeat(1_990)}`,
+      "Smith, J., ".repeat(180),
+      "\u0000 control",
+    ]) {
       const result = await callTool("papers_resolve_reference", { reference });
       if (result.isError) expect(toolError(result).reason).toBe("invalid_argument");
       else expect(result.structuredContent.status).toBe("no_match");
@@ -84,8 +124,12 @@ describe("papers_resolve_reference", () => {
 
   it("refuses an empty, unreadable or oversized reference with a typed error", async () => {
     expect(toolError(await callTool("papers_resolve_reference", {})).reason).toBe("invalid_argument");
-    expect(toolError(await callTool("papers_resolve_reference", { reference: "pp. 1-10" })).reason).toBe("invalid_argument");
-    expect(toolError(await callTool("papers_resolve_reference", { reference: "x".repeat(2_001) })).reason).toBe("invalid_argument");
+    expect(toolError(await callTool("papers_resolve_reference", { reference: "pp. 1-10" })).reason).toBe(
+      "invalid_argument",
+    );
+    expect(toolError(await callTool("papers_resolve_reference", { reference: "x".repeat(2_001) })).reason).toBe(
+      "invalid_argument",
+    );
   });
 });
 
@@ -93,18 +137,39 @@ describe("reading a bibliography entry", () => {
   it.each([
     [
       "A. Vaswani, N. Shazeer, and L. Kaiser. Attention is all you need. In Advances in Neural Information Processing Systems, pages 5998-6008, 2017.",
-      { title: "Attention is all you need", authors: ["Vaswani", "Shazeer", "Kaiser"], year: 2017, venue: "Advances in Neural Information Processing Systems, pages 5998-6008" },
+      {
+        title: "Attention is all you need",
+        authors: ["Vaswani", "Shazeer", "Kaiser"],
+        year: 2017,
+        venue: "Advances in Neural Information Processing Systems, pages 5998-6008",
+      },
     ],
     [
       "Vaswani, A., Shazeer, N., Parmar, N. (2017). Attention is all you need. arXiv preprint arXiv:1706.03762.",
-      { title: "Attention is all you need", authors: ["Vaswani", "Shazeer", "Parmar"], year: 2017, arxiv_id: "1706.03762" },
+      {
+        title: "Attention is all you need",
+        authors: ["Vaswani", "Shazeer", "Parmar"],
+        year: 2017,
+        arxiv_id: "1706.03762",
+      },
     ],
-    ["Aubert D., Pichon C., Colombi S., 2004, MNRAS, 352, 376", { authors: ["Aubert", "Pichon", "Colombi"], year: 2004 }],
+    [
+      "Aubert D., Pichon C., Colombi S., 2004, MNRAS, 352, 376",
+      { authors: ["Aubert", "Pichon", "Colombi"], year: 2004 },
+    ],
     [
       'D. Card, "The Causal Effect of Education on Earnings," Handbook of Labor Economics, 1999, doi:10.1016/S1573-4463(99)03011-4.',
-      { title: "The Causal Effect of Education on Earnings", authors: ["Card"], year: 1999, doi: "10.1016/S1573-4463(99)03011-4" },
+      {
+        title: "The Causal Effect of Education on Earnings",
+        authors: ["Card"],
+        year: 1999,
+        doi: "10.1016/S1573-4463(99)03011-4",
+      },
     ],
-    ["[12] Hampole, M., Papanikolaou, D.: Artificial Intelligence and the Labor Market. NBER Working Paper w33509 (2025)", { authors: ["Hampole", "Papanikolaou"], nber_id: "w33509", year: 2025 }],
+    [
+      "[12] Hampole, M., Papanikolaou, D.: Artificial Intelligence and the Labor Market. NBER Working Paper w33509 (2025)",
+      { authors: ["Hampole", "Papanikolaou"], nber_id: "w33509", year: 2025 },
+    ],
   ])("%s", (text, expected) => {
     expect(parseReference(text)).toMatchObject(expected);
   });
@@ -115,8 +180,18 @@ describe("links across sources", () => {
     await seedMirror();
     const result = await callTool("arxiv_get_metadata", { paper_ids: ["0704.0001"] });
     expect(result.structuredContent.papers[0].links).toEqual([
-      { kind: "journal_doi", source: "doi", id_or_doi: "10.1103/PhysRevD.76.013009", how: "the DOI arXiv's metadata gives for the published version" },
-      { kind: "arxiv_doi", source: "datacite", id_or_doi: "10.48550/arXiv.0704.0001", how: "arXiv's DataCite DOI, which every arXiv ID has" },
+      {
+        kind: "journal_doi",
+        source: "doi",
+        id_or_doi: "10.1103/PhysRevD.76.013009",
+        how: "the DOI arXiv's metadata gives for the published version",
+      },
+      {
+        kind: "arxiv_doi",
+        source: "datacite",
+        id_or_doi: "10.48550/arXiv.0704.0001",
+        how: "arXiv's DataCite DOI, which every arXiv ID has",
+      },
     ]);
   });
 
@@ -125,7 +200,15 @@ describe("links across sources", () => {
     const [template] = sampleRecords();
     await seedMirror([
       ...sampleRecords(),
-      { ...template!, id: "0704.9990", title: "Trade Wars: The Exaggerated Impact of Trade in Economic Debate", authors: "Richard B. Freeman", versions: [Date.UTC(2003, 10, 1) / 1000], doi: null, journal_ref: null },
+      {
+        ...template!,
+        id: "0704.9990",
+        title: "Trade Wars: The Exaggerated Impact of Trade in Economic Debate",
+        authors: "Richard B. Freeman",
+        versions: [Date.UTC(2003, 10, 1) / 1000],
+        doi: null,
+        journal_ref: null,
+      },
     ]);
     const result = await callTool("nber_get_paper_info", { paper_id: "w10000" });
     expect(result.isError).toBeFalsy();
@@ -135,7 +218,9 @@ describe("links across sources", () => {
       ["published_doi", "10.0000/placeholder"],
       ["arxiv_version", "0704.9990"],
     ]);
-    expect(links[2]!.how).toMatch(/title and authors match in the arXiv mirror \(confidence 1, title 1, surnames 1 of 1\)/);
+    expect(links[2]!.how).toMatch(
+      /title and authors match in the arXiv mirror \(confidence 1, title 1, surnames 1 of 1\)/,
+    );
     // A paper without an arXiv version gets none.
     const other = await callTool("nber_get_paper_info", { paper_id: "w33509" });
     expect((other.structuredContent.links as { kind: string }[]).map((link) => link.kind)).toEqual(["nber_doi"]);

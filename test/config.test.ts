@@ -49,6 +49,10 @@ describe("config", () => {
     expect(upstreamSettings(config, "arxiv-oai").gate).toBe("arxiv-oai");
     expect(upstreamSettings(config, "arxiv-content").gate).toBe("arxiv-content");
     expect(upstreamSettings(config, "ar5iv").gate).toBe("arxiv-content");
-    expect(upstreamSettings(config, "nber")).toMatchObject({ gate: "nber", delayMs: 1000, baseUrl: "https://www.nber.org" });
+    expect(upstreamSettings(config, "nber")).toMatchObject({
+      gate: "nber",
+      delayMs: 1000,
+      baseUrl: "https://www.nber.org",
+    });
   });
 });

@@ -21,24 +21,103 @@ const VARS = {
   // The whole run is one client: lift the per-client limits (they have their own tests).
 };
 
-const REJECTIONS = new Set(["invalid_argument", "invalid_id", "invalid_query", "invalid_date", "invalid_category", "invalid_group", "start_beyond_result_limit", "section_not_found"]);
+const REJECTIONS = new Set([
+  "invalid_argument",
+  "invalid_id",
+  "invalid_query",
+  "invalid_date",
+  "invalid_category",
+  "invalid_group",
+  "start_beyond_result_limit",
+  "section_not_found",
+]);
 
 let seed = 20261130;
-const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const NASTY_STRINGS = [
-  "", " ", "\u0000", "\u0007\b\u001b[31m", "\n\r\t", "\u202e\u202d", "\ufeff", "\ud800", "\udfff", "😀🧪", "Ω≈ç√∫", "２０２４",
-  "../../../../etc/passwd", "..%2F..%2Fetc%2Fpasswd", "%00", "%2e%2e%2f", "/", "\\\\server\\share", "C:\\Windows",
-  "http://169.254.169.254/latest/meta-data/", "https://evil.example/abs/2401.12345", "file:///etc/passwd", "javascript:alert(1)",
-  "https://arxiv.org.evil.example/abs/2401.12345", "https://arxiv.org@evil.example/abs/2401.12345", "//evil.example/x", "gopher://x",
-  "' OR 1=1 --", "\"; DROP TABLE nber_papers; --", "NEAR(a b)", "title:*", "\"unclosed", "(((((", ")))", "AND", "OR OR", "ANDNOT",
-  "ti:", "cat:zzz.*", "cat:cs.*", "submittedDate:[2024 TO]", "<script>alert(1)</script>", "&amp;&lt;", "${jndi:ldap://x}",
-  "2401.12345", "2401.12345v2", "hep-th/9901001", "arXiv:1605.08386", "1605.08386", "w25000", "25000", "w0", "w999999",
-  "https://www.nber.org/papers/w10000", "https://www.nber.org/papers/../../admin", "S3.SS1", "Introduction",
-  "x".repeat(301), "y".repeat(1001), "z".repeat(100_000), "a b c d e f g h i j k l m n o p q r s t u v w x y z",
+  "",
+  " ",
+  "\u0000",
+  "\u0007\b\u001b[31m",
+  "\n\r\t",
+  "\u202e\u202d",
+  "\ufeff",
+  "\ud800",
+  "\udfff",
+  "😀🧪",
+  "Ω≈ç√∫",
+  "２０２４",
+  "../../../../etc/passwd",
+  "..%2F..%2Fetc%2Fpasswd",
+  "%00",
+  "%2e%2e%2f",
+  "/",
+  "\\\\server\\share",
+  "C:\\Windows",
+  "http://169.254.169.254/latest/meta-data/",
+  "https://evil.example/abs/2401.12345",
+  "file:///etc/passwd",
+  "javascript:alert(1)",
+  "https://arxiv.org.evil.example/abs/2401.12345",
+  "https://arxiv.org@evil.example/abs/2401.12345",
+  "//evil.example/x",
+  "gopher://x",
+  "' OR 1=1 --",
+  '"; DROP TABLE nber_papers; --',
+  "NEAR(a b)",
+  "title:*",
+  '"unclosed',
+  "(((((",
+  ")))",
+  "AND",
+  "OR OR",
+  "ANDNOT",
+  "ti:",
+  "cat:zzz.*",
+  "cat:cs.*",
+  "submittedDate:[2024 TO]",
+  "<script>alert(1)</script>",
+  "&amp;&lt;",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log4j-style probe, sent as text on purpose
+  "${jndi:ldap://x}",
+  "2401.12345",
+  "2401.12345v2",
+  "hep-th/9901001",
+  "arXiv:1605.08386",
+  "1605.08386",
+  "w25000",
+  "25000",
+  "w0",
+  "w999999",
+  "https://www.nber.org/papers/w10000",
+  "https://www.nber.org/papers/../../admin",
+  "S3.SS1",
+  "Introduction",
+  "x".repeat(301),
+  "y".repeat(1001),
+  "z".repeat(100_000),
+  "a b c d e f g h i j k l m n o p q r s t u v w x y z",
 ];
-const NASTY_NUMBERS = [0, -1, 1, 1.5, 49, 50, 51, 99, 100, 10_000, 2 ** 31, -(2 ** 53), Number.MAX_SAFE_INTEGER, 1e308, NaN, Infinity];
+const NASTY_NUMBERS = [
+  0,
+  -1,
+  1,
+  1.5,
+  49,
+  50,
+  51,
+  99,
+  100,
+  10_000,
+  2 ** 31,
+  -(2 ** 53),
+  Number.MAX_SAFE_INTEGER,
+  1e308,
+  NaN,
+  Infinity,
+];
 const WRONG_TYPES: unknown[] = [null, true, false, [], {}, ["a"], { $ne: null }, [1, 2, 3], { toString: "x" }];
 
 const randomString = () => {
@@ -55,20 +134,39 @@ const anyValue = (): unknown => {
   if (roll < 0.9) return pick(WRONG_TYPES);
   return Array.from({ length: Math.floor(random() * 120) }, randomString);
 };
-const day = () => pick(["2024-01-31", "2024-02-30", "1990-01-01", "2100-12-31", "2024/01/01", "20240101", "", "yesterday", randomString()]);
+const day = () =>
+  pick([
+    "2024-01-31",
+    "2024-02-30",
+    "1990-01-01",
+    "2100-12-31",
+    "2024/01/01",
+    "20240101",
+    "",
+    "yesterday",
+    randomString(),
+  ]);
 
 // Field generators per tool: mostly the right type with hostile content, sometimes the wrong type.
 const TOOLS: Record<string, () => Record<string, unknown>> = {
   arxiv_search_papers: () => ({
     query: random() < 0.85 ? randomString() : anyValue(),
-    ...(random() < 0.3 ? { category: random() < 0.8 ? pick(["cs", "cs.CL", "astro-ph", "CS.cl", "nope", "cs.XYZ", randomString()]) : anyValue() } : {}),
+    ...(random() < 0.3
+      ? {
+          category:
+            random() < 0.8 ? pick(["cs", "cs.CL", "astro-ph", "CS.cl", "nope", "cs.XYZ", randomString()]) : anyValue(),
+        }
+      : {}),
     ...(random() < 0.3 ? { sort_by: pick(["relevance", "submitted", "updated", "date", anyValue()]) } : {}),
     ...(random() < 0.2 ? { submitted_from: day(), submitted_to: day() } : {}),
     ...(random() < 0.3 ? { max_results: pick([...NASTY_NUMBERS, anyValue()]) } : {}),
     ...(random() < 0.3 ? { start: pick([...NASTY_NUMBERS, 9_999, 10_000, anyValue()]) } : {}),
   }),
   arxiv_get_metadata: () => ({
-    paper_ids: random() < 0.8 ? Array.from({ length: Math.floor(random() * 12) }, () => (random() < 0.9 ? randomString() : anyValue())) : anyValue(),
+    paper_ids:
+      random() < 0.8
+        ? Array.from({ length: Math.floor(random() * 12) }, () => (random() < 0.9 ? randomString() : anyValue()))
+        : anyValue(),
   }),
   arxiv_read_paper: () => ({
     paper_id: random() < 0.85 ? randomString() : anyValue(),
@@ -108,13 +206,24 @@ async function callTool(name: string, args: unknown): Promise<{ status: number; 
   const ctx = createExecutionContext();
   const request = new Request("http://localhost/mcp", {
     method: "POST",
-    headers: { host: "localhost", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", "cf-connecting-ip": `fuzz-${Math.floor(random() * 1e9)}` },
+    headers: {
+      host: "localhost",
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      "cf-connecting-ip": `fuzz-${Math.floor(random() * 1e9)}`,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
   }) as unknown as Parameters<typeof worker.fetch>[0];
   const response = await worker.fetch(request, { ...env, ...VARS } as Env, ctx);
   const text = await response.text();
   await waitOnExecutionContext(ctx);
-  const data = text.startsWith("event:") ? text.split("\n").find((line) => line.startsWith("data: "))?.slice(6) : text;
+  const data = text.startsWith("event:")
+    ? text
+        .split("\n")
+        .find((line) => line.startsWith("data: "))
+        ?.slice(6)
+    : text;
   return { status: response.status, message: data ? JSON.parse(data) : undefined };
 }
 
@@ -142,17 +251,25 @@ describe("fuzz: every tool, hostile arguments", () => {
         if (result.isError) {
           const error = JSON.parse(result.content[0].text).error;
           expect(error.reason).toMatch(/^[a-z_]+$/);
-          expect(error.reason, `${tool} ${JSON.stringify(args).slice(0, 200)} -> ${error.message}`).not.toBe("internal_error");
+          expect(error.reason, `${tool} ${JSON.stringify(args).slice(0, 200)} -> ${error.message}`).not.toBe(
+            "internal_error",
+          );
           expect(typeof error.recovery).toBe("string");
           expect(error.recovery.length).toBeGreaterThan(5);
           reasons.set(error.reason, (reasons.get(error.reason) ?? 0) + 1);
-          if (REJECTIONS.has(error.reason)) expect(await storageState(), `${tool} ${error.reason} wrote something`).toBe(before);
+          if (REJECTIONS.has(error.reason))
+            expect(await storageState(), `${tool} ${error.reason} wrote something`).toBe(before);
         } else {
           reasons.set("ok", (reasons.get("ok") ?? 0) + 1);
         }
       }
       // Every reason seen is one the tool declares (plus the wrapper's invalid_argument).
-      const declared = new Set([...REGISTERED.find((t) => t.name === tool)!.errors, "invalid_argument", "invalid_params", "ok"]);
+      const declared = new Set([
+        ...REGISTERED.find((t) => t.name === tool)!.errors,
+        "invalid_argument",
+        "invalid_params",
+        "ok",
+      ]);
       for (const reason of reasons.keys()) expect(declared, `${tool} returned undeclared ${reason}`).toContain(reason);
       console.log(`fuzz ${tool}: ${JSON.stringify(Object.fromEntries([...reasons].sort((a, b) => b[1] - a[1])))}`);
       // The run exercised rejections (and, for most tools, some accepted calls too).

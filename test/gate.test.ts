@@ -34,10 +34,7 @@ describe("spacing", () => {
   });
 
   it("keeps separate upstreams independent", async () => {
-    await Promise.all([
-      politeFetch(env, "arxiv-api", "/_scenario/ok"),
-      politeFetch(env, "nber", "/_scenario/ok"),
-    ]);
+    await Promise.all([politeFetch(env, "arxiv-api", "/_scenario/ok"), politeFetch(env, "nber", "/_scenario/ok")]);
     const [first, second] = (await upstreamHits()).map((hit) => hit.at);
     // Different gates: the second request does not wait for the arXiv API's 150 ms slot.
     expect(Math.abs(second! - first!)).toBeLessThan(Number(env.ARXIV_REQUEST_DELAY_MS));
@@ -173,7 +170,9 @@ describe("departures, cooldowns during a wait, budgets and redirects", () => {
     // Too early (a timer that woke early): the gate says how much longer.
     const early = await gate.depart({ delayMs: 200 });
     expect(early).toMatchObject({ go: false, reason: "early" });
-    await new Promise((resolve) => setTimeout(resolve, early.go === false && early.reason === "early" ? early.waitMs : 0));
+    await new Promise((resolve) =>
+      setTimeout(resolve, early.go === false && early.reason === "early" ? early.waitMs : 0),
+    );
     expect(await gate.depart({ delayMs: 200 })).toEqual({ go: true });
     // The next grant counts from that departure.
     const third = await gate.reserve({ delayMs: 200, maxWaitMs: 10_000 });

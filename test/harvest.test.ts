@@ -1,5 +1,11 @@
 // Cron and queue wiring: validation, dead-letter handling, and the run status it leaves in D1.
-import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { HARVESTERS, type HarvestMessage } from "../src/harvest/dispatch";
@@ -31,7 +37,11 @@ describe("queue consumer", () => {
       onPage: async (_env, page) => {
         seen.push(page);
         if (page.cursor === "busy") {
-          throw new ToolError("upstream_unavailable", "503", { retryable: true, retryAfterMs: 30_000, recovery: "wait" });
+          throw new ToolError("upstream_unavailable", "503", {
+            retryable: true,
+            retryAfterMs: 30_000,
+            recovery: "wait",
+          });
         }
       },
     };
@@ -50,7 +60,9 @@ describe("queue consumer", () => {
   });
 
   it("a page in the dead-letter queue stops the run with status error and the reason", async () => {
-    const batch = createMessageBatch("papers-mcp-harvest-dlq", [message("d1", { source: "arxiv", run_id: "r1", cursor: "tok-9" }, 6)]);
+    const batch = createMessageBatch("papers-mcp-harvest-dlq", [
+      message("d1", { source: "arxiv", run_id: "r1", cursor: "tok-9" }, 6),
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);
     await getQueueResult(batch, ctx);
@@ -65,8 +77,14 @@ describe("cron", () => {
   it("purges expired cache entries and keeps fresh ones", async () => {
     const now = Date.now();
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO api_cache (key, value, fetched_at, expires_at) VALUES ('old', '1', ?, ?)").bind(now - 10_000, now - 1),
-      env.DB.prepare("INSERT INTO api_cache (key, value, fetched_at, expires_at) VALUES ('fresh', '1', ?, ?)").bind(now, now + 60_000),
+      env.DB.prepare("INSERT INTO api_cache (key, value, fetched_at, expires_at) VALUES ('old', '1', ?, ?)").bind(
+        now - 10_000,
+        now - 1,
+      ),
+      env.DB.prepare("INSERT INTO api_cache (key, value, fetched_at, expires_at) VALUES ('fresh', '1', ?, ?)").bind(
+        now,
+        now + 60_000,
+      ),
     ]);
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "30 2 * * *", scheduledTime: now }), env, ctx);

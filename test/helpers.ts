@@ -34,12 +34,18 @@ export async function mcpCall(
   const response = await exports.default.fetch("http://localhost/mcp", {
     method: "POST",
     headers: { ...MCP_HEADERS, ...init.headers },
-    body: init.rawBody ?? JSON.stringify({ jsonrpc: "2.0", id: 1, method, ...(params === undefined ? {} : { params }) }),
+    body:
+      init.rawBody ?? JSON.stringify({ jsonrpc: "2.0", id: 1, method, ...(params === undefined ? {} : { params }) }),
   });
   const text = await response.text();
-  const data: string = text.startsWith("event:") || text.startsWith("data:")
-    ? text.split("\n").filter((line: string) => line.startsWith("data: ")).map((line: string) => line.slice(6)).join("")
-    : text;
+  const data: string =
+    text.startsWith("event:") || text.startsWith("data:")
+      ? text
+          .split("\n")
+          .filter((line: string) => line.startsWith("data: "))
+          .map((line: string) => line.slice(6))
+          .join("")
+      : text;
   return { status: response.status, message: data ? JSON.parse(data) : undefined };
 }
 
@@ -52,7 +58,13 @@ export async function callTool(name: string, args: unknown) {
 /** The typed error payload of an isError tool result. */
 export function toolError(result: { isError?: boolean; content: { type: string; text: string }[] }) {
   if (!result.isError) throw new Error(`expected an error result, got ${JSON.stringify(result).slice(0, 300)}`);
-  return JSON.parse(result.content[0]!.text).error as { reason: string; message: string; retryable: boolean; retry_after_ms?: number; recovery: string };
+  return JSON.parse(result.content[0]!.text).error as {
+    reason: string;
+    message: string;
+    retryable: boolean;
+    retry_after_ms?: number;
+    recovery: string;
+  };
 }
 
 /**
@@ -77,7 +89,12 @@ export async function callToolWith(
   const response = await worker.fetch(request, { ...env, ...vars } as unknown as Env, ctx);
   const text = await response.text();
   await waitOnExecutionContext(ctx);
-  const data = text.startsWith("event:") ? text.split("\n").find((line) => line.startsWith("data: "))?.slice(6) : text;
+  const data = text.startsWith("event:")
+    ? text
+        .split("\n")
+        .find((line) => line.startsWith("data: "))
+        ?.slice(6)
+    : text;
   const message = data ? JSON.parse(data) : undefined;
   return { status: response.status, result: message?.result, message };
 }

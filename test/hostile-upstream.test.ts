@@ -9,7 +9,11 @@ import { FAKE, callTool, callToolWith, resetUpstream, toolError } from "./helper
 async function searchAgainst(scenario: string, vars: Record<string, string> = {}) {
   await resetUpstream();
   const started = Date.now();
-  const { result } = await callToolWith("arxiv_search_papers", { query: "testing" }, { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/${scenario}`, ...vars });
+  const { result } = await callToolWith(
+    "arxiv_search_papers",
+    { query: "testing" },
+    { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/${scenario}`, ...vars },
+  );
   const elapsed = Date.now() - started;
   console.log(`hostile upstream ${scenario}: ${elapsed} ms`);
   return { error: toolError(result), elapsed };
@@ -53,12 +57,20 @@ describe("hostile upstreams", () => {
   });
 
   it("a PDF that is not a PDF at all is pdf_extraction_failed", async () => {
-    const error = await pdfToDocument(new TextEncoder().encode("<html>not a pdf</html>"), { maxPages: 10, maxChars: 10_000 }, "r").catch((e: unknown) => e);
+    const error = await pdfToDocument(
+      new TextEncoder().encode("<html>not a pdf</html>"),
+      { maxPages: 10, maxChars: 10_000 },
+      "r",
+    ).catch((e: unknown) => e);
     expect((error as ToolError).reason).toBe("pdf_extraction_failed");
   });
 
   it("reading through a 429 leaves the caches empty and reports rate_limited", async () => {
-    const { result } = await callToolWith("arxiv_read_paper", { paper_id: "2501.11120v1" }, { ARXIV_BASE_URL: `${FAKE}/arxiv/_scenario/status-429` });
+    const { result } = await callToolWith(
+      "arxiv_read_paper",
+      { paper_id: "2501.11120v1" },
+      { ARXIV_BASE_URL: `${FAKE}/arxiv/_scenario/status-429` },
+    );
     expect(toolError(result).reason).toBe("rate_limited");
     expect((await env.BLOBS.list()).objects).toHaveLength(0);
   });
@@ -81,7 +93,11 @@ function encryptedPdf(): Uint8Array {
   object(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>");
   object(4, `<< /Filter /Standard /V 1 /R 2 /O <${hex32}> /U <${hex32}> /P -44 >>`);
   const xref = length;
-  parts.push(`xref\n0 5\n0000000000 65535 f \n${[1, 2, 3, 4].map((n) => `${String(offsets[n]).padStart(10, "0")} 00000 n \n`).join("")}`);
-  parts.push(`trailer\n<< /Size 5 /Root 1 0 R /Encrypt 4 0 R /ID [<0123456789ABCDEF0123456789ABCDEF> <0123456789ABCDEF0123456789ABCDEF>] >>\nstartxref\n${xref}\n%%EOF\n`);
+  parts.push(
+    `xref\n0 5\n0000000000 65535 f \n${[1, 2, 3, 4].map((n) => `${String(offsets[n]).padStart(10, "0")} 00000 n \n`).join("")}`,
+  );
+  parts.push(
+    `trailer\n<< /Size 5 /Root 1 0 R /Encrypt 4 0 R /ID [<0123456789ABCDEF0123456789ABCDEF> <0123456789ABCDEF0123456789ABCDEF>] >>\nstartxref\n${xref}\n%%EOF\n`,
+  );
   return new TextEncoder().encode(parts.join(""));
 }

@@ -33,13 +33,17 @@ describe("protocol", () => {
     const { message } = await mcpCall("tools/list");
     const json = JSON.stringify(message.result);
     expect(json).not.toContain("$schema");
-    for (const tool of message.result.tools) expect(JSON.stringify(tool.outputSchema)).not.toMatch(/"required"|"additionalProperties":false/);
+    for (const tool of message.result.tools)
+      expect(JSON.stringify(tool.outputSchema)).not.toMatch(/"required"|"additionalProperties":false/);
     // Budgets: the citation tools (issue 13) may add 3 KB and papers_find_in_paper (issue 16)
     // 1.5 KB. The first eight tools fit in 10,000 bytes, plus what later issues added to them:
     // `links` in two outputs (about 150) and the read tools' max_tokens, figures and section views (about 450).
-    const sizeOf = (names: string[]) => JSON.stringify(message.result.tools.filter((tool: { name: string }) => names.includes(tool.name))).length;
+    const sizeOf = (names: string[]) =>
+      JSON.stringify(message.result.tools.filter((tool: { name: string }) => names.includes(tool.name))).length;
     const later = [...CITATION_TOOLS, ...AGENT_TOOLS, "papers_find_in_paper"];
-    const others = message.result.tools.map((tool: { name: string }) => tool.name).filter((name: string) => !later.includes(name));
+    const others = message.result.tools
+      .map((tool: { name: string }) => tool.name)
+      .filter((name: string) => !later.includes(name));
     expect(sizeOf(CITATION_TOOLS)).toBeLessThan(3_072);
     // The research agent's two tools (issue 14) may add 3 KB.
     expect(sizeOf(AGENT_TOOLS)).toBeLessThan(3_072);
@@ -77,7 +81,11 @@ describe("arxiv_list_categories", () => {
 
   it("filters by group, case-insensitively", async () => {
     const result = await callTool("arxiv_list_categories", { group: "ECON" });
-    expect(result.structuredContent.categories.map((c: { code: string }) => c.code)).toEqual(["econ.EM", "econ.GN", "econ.TH"]);
+    expect(result.structuredContent.categories.map((c: { code: string }) => c.code)).toEqual([
+      "econ.EM",
+      "econ.GN",
+      "econ.TH",
+    ]);
   });
 
   it("filters by archive inside a group (astro-ph is one archive of physics)", async () => {
@@ -89,7 +97,9 @@ describe("arxiv_list_categories", () => {
 
   it("marks aliases", async () => {
     const result = await callTool("arxiv_list_categories", { group: "math" });
-    expect(result.structuredContent.categories).toContainEqual(expect.objectContaining({ code: "math.IT", alias_of: "cs.IT" }));
+    expect(result.structuredContent.categories).toContainEqual(
+      expect.objectContaining({ code: "math.IT", alias_of: "cs.IT" }),
+    );
   });
 
   it("fails an unknown group with invalid_group and the valid choices", async () => {
@@ -150,7 +160,11 @@ describe("bad input never crashes", () => {
   it("a foreign Host is refused with 403", async () => {
     const response = await exports.default.fetch("http://localhost/mcp", {
       method: "POST",
-      headers: { host: "evil.example", "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: {
+        host: "evil.example",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(response.status).toBe(403);
@@ -162,7 +176,12 @@ describe("deployment settings", () => {
     app.fetch(
       new Request(`http://${host}/mcp`, {
         method: "POST",
-        headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+        headers: {
+          host,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
       }),
       { ...env, ...vars },

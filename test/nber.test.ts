@@ -11,10 +11,30 @@ import { FAKE, callTool, callToolWith, mcpCall, resetUpstream, toolError, upstre
 // Real records from data/nberwp (CC0).
 const SEED = [
   { id: "w0001", title: "Education, Information, and Efficiency", authors: ["Finis Welch"], date: "1973-06" },
-  { id: "w10000", title: "Trade Wars: The Exaggerated Impact of Trade in Economic Debate", authors: ["Richard B Freeman"], date: "2003-10" },
-  { id: "w25000", title: "The Intergenerational Transmission of Human Capital: Evidence from the Golden Age of Upward Mobility", authors: ["David Card", "Lowell J Taylor", "Ciprian Domnisoru"], date: "2018-09" },
-  { id: "w29623", title: "Worker Beliefs About Outside Options", authors: ["Christopher P Roth", "Benjamin Schoefer", "Simon Jager", "Nina Roussille"], date: "2021-12" },
-  { id: "w29624", title: "The Political Economy of Anti-Bribery Enforcement", authors: ["Lauren H Cohen", "Bo Li"], date: "2021-12" },
+  {
+    id: "w10000",
+    title: "Trade Wars: The Exaggerated Impact of Trade in Economic Debate",
+    authors: ["Richard B Freeman"],
+    date: "2003-10",
+  },
+  {
+    id: "w25000",
+    title: "The Intergenerational Transmission of Human Capital: Evidence from the Golden Age of Upward Mobility",
+    authors: ["David Card", "Lowell J Taylor", "Ciprian Domnisoru"],
+    date: "2018-09",
+  },
+  {
+    id: "w29623",
+    title: "Worker Beliefs About Outside Options",
+    authors: ["Christopher P Roth", "Benjamin Schoefer", "Simon Jager", "Nina Roussille"],
+    date: "2021-12",
+  },
+  {
+    id: "w29624",
+    title: "The Political Economy of Anti-Bribery Enforcement",
+    authors: ["Lauren H Cohen", "Bo Li"],
+    date: "2021-12",
+  },
 ].map((paper) => ({ ...paper, abstract: null, source: "nberwp" as const }));
 
 const seed = () => upsertMirror(env.DB, SEED);
@@ -40,23 +60,51 @@ describe("NBER IDs", () => {
     expect(parsed.ok && parsed.id.id).toBe(expected);
   });
 
-  it.each(["", "w", "w0", "0", "100000", "w-1", "x25000", "../w1", "w1/../../etc", "w25000.pdf/../x", "https://evil.example/papers/w1", "w1\u0000", "w 1", "２５０００", "1e5"])(
-    "rejects %j",
-    (input) => {
-      expect(parseNberId(input).ok).toBe(false);
-    },
-  );
+  it.each([
+    "",
+    "w",
+    "w0",
+    "0",
+    "100000",
+    "w-1",
+    "x25000",
+    "../w1",
+    "w1/../../etc",
+    "w25000.pdf/../x",
+    "https://evil.example/papers/w1",
+    "w1\u0000",
+    "w 1",
+    "２５０００",
+    "1e5",
+  ])("rejects %j", (input) => {
+    expect(parseNberId(input).ok).toBe(false);
+  });
 });
 
 describe("nber_search_papers", () => {
   it("answers from the mirror when the dates lie within it, and logs the search", async () => {
     await seed();
     const result = await callTool("nber_search_papers", { query: "trade wars", end_date: "2020-12-31" });
-    expect(result.structuredContent).toMatchObject({ served_from: "mirror", total: 1, page: 1, per_page: 20, end_date: "2020-12-31" });
-    expect(result.structuredContent.papers[0]).toMatchObject({ id: "w10000", authors: ["Richard B Freeman"], url: "https://www.nber.org/papers/w10000" });
+    expect(result.structuredContent).toMatchObject({
+      served_from: "mirror",
+      total: 1,
+      page: 1,
+      per_page: 20,
+      end_date: "2020-12-31",
+    });
+    expect(result.structuredContent.papers[0]).toMatchObject({
+      id: "w10000",
+      authors: ["Richard B Freeman"],
+      url: "https://www.nber.org/papers/w10000",
+    });
     expect(await upstreamHits()).toHaveLength(0);
     const [log] = await rows("SELECT * FROM query_log");
-    expect(log).toMatchObject({ surface: "nber_search_papers", keyword: "trade wars", result_count: 1, served_from: "mirror" });
+    expect(log).toMatchObject({
+      surface: "nber_search_papers",
+      keyword: "trade wars",
+      result_count: 1,
+      served_from: "mirror",
+    });
   });
 
   it("finds authors and respects inclusive date bounds on month-precision records", async () => {
@@ -65,10 +113,18 @@ describe("nber_search_papers", () => {
     expect(byAuthor.structuredContent.papers.map((p: { id: string }) => p.id)).toEqual(["w25000"]);
     // The mirror's newest month may be incomplete, so NBER is asked first; it has no answer recorded
     // here, so the mirror answers, says so, and counts a December 2021 paper as within 2021-12-31.
-    const window = await callTool("nber_search_papers", { query: "options", start_date: "2021-12-31", end_date: "2021-12-31" });
+    const window = await callTool("nber_search_papers", {
+      query: "options",
+      start_date: "2021-12-31",
+      end_date: "2021-12-31",
+    });
     expect(window.structuredContent).toMatchObject({ served_from: "mirror", total: 1 });
     expect(window.structuredContent.notices[0]).toContain("could not be asked");
-    const bounded = await callTool("nber_search_papers", { query: "education", start_date: "1973-06-30", end_date: "1999-12-31" });
+    const bounded = await callTool("nber_search_papers", {
+      query: "education",
+      start_date: "1973-06-30",
+      end_date: "1999-12-31",
+    });
     expect(bounded.structuredContent.papers.map((p: { id: string }) => p.id)).toEqual(["w0001"]);
   });
 
@@ -105,10 +161,20 @@ describe("nber_search_papers", () => {
 
   it("identical searches and paper lookups made at once go to NBER once, and every caller gets the answer", async () => {
     await seed();
-    const searches = await Promise.all(Array.from({ length: 6 }, () => callTool("nber_search_papers", { query: "artificial intelligence" })));
-    expect(searches.every((result) => result.structuredContent.served_from === "live" && result.structuredContent.total === 5)).toBe(true);
-    const infos = await Promise.all(Array.from({ length: 4 }, () => callTool("nber_get_paper_info", { paper_id: "w10000", refresh: true })));
-    expect(infos.map((result) => [result.structuredContent.id, result.structuredContent.served_from])).toEqual(Array(4).fill(["w10000", "live"]));
+    const searches = await Promise.all(
+      Array.from({ length: 6 }, () => callTool("nber_search_papers", { query: "artificial intelligence" })),
+    );
+    expect(
+      searches.every(
+        (result) => result.structuredContent.served_from === "live" && result.structuredContent.total === 5,
+      ),
+    ).toBe(true);
+    const infos = await Promise.all(
+      Array.from({ length: 4 }, () => callTool("nber_get_paper_info", { paper_id: "w10000", refresh: true })),
+    );
+    expect(infos.map((result) => [result.structuredContent.id, result.structuredContent.served_from])).toEqual(
+      Array(4).fill(["w10000", "live"]),
+    );
     const hits = (await upstreamHits()).map((hit) => new URL(hit.path, FAKE).pathname);
     expect(hits.filter((path) => path.endsWith("/search"))).toHaveLength(1);
     expect(hits.filter((path) => path === "/nber/papers/w10000")).toHaveLength(1);
@@ -116,7 +182,11 @@ describe("nber_search_papers", () => {
 
   it("falls back to the mirror, saying so, when NBER rate-limits", async () => {
     await seed();
-    const { message } = await callToolWith("nber_search_papers", { query: "bribery" }, { NBER_BASE_URL: `${FAKE}/nber/_scenario/status-429` });
+    const { message } = await callToolWith(
+      "nber_search_papers",
+      { query: "bribery" },
+      { NBER_BASE_URL: `${FAKE}/nber/_scenario/status-429` },
+    );
     expect(message.result.structuredContent).toMatchObject({ served_from: "mirror", total: 1 });
     expect(message.result.structuredContent.notices[0]).toContain("rate_limited");
   });
@@ -161,16 +231,31 @@ describe("nber_get_paper_info", () => {
 
     const refreshed = await callTool("nber_get_paper_info", { paper_id: "W10000", refresh: true });
     expect(refreshed.structuredContent.served_from).toBe("live");
-    expect(await rows("SELECT served_from FROM info_log ORDER BY id")).toEqual([{ served_from: "live" }, { served_from: "cache" }, { served_from: "live" }]);
-    expect(await rows("SELECT paper_id, fetch_count FROM info_cache")).toEqual([{ paper_id: "w10000", fetch_count: 2 }]);
+    expect(await rows("SELECT served_from FROM info_log ORDER BY id")).toEqual([
+      { served_from: "live" },
+      { served_from: "cache" },
+      { served_from: "live" },
+    ]);
+    expect(await rows("SELECT paper_id, fetch_count FROM info_cache")).toEqual([
+      { paper_id: "w10000", fetch_count: 2 },
+    ]);
     // The page's abstract enriches the mirror.
-    expect((await rows("SELECT abstract FROM nber_papers WHERE id = 'w10000'"))[0]!.abstract).toMatch(/^The rules governing/);
+    expect((await rows("SELECT abstract FROM nber_papers WHERE id = 'w10000'"))[0]!.abstract).toMatch(
+      /^The rules governing/,
+    );
   });
 
   it("decodes entities and drops tags in the abstract", async () => {
     const info = await callTool("nber_get_paper_info", { paper_id: "w33509" });
-    expect(info.structuredContent.abstract).toBe("Placeholder abstract of a hand-made page: this is not NBER's text & stands in for it.");
-    expect(info.structuredContent.authors).toEqual(["Menaka Hampole", "Dimitris Papanikolaou", "Lawrence D.W. Schmidt", "Bryan Seegmiller"]);
+    expect(info.structuredContent.abstract).toBe(
+      "Placeholder abstract of a hand-made page: this is not NBER's text & stands in for it.",
+    );
+    expect(info.structuredContent.authors).toEqual([
+      "Menaka Hampole",
+      "Dimitris Papanikolaou",
+      "Lawrence D.W. Schmidt",
+      "Bryan Seegmiller",
+    ]);
   });
 
   it("an unknown paper is no_match; a page without metadata is upstream_malformed; neither is cached", async () => {
@@ -184,7 +269,9 @@ describe("nber_get_paper_info", () => {
   });
 
   it("a bad ID is invalid_id, with nothing logged and no request", async () => {
-    expect(toolError(await callTool("nber_get_paper_info", { paper_id: "../../etc/passwd" })).reason).toBe("invalid_id");
+    expect(toolError(await callTool("nber_get_paper_info", { paper_id: "../../etc/passwd" })).reason).toBe(
+      "invalid_id",
+    );
     expect(await countRows(env.DB, "info_log")).toBe(0);
     expect(await upstreamHits()).toHaveLength(0);
   });
@@ -201,11 +288,18 @@ describe("nber_download_paper and /files", () => {
   it("stores the PDF once in R2 and hands out a link with size and sha256", async () => {
     const first = await callTool("nber_download_paper", { paper_id: "w10000" });
     const out = first.structuredContent;
-    expect(out).toMatchObject({ paper_id: "w10000", url: "http://localhost/files/nber/w10000.pdf", filename: "w10000.pdf", served_from: "live" });
+    expect(out).toMatchObject({
+      paper_id: "w10000",
+      url: "http://localhost/files/nber/w10000.pdf",
+      filename: "w10000.pdf",
+      served_from: "live",
+    });
     const object = await env.BLOBS.get("nber/pdf/w10000.pdf");
     const bytes = new Uint8Array(await object!.arrayBuffer());
     expect(out.size).toBe(bytes.byteLength);
-    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))]
+      .map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
     expect(out.sha256).toBe(digest);
     expect(first.content[1]).toMatchObject({ type: "resource_link", uri: out.url, mimeType: "application/pdf" });
 
@@ -224,7 +318,9 @@ describe("nber_download_paper and /files", () => {
     expect(file.headers.get("content-disposition")).toBe('attachment; filename="w10000.pdf"');
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(bytes);
     const etag = file.headers.get("etag")!;
-    const again = await exports.default.fetch("http://localhost/files/nber/w10000.pdf", { headers: { "if-none-match": etag } });
+    const again = await exports.default.fetch("http://localhost/files/nber/w10000.pdf", {
+      headers: { "if-none-match": etag },
+    });
     expect(again.status).toBe(304);
   });
 
@@ -239,7 +335,11 @@ describe("nber_download_paper and /files", () => {
       },
     });
     const cached = await callToolWith("nber_download_paper", { paper_id: "w10000" }, { BLOBS: blobs });
-    expect(cached.result.structuredContent).toMatchObject({ served_from: "cache", size: first.size, sha256: first.sha256 });
+    expect(cached.result.structuredContent).toMatchObject({
+      served_from: "cache",
+      size: first.size,
+      sha256: first.sha256,
+    });
     expect(gets).toBe(0);
     // A copy stored without the digest in its metadata (as early versions did).
     const bytes = await (await env.BLOBS.get("nber/pdf/w10000.pdf"))!.arrayBuffer();
@@ -276,7 +376,11 @@ describe("nber_download_paper and /files", () => {
     });
     const { default: worker } = await import("../src/index");
     const { createExecutionContext } = await import("cloudflare:test");
-    const head = await worker.fetch(new Request(url, { method: "HEAD" }) as never, { ...env, BLOBS: blobs } as Env, createExecutionContext());
+    const head = await worker.fetch(
+      new Request(url, { method: "HEAD" }) as never,
+      { ...env, BLOBS: blobs } as Env,
+      createExecutionContext(),
+    );
     expect(head.status).toBe(200);
     expect(Number(head.headers.get("content-length"))).toBeGreaterThan(1000);
     expect(head.headers.get("last-modified")).toMatch(/GMT$/);
@@ -284,7 +388,12 @@ describe("nber_download_paper and /files", () => {
     expect(gets).toBe(0);
   });
 
-  it.each(["/files/nber/w20000.pdf", "/files/nber/..%2F..%2Fsecret.pdf", "/files/nber/w10000", "/files/nber/arxiv%2Fpdf%2Fx.pdf"])("%s is a 404", async (path) => {
+  it.each([
+    "/files/nber/w20000.pdf",
+    "/files/nber/..%2F..%2Fsecret.pdf",
+    "/files/nber/w10000",
+    "/files/nber/arxiv%2Fpdf%2Fx.pdf",
+  ])("%s is a 404", async (path) => {
     const response = await exports.default.fetch(`http://localhost${path}`);
     expect(response.status).toBe(404);
   });
@@ -300,7 +409,13 @@ describe("nber_download_paper and /files", () => {
 describe("nber_read_paper", () => {
   it("reads the PDF's text, then serves pages from R2", async () => {
     const first = await callTool("nber_read_paper", { paper_id: "w10000", max_characters: 1000 });
-    expect(first.structuredContent).toMatchObject({ paper_id: "w10000", source: "pdf_text", served_from: "live", start: 0, next_start: 1000 });
+    expect(first.structuredContent).toMatchObject({
+      paper_id: "w10000",
+      source: "pdf_text",
+      served_from: "live",
+      start: 0,
+      next_start: 1000,
+    });
     // The stand-in PDF is a real arXiv paper (see test/fixtures/content-routes.json).
     expect(first.structuredContent.text).toContain("Existence and stability of circular orbits");
     const second = await callTool("nber_read_paper", { paper_id: "w10000", start: 1000, max_characters: 1000 });
@@ -330,7 +445,9 @@ describe("mirror refresh (cron + queue)", () => {
     await upsertMirror(env.DB, [{ ...SEED[1]!, abstract: "globalization and labor standards" }]);
     const result = await callTool("nber_search_papers", { query: "globalization", end_date: "2020-01-01" });
     expect(result.structuredContent.papers.map((p: { id: string }) => p.id)).toEqual(["w10000"]);
-    const check = await env.DB.prepare("INSERT INTO nber_papers_fts(nber_papers_fts, rank) VALUES ('integrity-check', 1)").run();
+    const check = await env.DB.prepare(
+      "INSERT INTO nber_papers_fts(nber_papers_fts, rank) VALUES ('integrity-check', 1)",
+    ).run();
     expect(check.success).toBe(true);
   });
 });

@@ -39,7 +39,9 @@ function plan(query: string, filters = {}) {
 
 /** Exhaustive FTS5 ranking: every hit scored, the page cut from it. */
 async function exhaustive(match: TextQuery, limit = 10): Promise<{ k: number; s: number }[]> {
-  const { results } = await env.DB.prepare(`SELECT rowid AS k, -${BM25_SQL} AS s FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ? ORDER BY ${BM25_SQL} ASC, rowid DESC LIMIT ?`)
+  const { results } = await env.DB.prepare(
+    `SELECT rowid AS k, -${BM25_SQL} AS s FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ? ORDER BY ${BM25_SQL} ASC, rowid DESC LIMIT ?`,
+  )
     .bind(toMatch(match), limit)
     .all<{ k: number; s: number }>();
   return results;
@@ -50,13 +52,21 @@ const candidatePath: Partial<MirrorSearchOptions> = { caps: { count: 20, scan: 4
 
 describe("the index's tokenizer and bm25, in TypeScript", () => {
   it("tokenizes every sample paper exactly as FTS5 did: the same terms, document counts and document sizes", async () => {
-    const vocab = new Map((await env.DB.prepare("SELECT term, doc FROM arxiv_papers_fts_vocab").all<{ term: string; doc: number }>()).results.map((r) => [r.term, r.doc]));
+    const vocab = new Map(
+      (
+        await env.DB.prepare("SELECT term, doc FROM arxiv_papers_fts_vocab").all<{ term: string; doc: number }>()
+      ).results.map((r) => [r.term, r.doc]),
+    );
     const ours = new Map<string, number>();
-    const { results: sizes } = await env.DB.prepare("SELECT p.id, d.sz FROM arxiv_papers p JOIN arxiv_papers_fts_docsize d ON d.id = p.paper_key").all<{ id: string; sz: ArrayBuffer }>();
+    const { results: sizes } = await env.DB.prepare(
+      "SELECT p.id, d.sz FROM arxiv_papers p JOIN arxiv_papers_fts_docsize d ON d.id = p.paper_key",
+    ).all<{ id: string; sz: ArrayBuffer }>();
     const sizeOf = new Map(sizes.map((r) => [r.id, r.sz]));
     let sizeMismatches = 0;
     for (const r of records) {
-      const columns = [r.title, r.authors, r.abstract, r.comment ?? "", r.journal_ref ?? ""].map((text) => tokens(text.replace(/\s+/g, " ").trim()));
+      const columns = [r.title, r.authors, r.abstract, r.comment ?? "", r.journal_ref ?? ""].map((text) =>
+        tokens(text.replace(/\s+/g, " ").trim()),
+      );
       for (const term of new Set(columns.flat())) ours.set(term, (ours.get(term) ?? 0) + 1);
       const stored = new Uint8Array(sizeOf.get(r.id)!);
       // docsize: one varint per column (all sizes here are under 128 tokens a column, or two bytes).
@@ -80,28 +90,51 @@ describe("the index's tokenizer and bm25, in TypeScript", () => {
   });
 
   it("scores documents to FTS5's bm25 exactly: phrases, column filters, prefixes, NOT", async () => {
-    const block = (await env.DB.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1").first<{ block: ArrayBuffer }>())!.block;
+    const block = (await env.DB.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1").first<{
+      block: ArrayBuffer;
+    }>())!.block;
     const stats = corpusStats(new Uint8Array(block));
     expect(stats.rows).toBe(records.length);
     const queries: TextQuery[] = [
       phrase(["quantum"], null),
       { kind: "or", children: [phrase(["lattice"], null), phrase(["gauge"], 0), phrase(["magnetic", "field"], null)] },
-      { kind: "not", left: { kind: "and", children: [phrase(["black"], null), phrase(["hole"], null)] }, right: phrase(["galaxy"], null) },
+      {
+        kind: "not",
+        left: { kind: "and", children: [phrase(["black"], null), phrase(["hole"], null)] },
+        right: phrase(["galaxy"], null),
+      },
       phrase(["entangl"], null, true),
       phrase(["smith"], 1),
     ];
-    const { results: rows } = await env.DB.prepare("SELECT paper_key, title, authors, abstract, coalesce(comment, '') AS c, coalesce(journal_ref, '') AS j FROM arxiv_papers").all<Record<string, string> & { paper_key: number }>();
+    const { results: rows } = await env.DB.prepare(
+      "SELECT paper_key, title, authors, abstract, coalesce(comment, '') AS c, coalesce(journal_ref, '') AS j FROM arxiv_papers",
+    ).all<Record<string, string> & { paper_key: number }>();
     const docs = new Map(rows.map((r) => [r.paper_key, [r.title!, r.authors!, r.abstract!, r.c!, r.j!].map(tokens)]));
     for (const query of queries) {
       const fts = await exhaustive(query, 10_000);
       expect(fts.length, toMatch(query)).toBeGreaterThan(0);
       const phrases = phrasesOf(query);
       const idfs = await Promise.all(
-        phrases.map(async (p) => idf(stats, (await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?").bind(toMatch(p)).first<{ n: number }>())!.n)),
+        phrases.map(async (p) =>
+          idf(
+            stats,
+            (await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?")
+              .bind(toMatch(p))
+              .first<{ n: number }>())!.n,
+          ),
+        ),
       );
       for (const hit of fts) {
         const doc = docs.get(hit.k)!;
-        expect(score(phrases, idfs, doc, stats, phrases.map((p) => phraseCounts(p, doc)))).toBeCloseTo(hit.s, 9);
+        expect(
+          score(
+            phrases,
+            idfs,
+            doc,
+            stats,
+            phrases.map((p) => phraseCounts(p, doc)),
+          ),
+        ).toBeCloseTo(hit.s, 9);
       }
     }
   });
@@ -110,14 +143,29 @@ describe("the index's tokenizer and bm25, in TypeScript", () => {
 describe("relevance order whatever the number of hits", () => {
   it("ranks a search past the count cap by BM25, never newest first, with the same page as an exhaustive ranking", async () => {
     await buildRankTables();
-    for (const query of ["quantum", "field theory", "ti:quantum", "quantum gauge lattice boson string", "magnetic OR field OR spin"]) {
+    for (const query of [
+      "quantum",
+      "field theory",
+      "ti:quantum",
+      "quantum gauge lattice boson string",
+      "magnetic OR field OR spin",
+    ]) {
       const planned = plan(query);
-      const result = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...candidatePath });
+      const result = await searchMirror(env.DB, planned, {
+        sortBy: "relevance",
+        sortOrder: "descending",
+        start: 0,
+        limit: 10,
+        ...candidatePath,
+      });
       if (result.kind !== "answer") throw new Error("expected an answer");
       expect(result, query).toMatchObject({ ordering: "relevance", totalIsLowerBound: true, method: "candidates" });
       const exact = await exhaustive(planned.match!);
       // The sample is small enough for the candidates to hold every paper that matters.
-      expect(result.rows.map((r) => r.paper_key), query).toEqual(exact.map((r) => r.k));
+      expect(
+        result.rows.map((r) => r.paper_key),
+        query,
+      ).toEqual(exact.map((r) => r.k));
     }
   });
 
@@ -125,16 +173,37 @@ describe("relevance order whatever the number of hits", () => {
     await buildRankTables();
     for (const query of ["quantum", "ti:quantum", "abs:field"]) {
       const planned = plan(query);
-      const result = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...candidatePath, tuning: { rareBudget: 0 } });
+      const result = await searchMirror(env.DB, planned, {
+        sortBy: "relevance",
+        sortOrder: "descending",
+        start: 0,
+        limit: 10,
+        ...candidatePath,
+        tuning: { rareBudget: 0 },
+      });
       expect(result, query).toMatchObject({ kind: "answer", method: "candidates" });
-      if (result.kind === "answer") expect(result.rows.map((r) => r.paper_key), query).toEqual((await exhaustive(planned.match!)).map((r) => r.k));
+      if (result.kind === "answer")
+        expect(
+          result.rows.map((r) => r.paper_key),
+          query,
+        ).toEqual((await exhaustive(planned.match!)).map((r) => r.k));
     }
   });
 
   it("sends a prefix whose common expansions cover too much of the index to arXiv's API, with the reason", async () => {
     await buildRankTables();
-    const result = await searchMirror(env.DB, plan("quant*"), { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...candidatePath, tuning: { prefixMaxDocs: 50 } });
-    expect(result).toMatchObject({ kind: "live", reason: expect.stringContaining("the prefix quant* expands to index terms held by") });
+    const result = await searchMirror(env.DB, plan("quant*"), {
+      sortBy: "relevance",
+      sortOrder: "descending",
+      start: 0,
+      limit: 10,
+      ...candidatePath,
+      tuning: { prefixMaxDocs: 50 },
+    });
+    expect(result).toMatchObject({
+      kind: "live",
+      reason: expect.stringContaining("the prefix quant* expands to index terms held by"),
+    });
   });
 
   it("applies category and date filters to every candidate source: the same page as an exhaustive ranking with the filters", async () => {
@@ -148,36 +217,67 @@ describe("relevance order whatever the number of hits", () => {
     for (const [query, filters] of cases) {
       const planned = plan(query, filters);
       const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10 } as const;
-      const ranked = await searchMirror(env.DB, planned, { ...options, caps: { count: 5, scan: 10, rank: 10 }, tuning: { rareBudget: 0 } });
+      const ranked = await searchMirror(env.DB, planned, {
+        ...options,
+        caps: { count: 5, scan: 10, rank: 10 },
+        tuning: { rareBudget: 0 },
+      });
       const exact = await searchMirror(env.DB, planned, { ...options, reference: true });
       if (ranked.kind !== "answer" || exact.kind !== "answer") throw new Error("expected answers");
       // (A narrow window can leave fewer candidates than a page: then it is ranked exhaustively.)
       if (!filters.submittedFrom) expect(ranked.method, query).toBe("candidates");
-      expect(ranked.rows.map((r) => r.id), `${query} ${JSON.stringify(filters)}`).toEqual(exact.rows.map((r) => r.id));
+      expect(
+        ranked.rows.map((r) => r.id),
+        `${query} ${JSON.stringify(filters)}`,
+      ).toEqual(exact.rows.map((r) => r.id));
     }
   });
 
   it("serves a page beyond the candidates, and worst-first order, from an exhaustive ranking", async () => {
     const planned = plan("quantum");
-    const deep = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start: 100, limit: 10, ...candidatePath });
+    const deep = await searchMirror(env.DB, planned, {
+      sortBy: "relevance",
+      sortOrder: "descending",
+      start: 100,
+      limit: 10,
+      ...candidatePath,
+    });
     const exact = await exhaustive(planned.match!, 110);
     expect(deep).toMatchObject({ kind: "answer", method: "exhaustive" });
     if (deep.kind === "answer") expect(deep.rows.map((r) => r.paper_key)).toEqual(exact.slice(100).map((r) => r.k));
-    const worst = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "ascending", start: 0, limit: 3, ...candidatePath });
-    if (worst.kind === "answer") expect(worst.rows[0]!.paper_key).toBe((await exhaustive(planned.match!, 10_000)).at(-1)!.k);
+    const worst = await searchMirror(env.DB, planned, {
+      sortBy: "relevance",
+      sortOrder: "ascending",
+      start: 0,
+      limit: 3,
+      ...candidatePath,
+    });
+    if (worst.kind === "answer")
+      expect(worst.rows[0]!.paper_key).toBe((await exhaustive(planned.match!, 10_000)).at(-1)!.k);
   });
 
   it("falls back to an exhaustive ranking when the candidates run out before the page is full", async () => {
     const planned = plan("quantum AND field");
-    const tiny = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...candidatePath, tuning: { rareCandidates: 1, pairCandidates: 1, allTermsCandidates: 1, championCandidates: 1 } });
+    const tiny = await searchMirror(env.DB, planned, {
+      sortBy: "relevance",
+      sortOrder: "descending",
+      start: 0,
+      limit: 10,
+      ...candidatePath,
+      tuning: { rareCandidates: 1, pairCandidates: 1, allTermsCandidates: 1, championCandidates: 1 },
+    });
     expect(tiny).toMatchObject({ kind: "answer", method: "exhaustive" });
-    if (tiny.kind === "answer") expect(tiny.rows.map((r) => r.paper_key)).toEqual((await exhaustive(planned.match!)).map((r) => r.k));
+    if (tiny.kind === "answer")
+      expect(tiny.rows.map((r) => r.paper_key)).toEqual((await exhaustive(planned.match!)).map((r) => r.k));
   });
 
   it("puts the paper whose whole title is the pasted query first, in every form an agent sends it", async () => {
     const withTitles = records.filter((r) => r.title.split(/\s+/).length >= 5).slice(0, 40);
     for (const record of withTitles) {
-      const pasted = record.title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+      const pasted = record.title
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, " ")
+        .trim();
       for (const query of [pasted, `"${pasted}"`]) {
         const result = await callTool("arxiv_search_papers", { query, max_results: 3 });
         expect(result.structuredContent.papers[0]?.base_id, query).toBe(record.id);
@@ -188,14 +288,31 @@ describe("relevance order whatever the number of hits", () => {
   it("pages through a ranked search without repeating or skipping a paper", async () => {
     await buildRankTables();
     const record = records.find((r) => r.title.split(/\s+/).length >= 6)!;
-    const planned = plan(record.title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim());
+    const planned = plan(
+      record.title
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, " ")
+        .trim(),
+    );
     const pages = [];
     for (const start of [0, 7, 14]) {
-      const page = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start, limit: 7, ...candidatePath });
+      const page = await searchMirror(env.DB, planned, {
+        sortBy: "relevance",
+        sortOrder: "descending",
+        start,
+        limit: 7,
+        ...candidatePath,
+      });
       if (page.kind !== "answer") throw new Error("expected an answer");
       pages.push(...page.rows.map((r) => r.paper_key));
     }
-    const whole = await searchMirror(env.DB, planned, { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 21, ...candidatePath });
+    const whole = await searchMirror(env.DB, planned, {
+      sortBy: "relevance",
+      sortOrder: "descending",
+      start: 0,
+      limit: 21,
+      ...candidatePath,
+    });
     if (whole.kind !== "answer") throw new Error("expected an answer");
     expect(new Set(pages).size).toBe(21);
     expect(pages).toEqual(whole.rows.map((r) => r.paper_key));
@@ -211,10 +328,17 @@ describe("relevance order whatever the number of hits", () => {
 
 describe("exact phrases", () => {
   it("matches a quoted phrase's words adjacent and in order, as brute force over the sample finds them", async () => {
-    for (const [field, words] of [["abs", "in this paper we"], ["abs", "magnetic field"], ["ti", "black hole"], ["abs", "we show that"]] as const) {
+    for (const [field, words] of [
+      ["abs", "in this paper we"],
+      ["abs", "magnetic field"],
+      ["ti", "black hole"],
+      ["abs", "we show that"],
+    ] as const) {
       const wanted = tokens(words).join(" ");
       const text = (r: (typeof records)[number]) => (field === "ti" ? r.title : r.abstract);
-      const expected = records.filter((r) => ` ${tokens(text(r).replace(/\s+/g, " ")).join(" ")} `.includes(` ${wanted} `)).length;
+      const expected = records.filter((r) =>
+        ` ${tokens(text(r).replace(/\s+/g, " ")).join(" ")} `.includes(` ${wanted} `),
+      ).length;
       const loose = records.filter((r) => wanted.split(" ").every((w) => tokens(text(r)).includes(w))).length;
       const result = await callTool("arxiv_search_papers", { query: `${field}:"${words}"`, max_results: 1 });
       expect(result.structuredContent.served_from).toBe("mirror");
@@ -227,20 +351,34 @@ describe("exact phrases", () => {
 describe("the ranking tables", () => {
   it("hold each common term's document count and its champions: the papers where that term alone scores highest", async () => {
     await buildRankTables();
-    const row = await env.DB.prepare("SELECT docs FROM arxiv_rank_terms WHERE term = 'quantum' AND col = -1").first<{ docs: number }>();
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH '\"quantum\"'").first<{ n: number }>();
+    const row = await env.DB.prepare("SELECT docs FROM arxiv_rank_terms WHERE term = 'quantum' AND col = -1").first<{
+      docs: number;
+    }>();
+    const count = await env.DB.prepare(
+      "SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH '\"quantum\"'",
+    ).first<{ n: number }>();
     expect(row?.docs).toBe(count?.n);
-    const { results: champions } = await env.DB.prepare("SELECT paper_key FROM arxiv_rank_champions WHERE term = 'quantum' AND col = -1 ORDER BY weight DESC, paper_key DESC LIMIT 20").all<{ paper_key: number }>();
-    expect(champions.map((c) => c.paper_key)).toEqual((await exhaustive(phrase(["quantum"], null), 20)).map((r) => r.k));
-    const title = await env.DB.prepare("SELECT count(*) AS n FROM arxiv_rank_champions WHERE term = 'quantum' AND col = 0").first<{ n: number }>();
+    const { results: champions } = await env.DB.prepare(
+      "SELECT paper_key FROM arxiv_rank_champions WHERE term = 'quantum' AND col = -1 ORDER BY weight DESC, paper_key DESC LIMIT 20",
+    ).all<{ paper_key: number }>();
+    expect(champions.map((c) => c.paper_key)).toEqual(
+      (await exhaustive(phrase(["quantum"], null), 20)).map((r) => r.k),
+    );
+    const title = await env.DB.prepare(
+      "SELECT count(*) AS n FROM arxiv_rank_champions WHERE term = 'quantum' AND col = 0",
+    ).first<{ n: number }>();
     expect(title?.n).toBeGreaterThan(0);
   });
 
   it("are rebuilt in slices: a second build replaces the rows instead of adding to them", async () => {
     await buildRankTables();
-    const before = await env.DB.prepare("SELECT (SELECT count(*) FROM arxiv_rank_terms) AS t, (SELECT count(*) FROM arxiv_rank_champions) AS c").first<{ t: number; c: number }>();
+    const before = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM arxiv_rank_terms) AS t, (SELECT count(*) FROM arxiv_rank_champions) AS c",
+    ).first<{ t: number; c: number }>();
     await buildRankTables();
-    const after = await env.DB.prepare("SELECT (SELECT count(*) FROM arxiv_rank_terms) AS t, (SELECT count(*) FROM arxiv_rank_champions) AS c").first<{ t: number; c: number }>();
+    const after = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM arxiv_rank_terms) AS t, (SELECT count(*) FROM arxiv_rank_champions) AS c",
+    ).first<{ t: number; c: number }>();
     expect(after).toEqual(before);
     expect(before!.t).toBeGreaterThan(10);
   });
@@ -248,24 +386,57 @@ describe("the ranking tables", () => {
 
 describe("hostile searches stay bounded and typed", () => {
   it("sends a prefix of one or two letters to arXiv with the reason, and answers a longer one from the mirror", async () => {
-    for (const query of ["e*", "ti:x*", "ab*"]) expect(planMirrorSearch(query, {}), query).toMatchObject({ live: expect.stringContaining("prefix of fewer than 3 letters") });
+    for (const query of ["e*", "ti:x*", "ab*"])
+      expect(planMirrorSearch(query, {}), query).toMatchObject({
+        live: expect.stringContaining("prefix of fewer than 3 letters"),
+      });
     const longer = await callTool("arxiv_search_papers", { query: "entangl*", max_results: 2 });
     expect(longer.structuredContent.served_from).toBe("mirror");
     expect(longer.structuredContent.total).toBeGreaterThan(0);
   });
 
   it("answers any number of cat: terms (deduplicated; no bound value per category)", async () => {
-    const codes = ["hep-th", "hep-ph", "gr-qc", "astro-ph", "quant-ph", "math.AG", "math.CO", "cs.LG", "cs.AI", "cond-mat.str-el", "nucl-th", "physics.optics"];
+    const codes = [
+      "hep-th",
+      "hep-ph",
+      "gr-qc",
+      "astro-ph",
+      "quant-ph",
+      "math.AG",
+      "math.CO",
+      "cs.LG",
+      "cs.AI",
+      "cond-mat.str-el",
+      "nucl-th",
+      "physics.optics",
+    ];
     const terms: string[] = [];
-    for (let i = 0; `quantum AND (${[...terms, `cat:${codes[i % codes.length]}`].join(" OR ")})`.length <= 1000; i++) terms.push(`cat:${codes[i % codes.length]}`);
+    for (let i = 0; `quantum AND (${[...terms, `cat:${codes[i % codes.length]}`].join(" OR ")})`.length <= 1000; i++)
+      terms.push(`cat:${codes[i % codes.length]}`);
     expect(terms.length).toBeGreaterThan(60);
-    const result = await callTool("arxiv_search_papers", { query: `quantum AND (${terms.join(" OR ")})`, max_results: 3 });
+    const result = await callTool("arxiv_search_papers", {
+      query: `quantum AND (${terms.join(" OR ")})`,
+      max_results: 3,
+    });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     expect(result.structuredContent.served_from).toBe("mirror");
   });
 
   it("ranks a 1,000-character OR of common words from the mirror", async () => {
-    const common = ["quantum", "field", "theory", "model", "state", "energy", "phase", "spin", "lattice", "magnetic", "results", "system"];
+    const common = [
+      "quantum",
+      "field",
+      "theory",
+      "model",
+      "state",
+      "energy",
+      "phase",
+      "spin",
+      "lattice",
+      "magnetic",
+      "results",
+      "system",
+    ];
     let query = "";
     for (let i = 0; query.length < 990; i++) query += `${i ? " OR " : ""}${common[i % common.length]}`;
     query = query.slice(0, 1000).replace(/ OR \S*$/, "");

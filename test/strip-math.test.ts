@@ -19,7 +19,7 @@ async function run(input: string, cut: number): Promise<string> {
 const PAGE =
   '<p>Let <math alttext="a&gt;b" display="inline"><semantics><mi>a</mi><mo>&gt;</mo><mi>b</mi><annotation encoding="application/x-tex">a&gt;b</annotation></semantics></math> hold, ' +
   '<math display="block"><semantics><mi>x</mi><annotation encoding="application/x-tex">x</annotation></semantics></math> and ' +
-  '<math alttext=\'y > 0\'><mi>y</mi></math>.</p>\n  <div>mathematics <mathematics>kept</mathematics></div>';
+  "<math alttext='y > 0'><mi>y</mi></math>.</p>\n  <div>mathematics <mathematics>kept</mathematics></div>";
 
 describe("stripMathBodies", () => {
   it.each([1, 2, 3, 5, 7, 11, 64, 10_000])("gives the same result whatever the chunk size (%i)", async (cut) => {

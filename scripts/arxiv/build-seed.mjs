@@ -12,7 +12,8 @@ import { loadSampleRecords } from "./sample.mjs";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const ARXIV_SEED_FILE = path.join(ROOT, "seed/arxiv-mirror.sql");
 
-const sql = (value) => (value === null ? "NULL" : typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`);
+const sql = (value) =>
+  value === null ? "NULL" : typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
 
 export function buildArxivSeed() {
   const records = loadSampleRecords();
@@ -23,10 +24,15 @@ export function buildArxivSeed() {
   ];
   // D1 caps one statement at 100 KB: 25 rows (about 1.2 KB each, the longest 5 KB) stay under it.
   for (let i = 0; i < rows.length; i += 25) {
-    const values = rows.slice(i, i + 25).map((row) => `(${MIRROR_COLUMNS.map((column) => sql(row[column])).join(", ")})`);
+    const values = rows
+      .slice(i, i + 25)
+      .map((row) => `(${MIRROR_COLUMNS.map((column) => sql(row[column])).join(", ")})`);
     lines.push(`INSERT OR IGNORE INTO arxiv_papers (${MIRROR_COLUMNS.join(", ")}) VALUES\n${values.join(",\n")};`);
   }
-  const newest = records.map((record) => record.datestamp).sort().at(-1);
+  const newest = records
+    .map((record) => record.datestamp)
+    .sort()
+    .at(-1);
   const now = new Date().toISOString();
   // records is kept by the insert triggers; the seed only marks the mirror as harvested.
   // The sample is whole for its own small scope: the mirror serves it as complete, and says what it holds.

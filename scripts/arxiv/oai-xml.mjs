@@ -1,12 +1,16 @@
 // OAI-PMH 2.0 ListRecords pages in arXivRaw, written from mirror records: the hand-made test
 // fixtures (make-oai-fixtures.mjs) and the benchmark's synthetic OAI endpoint use this one writer.
-const escape = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeXml = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const rfc1123 = (unix) => new Date(unix * 1000).toUTCString();
 
 export function recordXml(record, datestamp) {
-  const optional = (tag, value) => (value ? `<${tag}>${escape(value)}</${tag}>` : "");
-  const versions = record.versions.map((at, i) => `<version version="v${i + 1}"><date>${rfc1123(at)}</date><size>100kb</size></version>`).join("");
-  const sets = [...new Set(record.categories.map((c) => c.split(".")[0]))].map((s) => `\n <setSpec>${s}</setSpec>`).join("");
+  const optional = (tag, value) => (value ? `<${tag}>${escapeXml(value)}</${tag}>` : "");
+  const versions = record.versions
+    .map((at, i) => `<version version="v${i + 1}"><date>${rfc1123(at)}</date><size>100kb</size></version>`)
+    .join("");
+  const sets = [...new Set(record.categories.map((c) => c.split(".")[0]))]
+    .map((s) => `\n <setSpec>${s}</setSpec>`)
+    .join("");
   return `<record>
 <header>
  <identifier>oai:arXiv.org:${record.id}</identifier>
@@ -14,7 +18,7 @@ export function recordXml(record, datestamp) {
 </header>
 <metadata>
  <arXivRaw xmlns="http://arxiv.org/OAI/arXivRaw/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://arxiv.org/OAI/arXivRaw/ http://arxiv.org/OAI/arXivRaw.xsd">
- <id>${record.id}</id><submitter>hand-made fixture</submitter>${versions}<title>${escape(record.title)}</title><authors>${escape(record.authors)}</authors><categories>${record.categories.join(" ")}</categories>${optional("comments", record.comment)}${optional("journal-ref", record.journal_ref)}${optional("doi", record.doi)}${optional("license", record.license)}<abstract>${escape(record.abstract)}</abstract></arXivRaw>
+ <id>${record.id}</id><submitter>hand-made fixture</submitter>${versions}<title>${escapeXml(record.title)}</title><authors>${escapeXml(record.authors)}</authors><categories>${record.categories.join(" ")}</categories>${optional("comments", record.comment)}${optional("journal-ref", record.journal_ref)}${optional("doi", record.doi)}${optional("license", record.license)}<abstract>${escapeXml(record.abstract)}</abstract></arXivRaw>
 </metadata>
 </record>`;
 }
@@ -26,7 +30,14 @@ export const deletedXml = (id, datestamp) => `<record>
 </header>
 </record>`;
 
-export function page(records, token, { legacy = false, note = "HAND-MADE fixture (scripts/arxiv/make-oai-fixtures.mjs): documented OAI-PMH 2.0 / arXivRaw format, real records from data/arxiv-sample" } = {}) {
+export function page(
+  records,
+  token,
+  {
+    legacy = false,
+    note = "HAND-MADE fixture (scripts/arxiv/make-oai-fixtures.mjs): documented OAI-PMH 2.0 / arXivRaw format, real records from data/arxiv-sample",
+  } = {},
+) {
   const tokenXml =
     token === null
       ? legacy
@@ -45,4 +56,3 @@ ${tokenXml}
 </OAI-PMH>
 `;
 }
-

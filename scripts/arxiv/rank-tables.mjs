@@ -13,7 +13,11 @@ export async function buildRankTables(db, { slice = 2000, minDocs } = {}) {
   let lists = 0;
   for (;;) {
     db.exec("BEGIN");
-    const done = await rankSlice(d1, after, { terms: slice, budgetMs: Number.POSITIVE_INFINITY, ...(minDocs ? { minDocs } : {}) });
+    const done = await rankSlice(d1, after, {
+      terms: slice,
+      budgetMs: Number.POSITIVE_INFINITY,
+      ...(minDocs ? { minDocs } : {}),
+    });
     db.exec("COMMIT");
     if (done.last === null) break;
     terms += done.terms;

@@ -35,12 +35,17 @@ function toRecord(row, { versionDate, journalRef, datestamp }) {
 const ABS = { versionDate: "date", journalRef: "journal_ref" };
 const KAGGLE = { versionDate: "created", journalRef: "journal-ref", datestamp: "update_date" };
 
-const jsonl = (file) => readFileSync(path.join(SAMPLE_DIR, file), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+const jsonl = (file) =>
+  readFileSync(path.join(SAMPLE_DIR, file), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 
 /** Every bundled record with its metadata complete, one per ID (the later file wins). */
 export function loadSampleRecords() {
   const byId = new Map();
-  for (const row of jsonl("arxiv-browse-abs_1129-records.jsonl")) if (row.versions?.length && row.title && row.categories) byId.set(row.id, toRecord(row, ABS));
+  for (const row of jsonl("arxiv-browse-abs_1129-records.jsonl"))
+    if (row.versions?.length && row.title && row.categories) byId.set(row.id, toRecord(row, ABS));
   for (const row of jsonl("kaggle-arxiv-metadata-oai-snapshot_first200.jsonl")) byId.set(row.id, toRecord(row, KAGGLE));
   return [...byId.values()];
 }
@@ -49,6 +54,7 @@ export function loadSampleRecords() {
 export function loadQuantPhTexts() {
   const xml = readFileSync(path.join(SAMPLE_DIR, "oai_dc-derived_quant-ph_2001_2261-records.xml"), "utf8");
   const texts = [];
-  for (const match of xml.matchAll(/<title>([\s\S]*?)<\/title><description>([\s\S]*?)<\/description>/g)) texts.push(`${match[1]} ${match[2]}`);
+  for (const match of xml.matchAll(/<title>([\s\S]*?)<\/title><description>([\s\S]*?)<\/description>/g))
+    texts.push(`${match[1]} ${match[2]}`);
   return texts;
 }

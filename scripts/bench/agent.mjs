@@ -15,7 +15,11 @@ const arg = (flag, fallback) => {
   return at >= 0 ? process.argv[at + 1] : fallback;
 };
 const count = Number(arg("--count", "200"));
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-11-25",
+};
 let client = 0;
 
 async function call(mcpUrl, workspace, name, args) {
@@ -25,9 +29,16 @@ async function call(mcpUrl, workspace, name, args) {
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
   });
   const text = await response.text();
-  const data = text.startsWith("event:") ? text.split("\n").filter((line) => line.startsWith("data: ")).at(-1)?.slice(6) : text;
+  const data = text.startsWith("event:")
+    ? text
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .at(-1)
+        ?.slice(6)
+    : text;
   const message = JSON.parse(data);
-  if (response.status !== 200 || message.error || message.result?.isError) throw new Error(`${name}: ${text.slice(0, 400)}`);
+  if (response.status !== 200 || message.error || message.result?.isError)
+    throw new Error(`${name}: ${text.slice(0, 400)}`);
   return message.result.structuredContent;
 }
 
@@ -42,27 +53,54 @@ async function measure(label, runs, work) {
     samples.push(performance.now() - t);
   }
   samples.sort((a, b) => a - b);
-  return { case: label, count: runs, p50_ms: round(percentile(samples, 50)), p95_ms: round(percentile(samples, 95)), max_ms: round(samples.at(-1)) };
+  return {
+    case: label,
+    count: runs,
+    p50_ms: round(percentile(samples, 50)),
+    p95_ms: round(percentile(samples, 95)),
+    max_ms: round(samples.at(-1)),
+  };
 }
 
 // Watch queries: title words of the sample papers (each watch a real phrase of the mirror's vocabulary).
 const records = loadSampleRecords();
-const words = [...new Set(records.flatMap((record) => record.title.toLowerCase().match(/[a-z]{6,}/g) ?? []))].slice(0, 200);
-const watchesFor = (c) => Array.from({ length: 50 }, (_, i) => ({ name: `w${i}`, arxiv_query: `ti:${words[(c * 50 + i) % words.length]}` }));
-const savedIds = records.filter((record) => /^\d{4}\./.test(record.id)).slice(0, 200).map((record) => record.id);
+const words = [...new Set(records.flatMap((record) => record.title.toLowerCase().match(/[a-z]{6,}/g) ?? []))].slice(
+  0,
+  200,
+);
+const watchesFor = (c) =>
+  Array.from({ length: 50 }, (_, i) => ({ name: `w${i}`, arxiv_query: `ti:${words[(c * 50 + i) % words.length]}` }));
+const savedIds = records
+  .filter((record) => /^\d{4}\./.test(record.id))
+  .slice(0, 200)
+  .map((record) => record.id);
 
 const stack = await startStack({ waitFor: "health", seed: true });
 try {
   const url = stack.mcpUrl;
   const CLIENTS = 20;
-  for (let c = 0; c < CLIENTS; c++) for (const watch of watchesFor(c)) await call(url, `bench-${c}`, "papers_watch", { action: "create", ...watch });
-  for (let i = 0; i < savedIds.length; i += 50) await call(url, "bench-0", "papers_library", { action: "add", ids: savedIds.slice(i, i + 50), tags: [i < 100 ? "first-half" : "second-half"] });
+  for (let c = 0; c < CLIENTS; c++)
+    for (const watch of watchesFor(c)) await call(url, `bench-${c}`, "papers_watch", { action: "create", ...watch });
+  for (let i = 0; i < savedIds.length; i += 50)
+    await call(url, "bench-0", "papers_library", {
+      action: "add",
+      ids: savedIds.slice(i, i + 50),
+      tags: [i < 100 ? "first-half" : "second-half"],
+    });
 
   const rows = [
-    await measure("papers_watch check, one watch (client with 50 watches)", count, (i) => call(url, "bench-0", "papers_watch", { action: "check", watch: `w${i % 50}` })),
-    await measure("papers_watch list (50 watches)", count, () => call(url, "bench-0", "papers_watch", { action: "list" })),
-    await measure("papers_library list (200 papers, latest versions from the mirror)", count, () => call(url, "bench-0", "papers_library", { action: "list" })),
-    await measure("papers_library list, one tag (100 papers)", count, () => call(url, "bench-0", "papers_library", { action: "list", tag: "first-half" })),
+    await measure("papers_watch check, one watch (client with 50 watches)", count, (i) =>
+      call(url, "bench-0", "papers_watch", { action: "check", watch: `w${i % 50}` }),
+    ),
+    await measure("papers_watch list (50 watches)", count, () =>
+      call(url, "bench-0", "papers_watch", { action: "list" }),
+    ),
+    await measure("papers_library list (200 papers, latest versions from the mirror)", count, () =>
+      call(url, "bench-0", "papers_library", { action: "list" }),
+    ),
+    await measure("papers_library list, one tag (100 papers)", count, () =>
+      call(url, "bench-0", "papers_library", { action: "list", tag: "first-half" }),
+    ),
   ];
   // The daily digest: every watch of every client computed (each agent its own 50, one after another here).
   const perClient = [];
@@ -73,15 +111,39 @@ try {
     if (result.news.length !== 50) throw new Error(`client ${c}: ${result.news.length} watches checked`);
     perClient.push(performance.now() - t);
   }
-  const digest = { watches: CLIENTS * 50, clients: CLIENTS, total_ms: round(performance.now() - t0), per_client_max_ms: round(Math.max(...perClient)), per_client_p50_ms: round(percentile([...perClient].sort((a, b) => a - b), 50)) };
+  const digest = {
+    watches: CLIENTS * 50,
+    clients: CLIENTS,
+    total_ms: round(performance.now() - t0),
+    per_client_max_ms: round(Math.max(...perClient)),
+    per_client_p50_ms: round(
+      percentile(
+        [...perClient].sort((a, b) => a - b),
+        50,
+      ),
+    ),
+  };
 
   // Eviction: kill wrangler dev outright and start it again on the same state.
-  const before = { watches: (await call(url, "bench-7", "papers_watch", { action: "list" })).watches.length, papers: (await call(url, "bench-0", "papers_library", { action: "list" })).papers.length };
+  const before = {
+    watches: (await call(url, "bench-7", "papers_watch", { action: "list" })).watches.length,
+    papers: (await call(url, "bench-0", "papers_library", { action: "list" })).papers.length,
+  };
   await stack.restart();
-  const after = { watches: (await call(url, "bench-7", "papers_watch", { action: "list" })).watches.length, papers: (await call(url, "bench-0", "papers_library", { action: "list" })).papers.length };
-  if (after.watches !== before.watches || after.papers !== before.papers) throw new Error(`state lost in the restart: ${JSON.stringify({ before, after })}`);
+  const after = {
+    watches: (await call(url, "bench-7", "papers_watch", { action: "list" })).watches.length,
+    papers: (await call(url, "bench-0", "papers_library", { action: "list" })).papers.length,
+  };
+  if (after.watches !== before.watches || after.papers !== before.papers)
+    throw new Error(`state lost in the restart: ${JSON.stringify({ before, after })}`);
 
-  const report = { date: new Date().toISOString(), machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version }, latency: rows, digest, eviction: { before, after } };
+  const report = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version },
+    latency: rows,
+    digest,
+    eviction: { before, after },
+  };
   mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
   writeFileSync(path.join(ROOT, "bench/results/agent.json"), `${JSON.stringify(report, null, 2)}\n`);
   const md = [

@@ -13,7 +13,14 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { ROOT, localD1File, loopbackArgs, quietWranglerEnv, runWrangler, spawnWranglerDev } from "../lib/dev-server.mjs";
+import {
+  ROOT,
+  localD1File,
+  loopbackArgs,
+  quietWranglerEnv,
+  runWrangler,
+  spawnWranglerDev,
+} from "../lib/dev-server.mjs";
 import { createSyntheticOai } from "../fake-upstream/oai-synthetic.mjs";
 import { rng } from "./arxiv-synthetic.mjs";
 import { MIRROR_COLUMNS, mirrorRowFingerprint, toMirrorRow } from "../../src/store/arxiv-row.ts";
@@ -81,7 +88,12 @@ let dev;
 let url;
 async function startWorker() {
   // --log-level log: the Worker's console.log lines (page and verify timings) are the bench's data.
-  const args = [...(await loopbackArgs()).map((a) => (a === "info" ? "log" : a)), "--persist-to", persistTo, ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`])];
+  const args = [
+    ...(await loopbackArgs()).map((a) => (a === "info" ? "log" : a)),
+    "--persist-to",
+    persistTo,
+    ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+  ];
   url = `http://127.0.0.1:${args[args.indexOf("--port") + 1]}`;
   dev = spawnWranglerDev(args, wranglerEnv);
   for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(200)) {
@@ -109,7 +121,13 @@ const arxivStatus = async () => {
   return (await response.json()).mirrors.find((m) => m.source === "arxiv");
 };
 
-const report = { name: "harvest", date: new Date().toISOString(), machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version }, records: RECORDS, delay_ms: DELAY_MS };
+const report = {
+  name: "harvest",
+  date: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version },
+  records: RECORDS,
+  delay_ms: DELAY_MS,
+};
 const restarts = [];
 try {
   await startWorker();
@@ -118,7 +136,9 @@ try {
   if (started.status !== 202) throw new Error(`admin/harvest: ${started.status} ${await started.text()}`);
   // Restarts at random moments of the cold run (by records written), changes at two others.
   const random = rng(99);
-  const killAt = Array.from({ length: RESTARTS }, (_, k) => Math.floor(((k + 0.2 + random() * 0.6) / RESTARTS) * RECORDS * 0.95)).sort((a, b) => a - b);
+  const killAt = Array.from({ length: RESTARTS }, (_, k) =>
+    Math.floor(((k + 0.2 + random() * 0.6) / RESTARTS) * RECORDS * 0.95),
+  ).sort((a, b) => a - b);
   const mutateAt = [0.3, 0.7].map((f) => Math.floor(f * RECORDS));
   let status;
   for (;;) {
@@ -144,7 +164,11 @@ try {
         if (moved && moved.run.records > written) break;
         await sleep(250);
       }
-      restarts.push({ at_records: written, down_ms: Math.round(up - at), resumed_after_ms: Math.round(performance.now() - up) });
+      restarts.push({
+        at_records: written,
+        down_ms: Math.round(up - at),
+        resumed_after_ms: Math.round(performance.now() - up),
+      });
     }
     if (mutateAt.length > 0 && written >= mutateAt[0]) {
       mutateAt.shift();
@@ -188,7 +212,13 @@ try {
     if (status.status === "error") throw new Error(`refresh failed: ${status.last_error}`);
     await sleep(1000);
   }
-  report.refresh = { wall_s: round((performance.now() - r0) / 1000), pages: status.pages, records_written: status.run.records, oai_requests: requests - requestsBefore, verified: status.verified };
+  report.refresh = {
+    wall_s: round((performance.now() - r0) / 1000),
+    pages: status.pages,
+    records_written: status.run.records,
+    oai_requests: requests - requestsBefore,
+    verified: status.verified,
+  };
 } finally {
   if (dev) await killWorker();
   await new Promise((resolve) => server.close(resolve));
@@ -197,7 +227,9 @@ try {
 // ---- The mirror against the source, paper by paper.
 log("comparing the mirror with the source");
 const d1 = localD1File(persistTo);
-const bytes = readdirSync(path.dirname(d1)).filter((f) => f.startsWith(path.basename(d1))).reduce((sum, f) => sum + statSync(path.join(path.dirname(d1), f)).size, 0);
+const bytes = readdirSync(path.dirname(d1))
+  .filter((f) => f.startsWith(path.basename(d1)))
+  .reduce((sum, f) => sum + statSync(path.join(path.dirname(d1), f)).size, 0);
 const db = new DatabaseSync(d1, { readOnly: true });
 const columns = MIRROR_COLUMNS.filter((c) => c !== "paper_key");
 const stored = new Map();
@@ -225,7 +257,16 @@ for (const record of oai.records()) {
   }
   stored.delete(record.id);
 }
-report.comparison = { expected, stored_extra: stored.size, missing, different, doubled, state_records: state.records, examples, equal: missing === 0 && different === 0 && stored.size === 0 && doubled === 0 };
+report.comparison = {
+  expected,
+  stored_extra: stored.size,
+  missing,
+  different,
+  doubled,
+  state_records: state.records,
+  examples,
+  equal: missing === 0 && different === 0 && stored.size === 0 && doubled === 0,
+};
 report.d1 = { bytes, bytes_per_paper: round(bytes / expected, 0) };
 
 // Page ingest and statement times, from the Worker's own log lines.
@@ -233,28 +274,64 @@ const allLogs = workerLogs.join("\n");
 const logFile = path.join(os.tmpdir(), "papers-mcp-harvest-bench-worker.log");
 writeFileSync(logFile, allLogs);
 log(`the Worker's log: ${logFile}`);
-const pageMs = [...allLogs.matchAll(/step (\d+), window \d+ page \d+, (\d+) records written in (\d+) ms \(fetched in (\d+) ms\)/g)].map((m) => ({ step: Number(m[1]), records: Number(m[2]), ms: Number(m[3]), fetchMs: Number(m[4]) }));
+const pageMs = [
+  ...allLogs.matchAll(/step (\d+), window \d+ page \d+, (\d+) records written in (\d+) ms \(fetched in (\d+) ms\)/g),
+].map((m) => ({ step: Number(m[1]), records: Number(m[2]), ms: Number(m[3]), fetchMs: Number(m[4]) }));
 const lastTenth = pageMs.slice(Math.floor(pageMs.length * 0.9));
-const verifyMs = [...allLogs.matchAll(/verify step (\w+) in (\d+) ms/g)].map((m) => ({ phase: m[1], ms: Number(m[2]) }));
+const verifyMs = [...allLogs.matchAll(/verify step (\w+) in (\d+) ms/g)].map((m) => ({
+  phase: m[1],
+  ms: Number(m[2]),
+}));
 report.ingest = {
   pages_logged: pageMs.length,
-  per_1000_records_p50_ms: round(percentile(pageMs.map((p) => (p.ms * 1000) / Math.max(1, p.records)), 50)),
-  p50_ms: percentile(pageMs.map((p) => p.ms), 50),
-  p95_ms: percentile(pageMs.map((p) => p.ms), 95),
+  per_1000_records_p50_ms: round(
+    percentile(
+      pageMs.map((p) => (p.ms * 1000) / Math.max(1, p.records)),
+      50,
+    ),
+  ),
+  p50_ms: percentile(
+    pageMs.map((p) => p.ms),
+    50,
+  ),
+  p95_ms: percentile(
+    pageMs.map((p) => p.ms),
+    95,
+  ),
   max_ms: Math.max(...pageMs.map((p) => p.ms)),
-  last_tenth_p50_per_1000_ms: round(percentile(lastTenth.map((p) => (p.ms * 1000) / Math.max(1, p.records)), 50)),
+  last_tenth_p50_per_1000_ms: round(
+    percentile(
+      lastTenth.map((p) => (p.ms * 1000) / Math.max(1, p.records)),
+      50,
+    ),
+  ),
   total_s: round(pageMs.reduce((sum, p) => sum + p.ms, 0) / 1000),
   // Gate wait + the upstream's own time to build and send the page (the synthetic server, here).
   fetch_total_s: round(pageMs.reduce((sum, p) => sum + p.fetchMs, 0) / 1000),
 };
-report.verify_statements = { steps: verifyMs.length, max_ms: verifyMs.length ? Math.max(...verifyMs.map((v) => v.ms)) : null, by_phase_max_ms: Object.fromEntries(["papers", "categories", "totals"].map((ph) => [ph, Math.max(0, ...verifyMs.filter((v) => v.phase === ph).map((v) => v.ms))])) };
+report.verify_statements = {
+  steps: verifyMs.length,
+  max_ms: verifyMs.length ? Math.max(...verifyMs.map((v) => v.ms)) : null,
+  by_phase_max_ms: Object.fromEntries(
+    ["papers", "categories", "totals"].map((ph) => [
+      ph,
+      Math.max(0, ...verifyMs.filter((v) => v.phase === ph).map((v) => v.ms)),
+    ]),
+  ),
+};
 const pagesX3s = report.cold.oai_requests * 3;
-report.implied_at_3s = { requests: report.cold.oai_requests, hours: round(pagesX3s / 3600, 2), note: "the physical limit: every request spaced 3 s (ingest runs inside the spacing)" };
+report.implied_at_3s = {
+  requests: report.cold.oai_requests,
+  hours: round(pagesX3s / 3600, 2),
+  note: "the physical limit: every request spaced 3 s (ingest runs inside the spacing)",
+};
 const recoveryS = restarts.reduce((sum, r) => sum + r.down_ms + r.resumed_after_ms, 0) / 1000;
 report.target = {
   wall_budget_s: round((1.05 * report.cold.oai_requests * DELAY_MS) / 1000 + report.ingest.total_s),
   // The same with the upstream's serving time counted (at a real 3 s delay it is inside the spacing).
-  wall_budget_with_fetch_s: round((1.05 * report.cold.oai_requests * DELAY_MS) / 1000 + report.ingest.total_s + report.ingest.fetch_total_s),
+  wall_budget_with_fetch_s: round(
+    (1.05 * report.cold.oai_requests * DELAY_MS) / 1000 + report.ingest.total_s + report.ingest.fetch_total_s,
+  ),
   wall_s: report.cold.wall_s,
   recovery_s: round(recoveryS),
   wall_without_recovery_s: round(report.cold.wall_s - recoveryS),

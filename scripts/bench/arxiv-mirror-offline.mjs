@@ -26,17 +26,29 @@ const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const latency = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return { n: sorted.length, p50_ms: round(percentile(sorted, 50)), p95_ms: round(percentile(sorted, 95)), max_ms: round(sorted[sorted.length - 1]) };
+  return {
+    n: sorted.length,
+    p50_ms: round(percentile(sorted, 50)),
+    p95_ms: round(percentile(sorted, 95)),
+    max_ms: round(sorted[sorted.length - 1]),
+  };
 };
 
-const report = { name: "mirror-offline", date: new Date().toISOString(), machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version }, papers: PAPERS, file: FILE };
+const report = {
+  name: "mirror-offline",
+  date: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version },
+  papers: PAPERS,
+  file: FILE,
+};
 const pools = samplePools();
 const known = knownRecords(pools);
 if (!existsSync(FILE)) {
   const started = performance.now();
   const db = new DatabaseSync(FILE);
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;");
-  for (const migration of readdirSync(path.join(ROOT, "migrations")).sort()) db.exec(readFileSync(path.join(ROOT, "migrations", migration), "utf8"));
+  for (const migration of readdirSync(path.join(ROOT, "migrations")).sort())
+    db.exec(readFileSync(path.join(ROOT, "migrations", migration), "utf8"));
   fillMirror(db, PAPERS, { pools }, known);
   report.fill_s = round((performance.now() - started) / 1000, 1);
   console.error(`offline bench: ${PAPERS} papers filled in ${report.fill_s} s; ranking tables`);
@@ -54,9 +66,18 @@ const code = await importWorkerCode(path.join(ROOT, "scripts/bench/mirror-search
 const { QUERIES } = await import("./arxiv-mirror-queries.mjs");
 
 async function timed(args) {
-  const planned = code.planMirrorSearch(args.query, { category: args.category, submittedFrom: args.submitted_from, submittedTo: args.submitted_to });
+  const planned = code.planMirrorSearch(args.query, {
+    category: args.category,
+    submittedFrom: args.submitted_from,
+    submittedTo: args.submitted_to,
+  });
   if (!("plan" in planned)) return null;
-  const options = { sortBy: args.sort_by ?? "relevance", sortOrder: args.sort_order ?? "descending", start: 0, limit: 10 };
+  const options = {
+    sortBy: args.sort_by ?? "relevance",
+    sortOrder: args.sort_order ?? "descending",
+    start: 0,
+    limit: 10,
+  };
   await code.searchMirror(db, planned.plan, options); // warm: the file's pages for this query
   const t = performance.now();
   const result = await code.searchMirror(db, planned.plan, options);
@@ -67,7 +88,9 @@ async function timed(args) {
 const classes = {
   bench: QUERIES.map((q) => q.args),
   known: knownItemSearches(known, 360).map((k) => ({ query: k.query, id: k.id })),
-  question: loadResearchQuestions().map((q) => ({ query: q.query.replace(/[()"]/g, " ").replace(/\b(AND|OR|ANDNOT)\b/g, (w) => w.toLowerCase()) })),
+  question: loadResearchQuestions().map((q) => ({
+    query: q.query.replace(/[()"]/g, " ").replace(/\b(AND|OR|ANDNOT)\b/g, (w) => w.toLowerCase()),
+  })),
 };
 const rows = [];
 for (const [kind, list] of Object.entries(classes)) {
@@ -77,23 +100,51 @@ for (const [kind, list] of Object.entries(classes)) {
   }
   console.error(`offline bench: ${kind} done`);
 }
-report.latency = { all: latency(rows.map((r) => r.ms)), ...Object.fromEntries(Object.keys(classes).map((k) => [k, latency(rows.filter((r) => r.kind === k).map((r) => r.ms))])) };
+report.latency = {
+  all: latency(rows.map((r) => r.ms)),
+  ...Object.fromEntries(
+    Object.keys(classes).map((k) => [k, latency(rows.filter((r) => r.kind === k).map((r) => r.ms))]),
+  ),
+};
 const knownRows = rows.filter((r) => r.kind === "known");
-report.known_items = { n: knownRows.length, rank1: knownRows.filter((r) => r.ids[0] === r.args.id).length, top10: knownRows.filter((r) => r.ids.includes(r.args.id)).length };
+report.known_items = {
+  n: knownRows.length,
+  rank1: knownRows.filter((r) => r.ids[0] === r.args.id).length,
+  top10: knownRows.filter((r) => r.ids.includes(r.args.id)).length,
+};
 // Quality against every hit scored (a sample of each class: exhaustive ranking is slow at this size).
 const quality = [];
 for (const kind of Object.keys(classes)) {
-  const of = rows.filter((r) => r.kind === kind && (!r.args.sort_by || r.args.sort_by === "relevance") && r.planned.plan.match !== null);
+  const of = rows.filter(
+    (r) => r.kind === kind && (!r.args.sort_by || r.args.sort_by === "relevance") && r.planned.plan.match !== null,
+  );
   const step = Math.max(1, Math.floor(of.length / QUALITY_SAMPLE));
   for (let i = 0; i < of.length && quality.filter((q) => q.kind === kind).length < QUALITY_SAMPLE; i += step) {
     const r = of[i];
-    const exact = await code.searchMirror(db, r.planned.plan, { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, reference: true });
+    const exact = await code.searchMirror(db, r.planned.plan, {
+      sortBy: "relevance",
+      sortOrder: "descending",
+      start: 0,
+      limit: 10,
+      reference: true,
+    });
     const ids = exact.rows.map((x) => x.id);
-    quality.push({ kind, overlap: ids.length === 0 ? 1 : ids.filter((id) => r.ids.includes(id)).length / ids.length, first: ids[0] === r.ids[0] });
+    quality.push({
+      kind,
+      overlap: ids.length === 0 ? 1 : ids.filter((id) => r.ids.includes(id)).length / ids.length,
+      first: ids[0] === r.ids[0],
+    });
   }
 }
-const summarize = (list) => ({ queries: list.length, mean_overlap_at_10: round(list.reduce((a, q) => a + q.overlap, 0) / Math.max(1, list.length), 3), first_same: round(list.filter((q) => q.first).length / Math.max(1, list.length), 3) });
-report.quality = { all: summarize(quality), ...Object.fromEntries(Object.keys(classes).map((k) => [k, summarize(quality.filter((q) => q.kind === k))])) };
+const summarize = (list) => ({
+  queries: list.length,
+  mean_overlap_at_10: round(list.reduce((a, q) => a + q.overlap, 0) / Math.max(1, list.length), 3),
+  first_same: round(list.filter((q) => q.first).length / Math.max(1, list.length), 3),
+});
+report.quality = {
+  all: summarize(quality),
+  ...Object.fromEntries(Object.keys(classes).map((k) => [k, summarize(quality.filter((q) => q.kind === k))])),
+};
 
 mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
 const base = path.join(ROOT, "bench/results", `mirror-offline-${PAPERS}`);

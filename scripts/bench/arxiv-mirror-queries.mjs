@@ -1,12 +1,43 @@
 // The mirror bench's 50 fixed searches (npm run bench:mirror and its offline variant).
 // ---- the 50 searches: single words, phrases, authors, booleans, category + date, newest first
 export const QUERIES = [
-  ...["quantum", "energy", "theory", "field", "magnetic", "spin", "temperature", "phase", "lattice", "model", "state", "results"].map((q) => ({ kind: "word", args: { query: q } })),
-  ...['"quantum field"', '"black hole"', '"magnetic field"', '"phase transition"', '"ground state"', '"dark matter"', '"we show that"', '"equation of state"'].map((q) => ({ kind: "phrase", args: { query: q } })),
-  ...["au:Habib", "au:Smith", "au:Wang", "ti:quantum", 'ti:"black hole"', "co:figures"].map((q) => ({ kind: "field/author", args: { query: q } })),
   ...[
-    "quantum AND entanglement", "energy ANDNOT quantum", "(spin OR magnetic) AND lattice", "ti:quantum AND abs:field", "galaxy OR star",
-    "theory AND model AND field", "black AND hole ANDNOT galaxy", "abs:temperature AND abs:phase",
+    "quantum",
+    "energy",
+    "theory",
+    "field",
+    "magnetic",
+    "spin",
+    "temperature",
+    "phase",
+    "lattice",
+    "model",
+    "state",
+    "results",
+  ].map((q) => ({ kind: "word", args: { query: q } })),
+  ...[
+    '"quantum field"',
+    '"black hole"',
+    '"magnetic field"',
+    '"phase transition"',
+    '"ground state"',
+    '"dark matter"',
+    '"we show that"',
+    '"equation of state"',
+  ].map((q) => ({ kind: "phrase", args: { query: q } })),
+  ...["au:Habib", "au:Smith", "au:Wang", "ti:quantum", 'ti:"black hole"', "co:figures"].map((q) => ({
+    kind: "field/author",
+    args: { query: q },
+  })),
+  ...[
+    "quantum AND entanglement",
+    "energy ANDNOT quantum",
+    "(spin OR magnetic) AND lattice",
+    "ti:quantum AND abs:field",
+    "galaxy OR star",
+    "theory AND model AND field",
+    "black AND hole ANDNOT galaxy",
+    "abs:temperature AND abs:phase",
   ].map((q) => ({ kind: "boolean", args: { query: q } })),
   ...[
     { query: "cat:hep-th" },

@@ -33,7 +33,8 @@ const SEARCHES_ONLY = process.argv.includes("--searches-only");
 const QUALITY_SAMPLE = Number(arg("--quality-sample", "150"));
 const NAME = arg("--name", "mirror");
 const ADMIN_TOKEN = "bench-admin-token";
-const NOTE = "SYNTHETIC benchmark page (scripts/bench/arxiv-mirror.mjs): arXivRaw format, words drawn from data/arxiv-sample";
+const NOTE =
+  "SYNTHETIC benchmark page (scripts/bench/arxiv-mirror.mjs): arXivRaw format, words drawn from data/arxiv-sample";
 const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -68,13 +69,23 @@ async function startOaiServer() {
   return {
     url: `http://127.0.0.1:${server.address().port}/oai`,
     setPages(records) {
-      pages = records.map((list, i) => page(list.map((r) => recordXml(r, "2026-11-30")), i + 1 < records.length ? `b|${i + 2}` : null, { note: NOTE }));
+      pages = records.map((list, i) =>
+        page(
+          list.map((r) => recordXml(r, "2026-11-30")),
+          i + 1 < records.length ? `b|${i + 2}` : null,
+          { note: NOTE },
+        ),
+      );
     },
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
 
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-11-25",
+};
 let client = 0;
 async function callTool(mcpUrl, name, args) {
   const response = await fetch(mcpUrl, {
@@ -83,9 +94,15 @@ async function callTool(mcpUrl, name, args) {
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
   });
   const text = await response.text();
-  const data = text.startsWith("event:") ? text.split("\n").find((line) => line.startsWith("data: "))?.slice(6) : text;
+  const data = text.startsWith("event:")
+    ? text
+        .split("\n")
+        .find((line) => line.startsWith("data: "))
+        ?.slice(6)
+    : text;
   const message = JSON.parse(data);
-  if (message.error || message.result?.isError) throw new Error(`${name} ${JSON.stringify(args)}: ${JSON.stringify(message).slice(0, 400)}`);
+  if (message.error || message.result?.isError)
+    throw new Error(`${name} ${JSON.stringify(args)}: ${JSON.stringify(message).slice(0, 400)}`);
   return message.result.structuredContent;
 }
 
@@ -104,7 +121,8 @@ async function harvest(url, mode = "cold") {
   if (started.status !== 202) throw new Error(`admin/harvest: HTTP ${started.status} ${await started.text()}`);
   for (;;) {
     const now = await status(url);
-    if (now.status === "done" && now.started_at !== before.started_at) return { ms: performance.now() - t0, status: now };
+    if (now.status === "done" && now.started_at !== before.started_at)
+      return { ms: performance.now() - t0, status: now };
     if (now.status === "error") throw new Error(`harvest failed: ${now.last_error}`);
     if (performance.now() - t0 > 600_000) throw new Error("harvest did not finish in 10 minutes");
     await sleep(20);
@@ -119,7 +137,6 @@ const stackVars = (oai) => ({
   ARXIV_MIRROR_RECENT_DAYS_LIVE: "0",
 });
 
-
 /** One search over MCP, timed; a relevance search must come from the mirror, ranked. */
 async function timedSearch(mcpUrl, args, calls) {
   const times = [];
@@ -129,14 +146,30 @@ async function timedSearch(mcpUrl, args, calls) {
     result = await callTool(mcpUrl, "arxiv_search_papers", { max_results: 10, ...args });
     times.push(performance.now() - t);
   }
-  if (result.served_from !== "mirror") throw new Error(`${JSON.stringify(args)} was not answered from the mirror: ${result.notices.join(" ")}`);
+  if (result.served_from !== "mirror")
+    throw new Error(`${JSON.stringify(args)} was not answered from the mirror: ${result.notices.join(" ")}`);
   return { result, times };
 }
 
 const isRelevance = (args) => !args.sort_by || args.sort_by === "relevance";
 
 // Searches that must stay bounded and typed (issue 11): prefixes, many categories, a long OR.
-const COMMON = ["quantum", "field", "theory", "model", "state", "energy", "phase", "spin", "lattice", "magnetic", "results", "system", "time", "order"];
+const COMMON = [
+  "quantum",
+  "field",
+  "theory",
+  "model",
+  "state",
+  "energy",
+  "phase",
+  "spin",
+  "lattice",
+  "magnetic",
+  "results",
+  "system",
+  "time",
+  "order",
+];
 const longOr = () => {
   let q = "";
   for (let i = 0; ; i++) {
@@ -146,9 +179,23 @@ const longOr = () => {
   }
 };
 const manyCategories = () => {
-  const codes = ["hep-th", "hep-ph", "gr-qc", "astro-ph", "quant-ph", "math.AG", "math.CO", "cs.LG", "cs.AI", "cond-mat.str-el", "nucl-th", "physics.optics"];
+  const codes = [
+    "hep-th",
+    "hep-ph",
+    "gr-qc",
+    "astro-ph",
+    "quant-ph",
+    "math.AG",
+    "math.CO",
+    "cs.LG",
+    "cs.AI",
+    "cond-mat.str-el",
+    "nucl-th",
+    "physics.optics",
+  ];
   const terms = [];
-  while (`quantum AND (${[...terms, `cat:${codes[terms.length % codes.length]}`].join(" OR ")})`.length <= 1000) terms.push(`cat:${codes[terms.length % codes.length]}`);
+  while (`quantum AND (${[...terms, `cat:${codes[terms.length % codes.length]}`].join(" OR ")})`.length <= 1000)
+    terms.push(`cat:${codes[terms.length % codes.length]}`);
   return `quantum AND (${terms.join(" OR ")})`;
 };
 const HOSTILE = [
@@ -187,15 +234,28 @@ async function searchSet(mcpUrl, list, argsOf) {
   for (const item of list) {
     const args = argsOf(item);
     const { result, times } = await timedSearch(mcpUrl, args, 2);
-    if (result.notices.some((n) => n.includes("newest first"))) throw new Error(`${JSON.stringify(args)} was listed newest first`);
-    rows.push({ item, args, ms: times[1], first_ms: times[0], ids: result.papers.map((p) => p.base_id), total: result.total });
+    if (result.notices.some((n) => n.includes("newest first")))
+      throw new Error(`${JSON.stringify(args)} was listed newest first`);
+    rows.push({
+      item,
+      args,
+      ms: times[1],
+      first_ms: times[0],
+      ids: result.papers.map((p) => p.base_id),
+      total: result.total,
+    });
   }
   return rows;
 }
 
 const latency = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return { n: sorted.length, p50_ms: round(percentile(sorted, 50)), p95_ms: round(percentile(sorted, 95)), max_ms: round(sorted[sorted.length - 1]) };
+  return {
+    n: sorted.length,
+    p50_ms: round(percentile(sorted, 50)),
+    p95_ms: round(percentile(sorted, 95)),
+    max_ms: round(sorted[sorted.length - 1]),
+  };
 };
 
 /**
@@ -209,11 +269,26 @@ async function qualityAgainstExhaustive(file, searches) {
   const keyOf = db.prepare("SELECT id FROM arxiv_papers WHERE paper_key = ?");
   const out = [];
   for (const search of searches) {
-    const planned = code.planMirrorSearch(search.args.query, { category: search.args.category, submittedFrom: search.args.submitted_from, submittedTo: search.args.submitted_to });
+    const planned = code.planMirrorSearch(search.args.query, {
+      category: search.args.category,
+      submittedFrom: search.args.submitted_from,
+      submittedTo: search.args.submitted_to,
+    });
     if (!("plan" in planned) || planned.plan.match === null) continue;
-    const exact = await code.searchMirror(exhaustiveDb(db), planned.plan, { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, reference: true });
+    const exact = await code.searchMirror(exhaustiveDb(db), planned.plan, {
+      sortBy: "relevance",
+      sortOrder: "descending",
+      start: 0,
+      limit: 10,
+      reference: true,
+    });
     const exactIds = exact.rows.map((r) => r.id);
-    const overlap = exactIds.length === 0 ? (search.ids.length === 0 ? 1 : 0) : exactIds.filter((id) => search.ids.includes(id)).length / exactIds.length;
+    const overlap =
+      exactIds.length === 0
+        ? search.ids.length === 0
+          ? 1
+          : 0
+        : exactIds.filter((id) => search.ids.includes(id)).length / exactIds.length;
     out.push({ kind: search.kind, overlap, first: exactIds[0] === search.ids[0] });
   }
   db.close();
@@ -281,7 +356,11 @@ async function callFloor(mcpUrl) {
     mcp.push(performance.now() - t);
   }
   server.close();
-  return { plain_http: latency(plain.slice(20)), worker_health: latency(health.slice(20)), list_categories: latency(mcp.slice(20)) };
+  return {
+    plain_http: latency(plain.slice(20)),
+    worker_health: latency(health.slice(20)),
+    list_categories: latency(mcp.slice(20)),
+  };
 }
 
 function sizeOf(file, papers) {
@@ -292,35 +371,63 @@ function sizeOf(file, papers) {
   }
   db.close();
   const bytes = statSync(file).size;
-  return { file_bytes: bytes, bytes_per_paper: round(bytes / papers, 0), per_paper_by_table: parts, projected_3_2m_gb: round((bytes / papers) * 3.2e6 / 1e9, 2) };
+  return {
+    file_bytes: bytes,
+    bytes_per_paper: round(bytes / papers, 0),
+    per_paper_by_table: parts,
+    projected_3_2m_gb: round(((bytes / papers) * 3.2e6) / 1e9, 2),
+  };
 }
 
 let oaiRequests = 0;
 const pools = samplePools();
 const records = (n, { seed, idOf }) => [...synthesize(n, { seed, pools })].map((r, i) => ({ ...r, id: idOf(r, i) }));
 
-const report = { name: "mirror", date: new Date().toISOString(), machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version }, papers: PAPERS };
+const report = {
+  name: "mirror",
+  date: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version },
+  papers: PAPERS,
+};
 const oai = await startOaiServer();
 try {
   // ---- 1. An empty mirror: ingest of a 1,000-record page, and the paced harvest of N pages.
   let stack = SEARCHES_ONLY ? null : await startStack({ vars: stackVars(oai) });
-  if (stack) try {
-    const ingestEmpty = [];
-    for (let run = 0; run < 5; run++) {
-      oai.setPages([records(1000, { seed: 100 + run, idOf: (_r, i) => `2611.${String(10000 + run * 1000 + i).padStart(5, "0")}` })]);
-      const { status: s } = await harvest(stack.url);
-      ingestEmpty.push(s.run.last_page_ms);
+  if (stack)
+    try {
+      const ingestEmpty = [];
+      for (let run = 0; run < 5; run++) {
+        oai.setPages([
+          records(1000, {
+            seed: 100 + run,
+            idOf: (_r, i) => `2611.${String(10000 + run * 1000 + i).padStart(5, "0")}`,
+          }),
+        ]);
+        const { status: s } = await harvest(stack.url);
+        ingestEmpty.push(s.run.last_page_ms);
+      }
+      report.ingest_empty = { page_records: 1000, runs_ms: ingestEmpty, median_ms: median(ingestEmpty) };
+      oai.setPages(
+        Array.from({ length: PAGES }, (_, p) =>
+          records(1000, { seed: 200 + p, idOf: (_r, i) => `2610.${String(10000 + p * 1000 + i).padStart(5, "0")}` }),
+        ),
+      );
+      const before = oaiRequests;
+      const run = await harvest(stack.url);
+      // N counts every request the gate spaced: the pages and the cold run's empty datestamp windows.
+      const requests = oaiRequests - before;
+      report.harvest = {
+        pages: PAGES,
+        requests,
+        records: PAGES * 1000,
+        delay_ms: DELAY_MS,
+        wall_ms: Math.round(run.ms),
+        budget_ms: Math.round(1.05 * requests * DELAY_MS),
+        ratio_to_n_times_d: round(run.ms / (requests * DELAY_MS), 3),
+      };
+    } finally {
+      await stack.stop();
     }
-    report.ingest_empty = { page_records: 1000, runs_ms: ingestEmpty, median_ms: median(ingestEmpty) };
-    oai.setPages(Array.from({ length: PAGES }, (_, p) => records(1000, { seed: 200 + p, idOf: (_r, i) => `2610.${String(10000 + p * 1000 + i).padStart(5, "0")}` })));
-    const before = oaiRequests;
-    const run = await harvest(stack.url);
-    // N counts every request the gate spaced: the pages and the cold run's empty datestamp windows.
-    const requests = oaiRequests - before;
-    report.harvest = { pages: PAGES, requests, records: PAGES * 1000, delay_ms: DELAY_MS, wall_ms: Math.round(run.ms), budget_ms: Math.round(1.05 * requests * DELAY_MS), ratio_to_n_times_d: round(run.ms / (requests * DELAY_MS), 3) };
-  } finally {
-    await stack.stop();
-  }
 
   // ---- 2. A mirror of PAPERS synthetic papers: size, searches, refresh ingest.
   let d1File;
@@ -338,7 +445,9 @@ try {
       report.known_records = known.length;
       // The ranking tables, as the harvest's rank steps leave them after a run.
       report.rank_tables = await buildRankTables(db);
-      db.exec("UPDATE harvest_state SET status = 'done', mode = 'bench', last_datestamp = '2026-11-29', watermark = '2026-11-29', finished_at = '2026-11-30T00:00:00Z', complete_at = '2026-11-30T00:00:00Z', complete_scope = 'the benchmark mirror', last_success_at = '2026-11-30T00:00:00Z' WHERE source = 'arxiv'");
+      db.exec(
+        "UPDATE harvest_state SET status = 'done', mode = 'bench', last_datestamp = '2026-11-29', watermark = '2026-11-29', finished_at = '2026-11-30T00:00:00Z', complete_at = '2026-11-30T00:00:00Z', complete_scope = 'the benchmark mirror', last_success_at = '2026-11-30T00:00:00Z' WHERE source = 'arxiv'",
+      );
       db.close();
     },
   });
@@ -350,7 +459,8 @@ try {
   for (let run = 0; run < (SEARCHES_ONLY ? 0 : 5); run++) {
     const revised = [];
     let i = 0;
-    for (const record of synthesize(PAPERS, { seed: 300 + run, pools })) if (i++ % Math.floor(PAPERS / 1000) === 0 && revised.length < 1000) revised.push(record);
+    for (const record of synthesize(PAPERS, { seed: 300 + run, pools }))
+      if (i++ % Math.floor(PAPERS / 1000) === 0 && revised.length < 1000) revised.push(record);
     refreshPages.push(revised);
   }
   console.error(`bench: ${PAPERS} papers built in ${report.build_s} s; searching`);
@@ -376,7 +486,9 @@ try {
       } catch (error) {
         // A search sent to arXiv's API meets the fake upstream here, which has no recording for it.
         const reason = /\\"reason\\":\\"([a-z_]+)\\"/.exec(String(error.message))?.[1];
-        outcome = reason ? `sent to arXiv's API (the bench's fake upstream answered ${reason})` : `error: ${String(error.message).slice(0, 160)}`;
+        outcome = reason
+          ? `sent to arXiv's API (the bench's fake upstream answered ${reason})`
+          : `error: ${String(error.message).slice(0, 160)}`;
       }
       hostileRows.push({ name: args.name, ms: round(performance.now() - t), outcome });
     }
@@ -388,14 +500,30 @@ try {
         ...latency(knownRows.map((r) => r.ms)),
         rank1: knownRank.filter((r) => r === 0).length,
         top10: knownRank.filter((r) => r >= 0).length,
-        by_form: Object.fromEntries(["pasted", "ti:", "quoted"].map((form) => {
-          const of = knownRows.map((r, i) => [r, knownRank[i]]).filter(([r]) => r.item.form === form);
-          return [form, { n: of.length, rank1: of.filter(([, k]) => k === 0).length, top10: of.filter(([, k]) => k >= 0).length }];
-        })),
-        misses: knownRows.filter((_r, i) => knownRank[i] !== 0).slice(0, 10).map((r, i) => ({ query: r.args.query, id: r.item.id, rank: knownRank[knownRows.indexOf(r)] ?? i })),
+        by_form: Object.fromEntries(
+          ["pasted", "ti:", "quoted"].map((form) => {
+            const of = knownRows.map((r, i) => [r, knownRank[i]]).filter(([r]) => r.item.form === form);
+            return [
+              form,
+              { n: of.length, rank1: of.filter(([, k]) => k === 0).length, top10: of.filter(([, k]) => k >= 0).length },
+            ];
+          }),
+        ),
+        misses: knownRows
+          .filter((_r, i) => knownRank[i] !== 0)
+          .slice(0, 10)
+          .map((r, i) => ({ query: r.args.query, id: r.item.id, rank: knownRank[knownRows.indexOf(r)] ?? i })),
       },
-      questions: { ...latency(questionRows.map((r) => r.ms)), first_call: latency(questionRows.map((r) => r.first_ms)), with_gold_in_top10: goldHits },
-      all: latency([...benchRows.map((r) => r.median_ms), ...knownRows.map((r) => r.ms), ...questionRows.map((r) => r.ms)]),
+      questions: {
+        ...latency(questionRows.map((r) => r.ms)),
+        first_call: latency(questionRows.map((r) => r.first_ms)),
+        with_gold_in_top10: goldHits,
+      },
+      all: latency([
+        ...benchRows.map((r) => r.median_ms),
+        ...knownRows.map((r) => r.ms),
+        ...questionRows.map((r) => r.ms),
+      ]),
       hostile: hostileRows,
     };
     console.error("bench: exhaustive reference ranking (offline)");
@@ -407,17 +535,29 @@ try {
     ]);
     report.quality = {
       all: summarizeQuality(quality),
-      ...Object.fromEntries(["bench", "known", "question"].map((kind) => [kind, summarizeQuality(quality.filter((q) => q.kind === kind))])),
+      ...Object.fromEntries(
+        ["bench", "known", "question"].map((kind) => [kind, summarizeQuality(quality.filter((q) => q.kind === kind))]),
+      ),
     };
     writeFileSync(path.join(ROOT, "bench/results", `${NAME}.partial.json`), `${JSON.stringify(report, null, 2)}\n`);
     console.error("bench: throughput");
     const questionTexts = questions.map(questionText);
-    report.throughput = [await throughput(stack.mcpUrl, questionTexts, 8), await throughput(stack.mcpUrl, questionTexts, 32)];
+    report.throughput = [
+      await throughput(stack.mcpUrl, questionTexts, 8),
+      await throughput(stack.mcpUrl, questionTexts, 32),
+    ];
     report.call_floor = await callFloor(stack.mcpUrl);
     if (!SEARCHES_ONLY) await refreshIngest(stack, refreshPages);
   } catch (error) {
     // Show what the Worker said before the failure.
-    console.error(stack.logs().split("\n").filter((line) => !line.includes("POST /mcp 200")).slice(-60).join("\n"));
+    console.error(
+      stack
+        .logs()
+        .split("\n")
+        .filter((line) => !line.includes("POST /mcp 200"))
+        .slice(-60)
+        .join("\n"),
+    );
     throw error;
   } finally {
     await stack.stop();
@@ -427,20 +567,25 @@ try {
 }
 
 async function refreshIngest(stack, refreshPages) {
-    console.error("bench: searches done; refresh ingest");
-    // Refresh: 1,000 held papers spread over the whole mirror, with new text and new categories.
-    const refresh = [];
-    for (const revised of refreshPages) {
-      oai.setPages([revised]);
-      const { status: s } = await harvest(stack.url, "refresh");
-      refresh.push(s.run.last_page_ms);
-    }
-    // New papers into the full mirror.
-    oai.setPages([records(1000, { seed: 400, idOf: (_r, i) => `2611.${String(50000 + i).padStart(5, "0")}` })]);
-    const { status: added } = await harvest(stack.url, "refresh");
-    report.ingest_full = { mirror_papers: PAPERS, refresh_runs_ms: refresh, refresh_median_ms: median(refresh), new_papers_ms: added.run.last_page_ms };
-    const verify = await fetch(`${stack.url}/admin/harvest`, { headers: admin });
-    report.status_after = (await verify.json()).mirrors.find((m) => m.source === "arxiv");
+  console.error("bench: searches done; refresh ingest");
+  // Refresh: 1,000 held papers spread over the whole mirror, with new text and new categories.
+  const refresh = [];
+  for (const revised of refreshPages) {
+    oai.setPages([revised]);
+    const { status: s } = await harvest(stack.url, "refresh");
+    refresh.push(s.run.last_page_ms);
+  }
+  // New papers into the full mirror.
+  oai.setPages([records(1000, { seed: 400, idOf: (_r, i) => `2611.${String(50000 + i).padStart(5, "0")}` })]);
+  const { status: added } = await harvest(stack.url, "refresh");
+  report.ingest_full = {
+    mirror_papers: PAPERS,
+    refresh_runs_ms: refresh,
+    refresh_median_ms: median(refresh),
+    new_papers_ms: added.run.last_page_ms,
+  };
+  const verify = await fetch(`${stack.url}/admin/harvest`, { headers: admin });
+  report.status_after = (await verify.json()).mirrors.find((m) => m.source === "arxiv");
 }
 
 const dir = path.join(ROOT, "bench/results");
@@ -455,7 +600,11 @@ const md = [
   "",
   `${report.date} · ${report.machine.cpus} × ${report.machine.cpu} · Node ${report.machine.node} · wrangler dev, local D1 · every search end to end over MCP (count + a page of 10)`,
   "",
-  `Size on disk: ${report.size.file_bytes.toLocaleString("en-US")} bytes = **${report.size.bytes_per_paper} bytes per paper** (3.2 million papers: ${report.size.projected_3_2m_gb} GB). By table (bytes per paper): ${Object.entries(report.size.per_paper_by_table).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
+  `Size on disk: ${report.size.file_bytes.toLocaleString("en-US")} bytes = **${report.size.bytes_per_paper} bytes per paper** (3.2 million papers: ${report.size.projected_3_2m_gb} GB). By table (bytes per paper): ${Object.entries(
+    report.size.per_paper_by_table,
+  )
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ")}.`,
   "",
   `Build (Node's SQLite, the same migrations and triggers): ${report.fill_s} s to fill, ranking tables ${report.rank_tables.seconds} s (${report.rank_tables.terms.toLocaleString("en-US")} term rows, ${report.rank_tables.lists.toLocaleString("en-US")} champion lists); with wrangler dev's start ${report.build_s} s.`,
   "",
@@ -468,7 +617,11 @@ const md = [
   "",
   "## Quality",
   "",
-  `- Known items: **${S.known_items.rank1} of ${S.known_items.n} first (${round((100 * S.known_items.rank1) / S.known_items.n, 1)}%), ${S.known_items.top10} in the top 10 (${round((100 * S.known_items.top10) / S.known_items.n, 1)}%)**. By form: ${Object.entries(S.known_items.by_form).map(([f, v]) => `${f} ${v.rank1}/${v.n} first, ${v.top10}/${v.n} top 10`).join("; ")}.`,
+  `- Known items: **${S.known_items.rank1} of ${S.known_items.n} first (${round((100 * S.known_items.rank1) / S.known_items.n, 1)}%), ${S.known_items.top10} in the top 10 (${round((100 * S.known_items.top10) / S.known_items.n, 1)}%)**. By form: ${Object.entries(
+    S.known_items.by_form,
+  )
+    .map(([f, v]) => `${f} ${v.rank1}/${v.n} first, ${v.top10}/${v.n} top 10`)
+    .join("; ")}.`,
   `- Against an exhaustive BM25 ranking of the same file (offline, every hit scored): ${q.all.queries} queries, mean overlap@10 **${q.all.mean_overlap_at_10}**, first result the same **${q.all.first_same}**. Bench searches ${q.bench.mean_overlap_at_10} / ${q.bench.first_same} (${q.bench.queries}); known items ${q.known.mean_overlap_at_10} / ${q.known.first_same} (${q.known.queries}; a paper whose whole title is the query is put first on purpose); research questions ${q.question.mean_overlap_at_10} / ${q.question.first_same} (${q.question.queries}).`,
   `- Research questions with at least one gold paper in the top 10: **${S.questions.with_gold_in_top10} of 1,000** (a lower bound: gold sets come from citations).`,
   "",
@@ -480,7 +633,10 @@ const md = [
   "",
   "## Throughput (research questions, one local D1)",
   "",
-  ...report.throughput.map((t) => `- ${t.clients} concurrent clients for ${t.seconds} s: **${t.per_second} searches/s**, latency ${lat(t)}${t.failed ? `; ${t.failed} calls failed at the connection (wrangler dev dropped them)` : ""}.`),
+  ...report.throughput.map(
+    (t) =>
+      `- ${t.clients} concurrent clients for ${t.seconds} s: **${t.per_second} searches/s**, latency ${lat(t)}${t.failed ? `; ${t.failed} calls failed at the connection (wrangler dev dropped them)` : ""}.`,
+  ),
   "",
   `Call floor in the same run: a bare Node HTTP server ${lat(report.call_floor.plain_http)}; the Worker's GET /health (Hono, one D1 read) ${lat(report.call_floor.worker_health)}; arxiv_list_categories over MCP ${lat(report.call_floor.list_categories)}.`,
   "",
@@ -488,7 +644,10 @@ const md = [
   "",
   "| kind | arguments | total | lower bound | ordering | first ms | median ms |",
   "|---|---|---|---|---|---|---|",
-  ...S.bench.rows.map((r) => `| ${r.kind} | \`${JSON.stringify(r.args)}\` | ${r.total} | ${r.lower_bound} | ${r.ordering} | ${r.first_ms} | ${r.median_ms} |`),
+  ...S.bench.rows.map(
+    (r) =>
+      `| ${r.kind} | \`${JSON.stringify(r.args)}\` | ${r.total} | ${r.lower_bound} | ${r.ordering} | ${r.first_ms} | ${r.median_ms} |`,
+  ),
   "",
   ...(report.ingest_empty
     ? [

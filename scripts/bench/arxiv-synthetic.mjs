@@ -22,7 +22,10 @@ export function samplePools() {
   const records = loadSampleRecords();
   const texts = [...records.map((r) => `${r.title} ${r.abstract}`), ...loadQuantPhTexts()];
   // Words in running-text order, so drawing a random position keeps real word frequencies.
-  const words = texts.join(" ").split(/\s+/).filter((w) => /[A-Za-z]/.test(w));
+  const words = texts
+    .join(" ")
+    .split(/\s+/)
+    .filter((w) => /[A-Za-z]/.test(w));
   const authors = records.flatMap((r) => splitAuthors(r.authors).map((a) => a.name)).filter((n) => n.length < 60);
   const abstractLengths = records.map((r) => r.abstract.split(/\s+/).length).filter((n) => n > 20);
   const titleLengths = records.map((r) => r.title.split(/\s+/).length);
@@ -86,7 +89,9 @@ export function* synthesize(n, { seed = 20261201, offset = 0, pools = samplePool
  * the real `known` records (each replaces a synthetic paper that has its ID).
  */
 export function fillMirror(db, n, options = {}, known = []) {
-  const insert = db.prepare(`INSERT INTO arxiv_papers (${MIRROR_COLUMNS.join(", ")}) VALUES (${MIRROR_COLUMNS.map(() => "?").join(", ")})`);
+  const insert = db.prepare(
+    `INSERT INTO arxiv_papers (${MIRROR_COLUMNS.join(", ")}) VALUES (${MIRROR_COLUMNS.map(() => "?").join(", ")})`,
+  );
   const remove = db.prepare("DELETE FROM arxiv_papers WHERE paper_key = ?");
   db.exec("BEGIN");
   let done = 0;

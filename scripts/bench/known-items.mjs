@@ -16,23 +16,44 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 function quantPhRecords() {
   const xml = readFileSync(path.join(ROOT, "data/arxiv-sample/oai_dc-derived_quant-ph_2001_2261-records.xml"), "utf8");
   const out = [];
-  for (const m of xml.matchAll(/<identifier>oai:arXiv\.org:([^<]+)<\/identifier>[\s\S]*?<title>([\s\S]*?)<\/title><description>([\s\S]*?)<\/description>/g)) {
+  for (const m of xml.matchAll(
+    /<identifier>oai:arXiv\.org:([^<]+)<\/identifier>[\s\S]*?<title>([\s\S]*?)<\/title><description>([\s\S]*?)<\/description>/g,
+  )) {
     const id = m[1];
     const legacy = /^[a-z-]+(\.[A-Z]{2})?\/(\d\d)(\d\d)\d+$/.exec(id);
     if (!legacy) continue;
     const year = Number(legacy[2]) + (Number(legacy[2]) > 90 ? 1900 : 2000);
     const published = Date.UTC(year, Number(legacy[3]) - 1, 10) / 1000;
     out.push({
-      id, style: "legacy", title: decode(m[2]), authors: "", abstract: decode(m[3]), categories: ["quant-ph"], versions: [published],
-      comment: null, journal_ref: null, doi: null, license: null, datestamp: new Date(published * 1000).toISOString().slice(0, 10),
+      id,
+      style: "legacy",
+      title: decode(m[2]),
+      authors: "",
+      abstract: decode(m[3]),
+      categories: ["quant-ph"],
+      versions: [published],
+      comment: null,
+      journal_ref: null,
+      doi: null,
+      license: null,
+      datestamp: new Date(published * 1000).toISOString().slice(0, 10),
     });
   }
   return out;
 }
-const decode = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+const decode = (s) =>
+  s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");
 
 export function loadResearchQuestions() {
-  return readFileSync(path.join(ROOT, "data/scholargym/scholargym-autoscholar-dev.jsonl"), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  return readFileSync(path.join(ROOT, "data/scholargym/scholargym-autoscholar-dev.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
 /** Every real paper the bench mirror holds beside its synthetic ones (one per ID). */
@@ -49,10 +70,17 @@ export function knownRecords(pools) {
       const [, yy, mm] = /^(\d\d)(\d\d)\./.exec(gold.arxiv_id);
       const published = Date.UTC(2000 + Number(yy), Number(mm) - 1, 12) / 1000;
       byId.set(gold.arxiv_id, {
-        id: gold.arxiv_id, style: "new", title: gold.title,
+        id: gold.arxiv_id,
+        style: "new",
+        title: gold.title,
         authors: Array.from({ length: 1 + Math.floor(random() * 5) }, () => pick(pools.authors)).join(", "),
-        abstract: phrase(pick(pools.abstractLengths)), categories: pick(pools.categorySets), versions: [published],
-        comment: pick(pools.comments), journal_ref: null, doi: null, license: pick(pools.licenses),
+        abstract: phrase(pick(pools.abstractLengths)),
+        categories: pick(pools.categorySets),
+        versions: [published],
+        comment: pick(pools.comments),
+        journal_ref: null,
+        doi: null,
+        license: pick(pools.licenses),
         datestamp: new Date(published * 1000).toISOString().slice(0, 10),
       });
     }
@@ -62,7 +90,10 @@ export function knownRecords(pools) {
 
 /** A title as an agent pastes it: lower case (so and/or are words, not operators), punctuation dropped, one space between words. */
 export function pastedTitle(title) {
-  return title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 }
 
 /**
@@ -77,7 +108,15 @@ export function knownItemSearches(records, count = 360) {
     const record = candidates[i];
     const words = pastedTitle(record.title);
     const form = out.length % 3;
-    const query = form === 0 ? words : form === 1 ? words.split(" ").map((w) => `ti:${w}`).join(" ") : `"${words}"`;
+    const query =
+      form === 0
+        ? words
+        : form === 1
+          ? words
+              .split(" ")
+              .map((w) => `ti:${w}`)
+              .join(" ")
+          : `"${words}"`;
     out.push({ id: record.id, title: record.title, form: ["pasted", "ti:", "quoted"][form], query });
   }
   return out;

@@ -1,6 +1,7 @@
 // Generates a text PDF of N pages (hand-made, PDF 1.4 structure) for extraction benchmarks.
 // `lineFor(page, line)` gives each line's text (Latin-1; parentheses and backslashes are escaped).
-const defaultLine = (p, l) => `Page ${p + 1} line ${l + 1}: the quick brown fox jumps over the lazy dog, again and again.`;
+const defaultLine = (p, l) =>
+  `Page ${p + 1} line ${l + 1}: the quick brown fox jumps over the lazy dog, again and again.`;
 const pdfString = (text) => text.replace(/[^\x20-\x7e]/g, " ").replace(/[\\()]/g, (c) => `\\${c}`);
 
 export function makeTextPdf(pages, linesPerPage = 45, lineFor = defaultLine) {
@@ -25,7 +26,10 @@ export function makeTextPdf(pages, linesPerPage = 45, lineFor = defaultLine) {
   for (let p = 0; p < pages; p++) {
     const lines = Array.from({ length: linesPerPage }, (_, l) => `(${pdfString(lineFor(p, l))}) Tj T*`).join("\n");
     const content = `BT /F1 10 Tf 12 TL 50 760 Td\n${lines}\nET`;
-    object(pageIds[p], `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[p] + 1} 0 R >>`);
+    object(
+      pageIds[p],
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[p] + 1} 0 R >>`,
+    );
     object(pageIds[p] + 1, `<< /Length ${encoder.encode(content).byteLength} >>\nstream\n${content}\nendstream`);
   }
   const count = 4 + pages * 2;

@@ -6,7 +6,9 @@ import { makeTextPdf } from "./make-pdf.mjs";
 
 const [bundle, source, maxPages] = process.argv.slice(2);
 const { pdfToDocument } = await import(bundle);
-const bytes = source.startsWith("generated:") ? makeTextPdf(Number(source.slice("generated:".length))) : new Uint8Array(readFileSync(source));
+const bytes = source.startsWith("generated:")
+  ? makeTextPdf(Number(source.slice("generated:".length)))
+  : new Uint8Array(readFileSync(source));
 // Load pdf.js once first, so its code is in the baseline rather than in the measurement.
 await pdfToDocument(makeTextPdf(1), { maxPages: 1, maxChars: 1000 }, "bench").catch(() => undefined);
 global.gc?.();
@@ -23,4 +25,12 @@ const ms = performance.now() - started;
 peak = Math.max(peak, used());
 clearInterval(sampler);
 const mb = (x) => Math.round((x / 1048576) * 10) / 10;
-console.log(JSON.stringify({ ms: Math.round(ms), chars: document.text.length, baseline_mb: mb(baseline), peak_mb: mb(peak), growth_mb: mb(peak - baseline) }));
+console.log(
+  JSON.stringify({
+    ms: Math.round(ms),
+    chars: document.text.length,
+    baseline_mb: mb(baseline),
+    peak_mb: mb(peak),
+    growth_mb: mb(peak - baseline),
+  }),
+);

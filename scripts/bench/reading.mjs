@@ -16,7 +16,11 @@ const arg = (flag, fallback) => {
   return at >= 0 ? process.argv[at + 1] : fallback;
 };
 const count = Number(arg("--count", "200"));
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-11-25",
+};
 let client = 0;
 
 async function call(mcpUrl, name, args) {
@@ -26,9 +30,16 @@ async function call(mcpUrl, name, args) {
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
   });
   const text = await response.text();
-  const data = text.startsWith("event:") ? text.split("\n").filter((line) => line.startsWith("data: ")).at(-1)?.slice(6) : text;
+  const data = text.startsWith("event:")
+    ? text
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .at(-1)
+        ?.slice(6)
+    : text;
   const message = JSON.parse(data);
-  if (response.status !== 200 || message.error || message.result?.isError) throw new Error(`${name}: ${text.slice(0, 400)}`);
+  if (response.status !== 200 || message.error || message.result?.isError)
+    throw new Error(`${name}: ${text.slice(0, 400)}`);
   return message.result.structuredContent;
 }
 
@@ -44,7 +55,13 @@ async function measure(label, runs, work) {
   const samples = [];
   for (let i = 0; i < runs; i++) samples.push((await timed(() => work(i))).ms);
   samples.sort((a, b) => a - b);
-  return { case: label, count: runs, p50_ms: round(percentile(samples, 50)), p95_ms: round(percentile(samples, 95)), max_ms: round(samples.at(-1)) };
+  return {
+    case: label,
+    count: runs,
+    p50_ms: round(percentile(samples, 50)),
+    p95_ms: round(percentile(samples, 95)),
+    max_ms: round(samples.at(-1)),
+  };
 }
 
 // Real text for the bench paper: the recorded PDFs' lines, in order, as many times as 100 pages need.
@@ -55,13 +72,22 @@ for (const name of readdirSync(path.join(ROOT, "test/fixtures/pdf")).filter((fil
     const content = await (await pdf.getPage(n)).getTextContent();
     let text = "";
     for (const item of content.items) text += (item.str ?? "") + (item.hasEOL ? "\n" : "");
-    lines.push(...text.split("\n").map((line) => line.trim()).filter((line) => line.length > 20));
+    lines.push(
+      ...text
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line.length > 20),
+    );
   }
 }
 const PAGES = 100;
 const PER_PAGE = 45;
 const bookPdf = makeTextPdf(PAGES, PER_PAGE, (p, l) => lines[(p * PER_PAGE + l) % lines.length]);
-const questions = readFileSync(path.join(ROOT, "data/scholargym/scholargym-autoscholar-dev.jsonl"), "utf8").trim().split("\n").slice(0, 200).map((line) => JSON.parse(line).query);
+const questions = readFileSync(path.join(ROOT, "data/scholargym/scholargym-autoscholar-dev.jsonl"), "utf8")
+  .trim()
+  .split("\n")
+  .slice(0, 200)
+  .map((line) => JSON.parse(line).query);
 
 const fixtures = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-bench-fixtures-"));
 cpSync(path.join(ROOT, "test/fixtures"), fixtures, { recursive: true });
@@ -69,7 +95,13 @@ mkdirSync(path.join(fixtures, "bench-made"), { recursive: true });
 writeFileSync(path.join(fixtures, "bench-made/book-100-pages.pdf"), bookPdf);
 const routes = JSON.parse(readFileSync(path.join(fixtures, "content-routes.json"), "utf8"));
 const BOOKS = ["2401.99991v1", "2401.99992v1", "2401.99993v1"];
-for (const id of BOOKS) routes.push({ path: `/arxiv/pdf/${id}`, file: "bench-made/book-100-pages.pdf", content_type: "application/pdf", kind: "hand-made" });
+for (const id of BOOKS)
+  routes.push({
+    path: `/arxiv/pdf/${id}`,
+    file: "bench-made/book-100-pages.pdf",
+    content_type: "application/pdf",
+    kind: "hand-made",
+  });
 writeFileSync(path.join(fixtures, "content-routes.json"), JSON.stringify(routes));
 
 const stack = await startStack({ waitFor: "health", fixturesDir: fixtures });
@@ -85,17 +117,33 @@ try {
   }
   // The first question about a cached paper builds its passage index; later ones reuse it.
   // The first question about each of two papers just read (their passage indexes were built during the read).
-  const firstFind = await timed(() => call(url, "papers_find_in_paper", { paper_id: BOOKS[1], query: "stability of circular orbits" }));
-  const secondPaperFirstFind = await timed(() => call(url, "papers_find_in_paper", { paper_id: BOOKS[2], query: "stability of circular orbits" }));
+  const firstFind = await timed(() =>
+    call(url, "papers_find_in_paper", { paper_id: BOOKS[1], query: "stability of circular orbits" }),
+  );
+  const secondPaperFirstFind = await timed(() =>
+    call(url, "papers_find_in_paper", { paper_id: BOOKS[2], query: "stability of circular orbits" }),
+  );
   const rows = [
-    await measure("papers_find_in_paper, cached 100-page PDF, 200 research questions", count, (i) => call(url, "papers_find_in_paper", { paper_id: BOOKS[0], query: questions[i % questions.length] })),
-    await measure("arxiv_read_paper, cached 100-page PDF, a 10,000-token page", count, (i) => call(url, "arxiv_read_paper", { paper_id: BOOKS[0], start: (i % 5) * 20_000 })),
+    await measure("papers_find_in_paper, cached 100-page PDF, 200 research questions", count, (i) =>
+      call(url, "papers_find_in_paper", { paper_id: BOOKS[0], query: questions[i % questions.length] }),
+    ),
+    await measure("arxiv_read_paper, cached 100-page PDF, a 10,000-token page", count, (i) =>
+      call(url, "arxiv_read_paper", { paper_id: BOOKS[0], start: (i % 5) * 20_000 }),
+    ),
   ];
   await call(url, "arxiv_read_paper", { paper_id: "2501.11120v1", max_tokens: 100 });
   rows.push(
-    await measure("arxiv_read_paper first page with the figure index (2501.11120v1, 83 entries, R2 cache), max_tokens 100", count, () => call(url, "arxiv_read_paper", { paper_id: "2501.11120v1", max_tokens: 100 })),
-    await measure("arxiv_read_paper section=S3.T1 (one table as rows, R2 cache)", count, () => call(url, "arxiv_read_paper", { paper_id: "2501.11120v1", section: "S3.T1" })),
-    await measure("papers_find_in_paper, cached HTML paper (2501.11120v1), 200 research questions", count, (i) => call(url, "papers_find_in_paper", { paper_id: "2501.11120v1", query: questions[i % questions.length] })),
+    await measure(
+      "arxiv_read_paper first page with the figure index (2501.11120v1, 83 entries, R2 cache), max_tokens 100",
+      count,
+      () => call(url, "arxiv_read_paper", { paper_id: "2501.11120v1", max_tokens: 100 }),
+    ),
+    await measure("arxiv_read_paper section=S3.T1 (one table as rows, R2 cache)", count, () =>
+      call(url, "arxiv_read_paper", { paper_id: "2501.11120v1", section: "S3.T1" }),
+    ),
+    await measure("papers_find_in_paper, cached HTML paper (2501.11120v1), 200 research questions", count, (i) =>
+      call(url, "papers_find_in_paper", { paper_id: "2501.11120v1", query: questions[i % questions.length] }),
+    ),
   );
   const report = {
     date: new Date().toISOString(),

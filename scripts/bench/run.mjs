@@ -36,7 +36,12 @@ async function rpc(mcpUrl, method, params) {
   });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`${method}: HTTP ${response.status} ${text.slice(0, 200)}`);
-  const data = text.startsWith("event:") ? text.split("\n").find((line) => line.startsWith("data: "))?.slice(6) : text;
+  const data = text.startsWith("event:")
+    ? text
+        .split("\n")
+        .find((line) => line.startsWith("data: "))
+        ?.slice(6)
+    : text;
   const message = JSON.parse(data);
   if (message.error || message.result?.isError) throw new Error(`${method}: ${JSON.stringify(message).slice(0, 300)}`);
   return { message, bytes: Buffer.byteLength(text) };
@@ -72,9 +77,19 @@ async function microBenchmarks() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-bench-"));
   try {
     const outfile = path.join(dir, "atom.mjs");
-    await build({ entryPoints: [path.join(ROOT, "src/sources/arxiv/atom.ts")], bundle: true, format: "esm", platform: "node", outfile, logLevel: "error" });
+    await build({
+      entryPoints: [path.join(ROOT, "src/sources/arxiv/atom.ts")],
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      outfile,
+      logLevel: "error",
+    });
     const { parseAtomFeed } = await import(outfile);
-    const xml = readFileSync(path.join(ROOT, "test/fixtures/arxiv-api/v2026/search_all-testing_start0_max100.xml"), "utf8");
+    const xml = readFileSync(
+      path.join(ROOT, "test/fixtures/arxiv-api/v2026/search_all-testing_start0_max100.xml"),
+      "utf8",
+    );
     const runs = 200;
     for (let i = 0; i < 20; i++) parseAtomFeed(xml);
     const samples = [];
@@ -86,7 +101,15 @@ async function microBenchmarks() {
     }
     samples.sort((a, b) => a - b);
     const round = (x) => Math.round(x * 100) / 100;
-    return [{ case: `parseAtomFeed, 100-entry recorded page (${Math.round(xml.length / 1024)} KB)`, count: runs, p50_ms: round(percentile(samples, 50)), p95_ms: round(percentile(samples, 95)), max_ms: round(samples.at(-1)) }];
+    return [
+      {
+        case: `parseAtomFeed, 100-entry recorded page (${Math.round(xml.length / 1024)} KB)`,
+        count: runs,
+        p50_ms: round(percentile(samples, 50)),
+        p95_ms: round(percentile(samples, 95)),
+        max_ms: round(samples.at(-1)),
+      },
+    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -104,7 +127,13 @@ async function extractionBenchmarks() {
   const pdf = (name) => readFileSync(path.join(ROOT, "test/fixtures/pdf", name));
   const cases = [
     ["HTML -> text, arxiv.org/html/2501.11120v1", "html", html, 11, ""],
-    ...["arxiv_1512.03905v1.pdf", "arxiv_1704.01689v1.pdf", "arxiv_1905.00506v2.pdf", "arxiv_cs_9912018v1.pdf", "arxiv_hep-th_9108004v1.pdf"].map((name) => [`PDF -> text, ${name}`, "pdf", pdf(name), 5, ""]),
+    ...[
+      "arxiv_1512.03905v1.pdf",
+      "arxiv_1704.01689v1.pdf",
+      "arxiv_1905.00506v2.pdf",
+      "arxiv_cs_9912018v1.pdf",
+      "arxiv_hep-th_9108004v1.pdf",
+    ].map((name) => [`PDF -> text, ${name}`, "pdf", pdf(name), 5, ""]),
     ["PDF -> text, generated 500 pages (default page budget 300)", "pdf", big, 3, ""],
     ["PDF -> text, generated 500 pages (all 500 pages)", "pdf", big, 3, "?max_pages=500"],
   ];
@@ -148,8 +177,20 @@ async function extractionBenchmarks() {
 async function nberMirrorD1(stateDir) {
   const { execFileSync } = await import("node:child_process");
   const wrangler = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
-  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", XDG_CONFIG_HOME: path.join(stateDir, "config") };
-  const queries = ['"monetary" "policy"', '"minimum" "wage" "employment"', '"card"', '"trade"', '"health" "insurance"', '"economic"'];
+  const env = {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    XDG_CONFIG_HOME: path.join(stateDir, "config"),
+  };
+  const queries = [
+    '"monetary" "policy"',
+    '"minimum" "wage" "employment"',
+    '"card"',
+    '"trade"',
+    '"health" "insurance"',
+    '"economic"',
+  ];
   const rows = [];
   for (const match of queries) {
     const from = "FROM nber_papers_fts JOIN nber_papers p ON p.rowid = nber_papers_fts.rowid";
@@ -158,7 +199,24 @@ async function nberMirrorD1(stateDir) {
     const runs = [];
     let hits = 0;
     for (let i = 0; i < 3; i++) {
-      const out = JSON.parse(execFileSync(process.execPath, [wrangler, "d1", "execute", "DB", "--local", "--persist-to", path.join(stateDir, "state"), "--json", "--command", command], { cwd: ROOT, env, encoding: "utf8" }));
+      const out = JSON.parse(
+        execFileSync(
+          process.execPath,
+          [
+            wrangler,
+            "d1",
+            "execute",
+            "DB",
+            "--local",
+            "--persist-to",
+            path.join(stateDir, "state"),
+            "--json",
+            "--command",
+            command,
+          ],
+          { cwd: ROOT, env, encoding: "utf8" },
+        ),
+      );
       runs.push(out.reduce((sum, result) => sum + (result.meta?.duration ?? 0), 0));
       hits = out[0].results[0].n;
     }
@@ -174,14 +232,36 @@ async function pdfMemoryBenchmarks() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-bench-"));
   try {
     const bundle = path.join(dir, "pdf.mjs");
-    await build({ entryPoints: [path.join(ROOT, "src/sources/text/pdf.ts")], bundle: true, format: "esm", platform: "node", outfile: bundle, logLevel: "error" });
+    await build({
+      entryPoints: [path.join(ROOT, "src/sources/text/pdf.ts")],
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      outfile: bundle,
+      logLevel: "error",
+    });
     const cases = [
-      ...["arxiv_1512.03905v1.pdf", "arxiv_1905.00506v2.pdf", "arxiv_cs_9912018v1.pdf"].map((name) => [name, path.join(ROOT, "test/fixtures/pdf", name), 300]),
+      ...["arxiv_1512.03905v1.pdf", "arxiv_1905.00506v2.pdf", "arxiv_cs_9912018v1.pdf"].map((name) => [
+        name,
+        path.join(ROOT, "test/fixtures/pdf", name),
+        300,
+      ]),
       ["generated 500 pages, page budget 300 (default)", "generated:500", 300],
       ["generated 500 pages, all pages", "generated:500", 500],
     ];
     return cases.map(([label, source, maxPages]) => {
-      const out = execFileSync(process.execPath, ["--max-old-space-size=128", "--expose-gc", path.join(ROOT, "scripts/bench/pdf-memory.mjs"), bundle, source, String(maxPages)], { encoding: "utf8" });
+      const out = execFileSync(
+        process.execPath,
+        [
+          "--max-old-space-size=128",
+          "--expose-gc",
+          path.join(ROOT, "scripts/bench/pdf-memory.mjs"),
+          bundle,
+          source,
+          String(maxPages),
+        ],
+        { encoding: "utf8" },
+      );
       return { case: label, max_pages: maxPages, ...JSON.parse(out.trim().split("\n").at(-1)) };
     });
   } finally {
@@ -193,16 +273,46 @@ const CASES = [
   // The floor: wrangler dev's proxy + Hono's 404, no MCP. Read the MCP rows as a ratio to it.
   ["HTTP floor: GET /unknown (404, no MCP)", async (url) => (await fetch(url.replace(/\/mcp$/, "/unknown"))).text()],
   ["tools/list", (url) => rpc(url, "tools/list")],
-  ["tools/call arxiv_list_categories (all 155)", (url) => rpc(url, "tools/call", { name: "arxiv_list_categories", arguments: {} })],
-  ["tools/call arxiv_list_categories (group=cs)", (url) => rpc(url, "tools/call", { name: "arxiv_list_categories", arguments: { group: "cs" } })],
+  [
+    "tools/call arxiv_list_categories (all 155)",
+    (url) => rpc(url, "tools/call", { name: "arxiv_list_categories", arguments: {} }),
+  ],
+  [
+    "tools/call arxiv_list_categories (group=cs)",
+    (url) => rpc(url, "tools/call", { name: "arxiv_list_categories", arguments: { group: "cs" } }),
+  ],
   // Served from the seeded arXiv mirror (1,128 papers); the mirror benchmark measures it at 1,000,000.
-  ["tools/call arxiv_search_papers (mirror, 1,128 papers, 10 results)", (url) => rpc(url, "tools/call", { name: "arxiv_search_papers", arguments: { query: "testing" } })],
+  [
+    "tools/call arxiv_search_papers (mirror, 1,128 papers, 10 results)",
+    (url) => rpc(url, "tools/call", { name: "arxiv_search_papers", arguments: { query: "testing" } }),
+  ],
   // Served from the D1 cache: the first (uncounted warm-up) call fetches from the fake upstream.
-  ["tools/call arxiv_search_papers (cache hit, 10 papers)", (url) => rpc(url, "tools/call", { name: "arxiv_search_papers", arguments: { query: "testing", sort_by: "submitted" } })],
-  ["tools/call arxiv_get_metadata (cache hit, 1 paper)", (url) => rpc(url, "tools/call", { name: "arxiv_get_metadata", arguments: { paper_ids: ["1605.08386"] } })],
-  ["tools/call arxiv_read_paper (R2 cache hit, page 2 of 2501.11120v1)", (url) => rpc(url, "tools/call", { name: "arxiv_read_paper", arguments: { paper_id: "2501.11120v1", start: 40000 } })],
-  ["tools/call nber_search_papers (mirror, 30,083 papers, FTS5)", (url) => rpc(url, "tools/call", { name: "nber_search_papers", arguments: { query: "monetary policy", end_date: "2020-12-31" } })],
-  ["tools/call nber_get_paper_info (cache hit)", (url) => rpc(url, "tools/call", { name: "nber_get_paper_info", arguments: { paper_id: "w10000" } })],
+  [
+    "tools/call arxiv_search_papers (cache hit, 10 papers)",
+    (url) =>
+      rpc(url, "tools/call", { name: "arxiv_search_papers", arguments: { query: "testing", sort_by: "submitted" } }),
+  ],
+  [
+    "tools/call arxiv_get_metadata (cache hit, 1 paper)",
+    (url) => rpc(url, "tools/call", { name: "arxiv_get_metadata", arguments: { paper_ids: ["1605.08386"] } }),
+  ],
+  [
+    "tools/call arxiv_read_paper (R2 cache hit, page 2 of 2501.11120v1)",
+    (url) =>
+      rpc(url, "tools/call", { name: "arxiv_read_paper", arguments: { paper_id: "2501.11120v1", start: 40000 } }),
+  ],
+  [
+    "tools/call nber_search_papers (mirror, 30,083 papers, FTS5)",
+    (url) =>
+      rpc(url, "tools/call", {
+        name: "nber_search_papers",
+        arguments: { query: "monetary policy", end_date: "2020-12-31" },
+      }),
+  ],
+  [
+    "tools/call nber_get_paper_info (cache hit)",
+    (url) => rpc(url, "tools/call", { name: "nber_get_paper_info", arguments: { paper_id: "w10000" } }),
+  ],
 ];
 
 const stack = await startStack({ waitFor: "ready", seed: true });
@@ -231,7 +341,10 @@ try {
   const micro = await microBenchmarks();
 
   // Token cost of a default read page (characters / 4, the usual estimate).
-  const firstPage = await rpc(stack.mcpUrl, "tools/call", { name: "arxiv_read_paper", arguments: { paper_id: "2501.11120v1" } });
+  const firstPage = await rpc(stack.mcpUrl, "tools/call", {
+    name: "arxiv_read_paper",
+    arguments: { paper_id: "2501.11120v1" },
+  });
   const pageResult = firstPage.message.result;
   const tokens = {
     default_page_text_chars: pageResult.structuredContent.text.length,
@@ -244,9 +357,16 @@ try {
   const downloads = 200;
   let bytes = 0;
   const t0 = performance.now();
-  for (let i = 0; i < downloads; i++) bytes += (await (await fetch(`${stack.url}/files/nber/w10000.pdf`, { headers: clientHeader() })).arrayBuffer()).byteLength;
+  for (let i = 0; i < downloads; i++)
+    bytes += (await (await fetch(`${stack.url}/files/nber/w10000.pdf`, { headers: clientHeader() })).arrayBuffer())
+      .byteLength;
   const seconds = (performance.now() - t0) / 1000;
-  const files = { downloads, file_kb: Math.round(bytes / downloads / 1024), mb_per_s: Math.round((bytes / 1048576 / seconds) * 10) / 10, per_download_ms: Math.round((seconds * 1000 * 100) / downloads) / 100 };
+  const files = {
+    downloads,
+    file_kb: Math.round(bytes / downloads / 1024),
+    mb_per_s: Math.round((bytes / 1048576 / seconds) * 10) / 10,
+    per_download_ms: Math.round((seconds * 1000 * 100) / downloads) / 100,
+  };
   const nberD1 = await nberMirrorD1(stack.stateDir);
   const extraction = await extractionBenchmarks();
   const pdfMemory = await pdfMemoryBenchmarks();
@@ -254,7 +374,12 @@ try {
   const report = {
     name,
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.arch()}` },
+    machine: {
+      cpus: os.cpus().length,
+      cpu: os.cpus()[0]?.model,
+      node: process.version,
+      platform: `${os.platform()} ${os.arch()}`,
+    },
     transport: "Streamable HTTP over loopback to wrangler dev (protocol 2025-11-25, stateless)",
     startup,
     size,
@@ -276,7 +401,10 @@ try {
     "",
     "| case | n | p50 ms | p95 ms | p99 ms | mean ms | req/s |",
     "|---|---|---|---|---|---|---|",
-    ...latency.map((r) => `| ${r.case} | ${r.count} | ${r.p50_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.mean_ms} | ${r.requests_per_s} |`),
+    ...latency.map(
+      (r) =>
+        `| ${r.case} | ${r.count} | ${r.p50_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.mean_ms} | ${r.requests_per_s} |`,
+    ),
     "",
     "| in-process (Node) | n | p50 ms | p95 ms | max ms |",
     "|---|---|---|---|---|",
@@ -284,7 +412,10 @@ try {
     "",
     "| extraction in workerd (HTTP round trip included) | input KB | first ms | warm p50 ms | characters | truncated | workerd idle RSS MB | peak RSS growth MB |",
     "|---|---|---|---|---|---|---|---|",
-    ...extraction.map((r) => `| ${r.case} | ${r.input_kb} | ${r.first_ms} | ${r.warm_p50_ms} | ${r.chars} | ${r.extraction_truncated} | ${r.workerd_idle_rss_mb} | ${r.workerd_peak_growth_mb} |`),
+    ...extraction.map(
+      (r) =>
+        `| ${r.case} | ${r.input_kb} | ${r.first_ms} | ${r.warm_p50_ms} | ${r.chars} | ${r.extraction_truncated} | ${r.workerd_idle_rss_mb} | ${r.workerd_peak_growth_mb} |`,
+    ),
     "",
     "| PDF extraction memory (Node, 128 MB heap cap) | ms | characters | heap+buffers baseline MB | peak MB | growth MB |",
     "|---|---|---|---|---|---|",

@@ -18,7 +18,9 @@ import { rng, samplePools } from "../bench/arxiv-synthetic.mjs";
 const DAY = 86_400;
 const FIRST_MONTH = 2007 * 12 + 3; // 0704
 const LAST_MONTH = 2026 * 12 + 9; // 2610
-const BULK_DAYS = ["2007-05-23", "2009-03-18", "2011-01-11", "2015-05-01", "2019-09-17", "2023-02-14"].map((d) => Date.parse(`${d}T00:00:00Z`) / 1000 / DAY);
+const BULK_DAYS = ["2007-05-23", "2009-03-18", "2011-01-11", "2015-05-01", "2019-09-17", "2023-02-14"].map(
+  (d) => Date.parse(`${d}T00:00:00Z`) / 1000 / DAY,
+);
 
 const isoDay = (dayNumber) => new Date(dayNumber * DAY * 1000).toISOString().slice(0, 10);
 const dayOf = (date) => Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000 / DAY);
@@ -110,7 +112,9 @@ export function createSyntheticOai({
     const submitted = Math.floor(publishedOf(i) / DAY);
     const bulk = BULK_DAYS.filter((d) => d >= submitted);
     datestamp[i] =
-      bulk.length > 0 && random() < 0.35 ? bulk[Math.floor(random() * bulk.length)] : submitted + Math.floor(random() * Math.max(1, todayNumber - 1 - submitted));
+      bulk.length > 0 && random() < 0.35
+        ? bulk[Math.floor(random() * bulk.length)]
+        : submitted + Math.floor(random() * Math.max(1, todayNumber - 1 - submitted));
   }
 
   /** Record i as the upstream holds it now (its revision decides its latest version and title). */
@@ -120,7 +124,10 @@ export function createSyntheticOai({
     const phrase = (length) => Array.from({ length }, () => pick(pools.words)).join(" ");
     const published = publishedOf(i);
     const versionCount = 1 + Math.floor(random() * random() * 3);
-    const versions = Array.from({ length: versionCount }, (_, v) => published + v * (1 + Math.floor(random() * 60)) * DAY);
+    const versions = Array.from(
+      { length: versionCount },
+      (_, v) => published + v * (1 + Math.floor(random() * 60)) * DAY,
+    );
     for (let r = 1; r <= revision[i]; r++) versions.push(Math.max(versions.at(-1) + DAY, (todayNumber - 1) * DAY + r));
     const title = phrase(pick(pools.titleLengths));
     return {
@@ -160,7 +167,10 @@ ${body}
     return xmlResponse(envelope(`verb="ListRecords"`, `<error code="${code}">${text}</error>`));
   };
   const xmlResponse = (body, status = 200, headers = {}) =>
-    new Response(body, { status, headers: { "content-type": "text/xml; charset=utf-8", "x-fake-upstream": "hand-made", ...headers } });
+    new Response(body, {
+      status,
+      headers: { "content-type": "text/xml; charset=utf-8", "x-fake-upstream": "hand-made", ...headers },
+    });
 
   const inWindow = (i, from, until) => datestamp[i] >= from && datestamp[i] <= until;
   function nextMatch(position, from, until) {
@@ -180,11 +190,16 @@ ${body}
       }
       [from, until, position] = [Number(parts[0]), Number(parts[1]), Number(parts[2])];
     } else {
-      if (params.get("metadataPrefix") !== "arXivRaw") return oaiError("cannotDisseminateFormat", "only arXivRaw is synthesised");
+      if (params.get("metadataPrefix") !== "arXivRaw")
+        return oaiError("cannotDisseminateFormat", "only arXivRaw is synthesised");
       from = params.get("from") ? dayOf(params.get("from")) : -1e9;
       until = params.get("until") ? dayOf(params.get("until")) : 1e9;
       position = nextMatch(0, from, until);
-      if (position < 0) return oaiError("noRecordsMatch", "The combination of the values of the from, until, set and metadataPrefix arguments results in an empty list.");
+      if (position < 0)
+        return oaiError(
+          "noRecordsMatch",
+          "The combination of the values of the from, until, set and metadataPrefix arguments results in an empty list.",
+        );
     }
     const items = [];
     const size = pageSizes[Math.abs(from + until) % pageSizes.length];
@@ -192,18 +207,26 @@ ${body}
     for (; i < n && items.length < size; i++) if (inWindow(i, from, until)) items.push(itemXml(i));
     const following = nextMatch(i, from, until);
     const expires = new Date(Date.now() + tokenTtlMs).toISOString().replace(/\.\d+Z$/, "Z");
-    const tokenXml = following < 0 ? "<resumptionToken/>" : `<resumptionToken expirationDate="${expires}">${from}|${until}|${following}|${Date.now()}|${epoch}</resumptionToken>`;
+    const tokenXml =
+      following < 0
+        ? "<resumptionToken/>"
+        : `<resumptionToken expirationDate="${expires}">${from}|${until}|${following}|${Date.now()}|${epoch}</resumptionToken>`;
     stats.pages++;
     stats.records += items.length;
     // Every N pages the server forgets its tokens (as a restart would): the one just issued too.
     if (forgetTokensEveryPages > 0 && ++pagesServed % forgetTokensEveryPages === 0) epoch++;
-    return xmlResponse(envelope(`verb="ListRecords"`, `<ListRecords>\n${items.join("\n")}\n${tokenXml}\n</ListRecords>`));
+    return xmlResponse(
+      envelope(`verb="ListRecords"`, `<ListRecords>\n${items.join("\n")}\n${tokenXml}\n</ListRecords>`),
+    );
   }
 
   function getRecord(params) {
     stats.getRecord++;
     const i = indexOf((params.get("identifier") ?? "").replace(/^oai:arXiv\.org:/, ""));
-    if (i < 0) return xmlResponse(envelope(`verb="GetRecord"`, `<error code="idDoesNotExist">No matching identifier in arXiv</error>`));
+    if (i < 0)
+      return xmlResponse(
+        envelope(`verb="GetRecord"`, `<error code="idDoesNotExist">No matching identifier in arXiv</error>`),
+      );
     return xmlResponse(envelope(`verb="GetRecord"`, `<GetRecord>\n${itemXml(i, true)}\n</GetRecord>`));
   }
 
@@ -214,7 +237,10 @@ ${body}
       const params = new URL(request.url).searchParams;
       if (failRate > 0 && faults() < failRate) {
         stats.failures503++;
-        return new Response("<html><body>Service temporarily unavailable (synthetic)</body></html>", { status: 503, headers: { "retry-after": "1", "content-type": "text/html", "x-fake-upstream": "hand-made" } });
+        return new Response("<html><body>Service temporarily unavailable (synthetic)</body></html>", {
+          status: 503,
+          headers: { "retry-after": "1", "content-type": "text/html", "x-fake-upstream": "hand-made" },
+        });
       }
       const response = params.get("verb") === "GetRecord" ? getRecord(params) : listRecords(params);
       if (truncateRate > 0 && params.get("verb") === "ListRecords" && faults() < truncateRate) {

@@ -33,7 +33,10 @@ export function fakeUpstreamVars(origin) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function handMadeResponse(status, body, headers = {}) {
-  return new Response(body, { status, headers: { "x-fake-upstream": "hand-made", "content-type": "text/plain", ...headers } });
+  return new Response(body, {
+    status,
+    headers: { "x-fake-upstream": "hand-made", "content-type": "text/plain", ...headers },
+  });
 }
 
 // arXiv API requests match a recording when these parameters agree (sortBy/sortOrder ignored).
@@ -57,7 +60,10 @@ export function createFixtureRouter({ fixturesDir }) {
       const dir = path.join(fixturesDir, "arxiv-api", "v2026");
       const entries = JSON.parse(await readFile(path.join(dir, "manifest.json"), "utf8"));
       apiManifest = new Map(
-        entries.map((entry) => [apiKey(new URL(entry.url).searchParams), { file: path.join(dir, entry.file), status: entry.status_code }]),
+        entries.map((entry) => [
+          apiKey(new URL(entry.url).searchParams),
+          { file: path.join(dir, entry.file), status: entry.status_code },
+        ]),
       );
       // Hand-made answers where no recording exists (see test/fixtures/SOURCES.md).
       const handDir = path.join(fixturesDir, "arxiv-api", "hand-made");
@@ -73,14 +79,20 @@ export function createFixtureRouter({ fixturesDir }) {
     if (url.pathname !== "/arxiv-api/query") return undefined;
     const { recorded, handMade } = await loadApiManifests();
     const idList = url.searchParams.get("id_list") ?? "";
-    const made = handMade.find((entry) => entry.id_list === idList || (entry.id_list_contains && idList.split(",").includes(entry.id_list_contains)));
+    const made = handMade.find(
+      (entry) =>
+        entry.id_list === idList || (entry.id_list_contains && idList.split(",").includes(entry.id_list_contains)),
+    );
     const match = recorded.get(apiKey(url.searchParams)) ?? made;
     if (!match) return undefined;
     const kind = match === made ? "hand-made" : "recorded";
     const body = match.file ? await readFile(match.file) : "Internal Server Error";
     return new Response(body, {
       status: match.status ?? match.status_code,
-      headers: { "content-type": match.file ? "application/atom+xml; charset=utf-8" : "text/plain", "x-fake-upstream": kind },
+      headers: {
+        "content-type": match.file ? "application/atom+xml; charset=utf-8" : "text/plain",
+        "x-fake-upstream": kind,
+      },
     });
   }
 
@@ -91,7 +103,9 @@ export function createFixtureRouter({ fixturesDir }) {
     contentRoutes ??= JSON.parse(await readFile(path.join(fixturesDir, "content-routes.json"), "utf8"));
     // A route with a query matches when every listed parameter has that value.
     const route = contentRoutes.find(
-      (candidate) => candidate.path === url.pathname && Object.entries(candidate.query ?? {}).every(([key, value]) => url.searchParams.get(key) === value),
+      (candidate) =>
+        candidate.path === url.pathname &&
+        Object.entries(candidate.query ?? {}).every(([key, value]) => url.searchParams.get(key) === value),
     );
     if (!route) return undefined;
     // datestamps: an OAI-PMH listing whose records carry datestamps in this range; a from/until
@@ -102,25 +116,39 @@ export function createFixtureRouter({ fixturesDir }) {
       const until = url.searchParams.get("until");
       if ((from !== null && from > last) || (until !== null && until < first)) {
         const body = await readFile(path.join(fixturesDir, "oai-pmh/recorded/error_noRecordsMatch.xml"));
-        return new Response(body, { status: 200, headers: { "x-fake-upstream": "recorded", "content-type": "text/xml; charset=utf-8" } });
+        return new Response(body, {
+          status: 200,
+          headers: { "x-fake-upstream": "recorded", "content-type": "text/xml; charset=utf-8" },
+        });
       }
     }
     // fail_first: the first request to this route gets another answer (a failure to recover from).
     if (route.fail_first && !failedOnce.has(route)) {
       failedOnce.add(route);
       const fail = route.fail_first;
-      const headers = { "x-fake-upstream": "hand-made", "content-type": fail.content_type ?? "text/plain", ...(fail.retry_after ? { "retry-after": fail.retry_after } : {}) };
-      return new Response(fail.file ? await readFile(path.join(fixturesDir, fail.file)) : fail.body ?? "", { status: fail.status, headers });
+      const headers = {
+        "x-fake-upstream": "hand-made",
+        "content-type": fail.content_type ?? "text/plain",
+        ...(fail.retry_after ? { "retry-after": fail.retry_after } : {}),
+      };
+      return new Response(fail.file ? await readFile(path.join(fixturesDir, fail.file)) : (fail.body ?? ""), {
+        status: fail.status,
+        headers,
+      });
     }
     const headers = { "x-fake-upstream": route.kind };
     if (route.location) headers.location = route.location;
     if (route.content_type) headers["content-type"] = route.content_type;
-    if (route.file) return new Response(await readFile(path.join(fixturesDir, route.file)), { status: route.status ?? 200, headers });
+    if (route.file)
+      return new Response(await readFile(path.join(fixturesDir, route.file)), { status: route.status ?? 200, headers });
     if (route.truncate_file) {
       const bytes = await readFile(path.join(fixturesDir, route.truncate_file));
       return new Response(bytes.subarray(0, 20_000), { status: 200, headers });
     }
-    return new Response(route.status === 307 ? null : route.status === 403 ? "Forbidden" : "Service Unavailable", { status: route.status, headers });
+    return new Response(route.status === 307 ? null : route.status === 403 ? "Forbidden" : "Service Unavailable", {
+      status: route.status,
+      headers,
+    });
   }
 
   async function scenario(url, request) {
@@ -151,7 +179,11 @@ export function createFixtureRouter({ fixturesDir }) {
       case "empty":
         return handMadeResponse(200, "", { "content-type": "application/atom+xml" });
       case "html":
-        return handMadeResponse(200, "<!doctype html><html><body><h1>Service temporarily unavailable</h1><script>alert(1)</script></body></html>", { "content-type": "text/html" });
+        return handMadeResponse(
+          200,
+          "<!doctype html><html><body><h1>Service temporarily unavailable</h1><script>alert(1)</script></body></html>",
+          { "content-type": "text/html" },
+        );
       case "not-xml":
         return handMadeResponse(200, "\u0000\u0001 this is not xml {", { "content-type": "application/atom+xml" });
       case "entity-expansion":
@@ -169,7 +201,9 @@ export function createFixtureRouter({ fixturesDir }) {
       case "huge-xml": {
         // 100 MB, generated as it streams: an Atom head, then entries without end.
         const head = new TextEncoder().encode("<?xml version='1.0'?><feed xmlns=\"http://www.w3.org/2005/Atom\">");
-        const entry = new TextEncoder().encode(`<entry><id>http://arxiv.org/abs/2401.00001v1</id><title>${"x".repeat(4000)}</title></entry>`);
+        const entry = new TextEncoder().encode(
+          `<entry><id>http://arxiv.org/abs/2401.00001v1</id><title>${"x".repeat(4000)}</title></entry>`,
+        );
         let sent = 0;
         const body = new ReadableStream({
           start(controller) {
@@ -181,7 +215,9 @@ export function createFixtureRouter({ fixturesDir }) {
             sent += entry.byteLength;
           },
         });
-        return new Response(body, { headers: { "content-type": "application/atom+xml", "x-fake-upstream": "hand-made" } });
+        return new Response(body, {
+          headers: { "content-type": "application/atom+xml", "x-fake-upstream": "hand-made" },
+        });
       }
       case "drip": {
         // A body that never ends: one byte every 100 ms until the client goes away (or, so that the
@@ -210,10 +246,16 @@ export function createFixtureRouter({ fixturesDir }) {
           },
         });
         request.signal?.addEventListener?.("abort", () => clearInterval(timer));
-        return new Response(body, { headers: { "content-type": "application/atom+xml", "x-fake-upstream": "hand-made" } });
+        return new Response(body, {
+          headers: { "content-type": "application/atom+xml", "x-fake-upstream": "hand-made" },
+        });
       }
       case "truncated-xml":
-        return handMadeResponse(200, "<?xml version='1.0'?><feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://arxiv.org/abs/2401.1", { "content-type": "application/atom+xml" });
+        return handMadeResponse(
+          200,
+          "<?xml version='1.0'?><feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://arxiv.org/abs/2401.1",
+          { "content-type": "application/atom+xml" },
+        );
       case "huge-html": {
         // 50 MB of valid HTML, generated as it streams (never held in memory), for /html/ paths only.
         if (!url.pathname.includes("/html/")) return undefined;
@@ -242,7 +284,8 @@ export function createFixtureRouter({ fixturesDir }) {
   // Raw fixture files for parser tests inside workerd (which has no file system).
   async function fixtureFile(relative) {
     const full = path.resolve(fixturesDir, decodeURIComponent(relative));
-    if (!full.startsWith(path.resolve(fixturesDir) + path.sep)) return new Response("outside fixtures", { status: 400 });
+    if (!full.startsWith(path.resolve(fixturesDir) + path.sep))
+      return new Response("outside fixtures", { status: 400 });
     try {
       return new Response(await readFile(full), { headers: { "x-fake-upstream": "fixture-file" } });
     } catch {
@@ -291,8 +334,15 @@ export function createFixtureRouter({ fixturesDir }) {
       failedOnce.clear();
       return new Response(null, { status: 204 });
     }
-    hits.push({ at: Date.now(), method: request.method, path: url.pathname + url.search, userAgent: request.headers.get("user-agent") });
-    const response = url.pathname.includes("/_scenario/") ? await scenario(url, request) : ((await arxivApi(url)) ?? (await content(url)));
+    hits.push({
+      at: Date.now(),
+      method: request.method,
+      path: url.pathname + url.search,
+      userAgent: request.headers.get("user-agent"),
+    });
+    const response = url.pathname.includes("/_scenario/")
+      ? await scenario(url, request)
+      : ((await arxivApi(url)) ?? (await content(url)));
     return (
       response ??
       new Response(`fake upstream: no recorded fixture for ${request.method} ${url.pathname}${url.search}`, {

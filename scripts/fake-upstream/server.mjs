@@ -17,7 +17,9 @@ export async function startFakeUpstream({ port = 0, fixturesDir = path.join(root
       res.on("close", () => controller.abort());
       const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url}`, {
         method: req.method,
-        headers: Object.entries(req.headers).flatMap(([key, value]) => (typeof value === "string" ? [[key, value]] : [])),
+        headers: Object.entries(req.headers).flatMap(([key, value]) =>
+          typeof value === "string" ? [[key, value]] : [],
+        ),
         signal: controller.signal,
       });
       const response = await router.handle(request);
@@ -33,7 +35,11 @@ export async function startFakeUpstream({ port = 0, fixturesDir = path.join(root
   return {
     origin,
     router,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
   };
 }
 

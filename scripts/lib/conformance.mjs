@@ -12,10 +12,14 @@ export const BASELINE = path.join(ROOT, "test/e2e/conformance-baseline.yml");
 export function runConformance(mcpUrl, { timeoutMs = 180_000 } = {}) {
   const outDir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-conformance-"));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "server", "--url", mcpUrl, "--expected-failures", BASELINE, "-o", outDir], {
-      cwd: outDir,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, "server", "--url", mcpUrl, "--expected-failures", BASELINE, "-o", outDir],
+      {
+        cwd: outDir,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));

@@ -11,7 +11,10 @@ export function d1Over(db) {
       const row = db.prepare(sql).get(...binds.map(toSqlite)) ?? null;
       return column === undefined || row === null ? row : row[column];
     },
-    run: async () => (db.prepare(sql).run(...binds.map(toSqlite)), { success: true, results: [] }),
+    run: async () => {
+      db.prepare(sql).run(...binds.map(toSqlite));
+      return { success: true, results: [] };
+    },
   });
   return {
     prepare: (sql) => statement(sql),

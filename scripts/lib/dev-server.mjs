@@ -45,7 +45,9 @@ export function runWrangler(args, env) {
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(output) : reject(new Error(`wrangler ${args.join(" ")} exited ${code}:\n${output}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`wrangler ${args.join(" ")} exited ${code}:\n${output}`)),
+    );
   });
 }
 
@@ -84,7 +86,12 @@ async function waitForHealth(url, child, logs, timeoutMs) {
  */
 /** Spawns `wrangler dev` in its own process group; stop() ends the whole group. */
 export function spawnWranglerDev(args, env) {
-  const child = spawn(process.execPath, [WRANGLER, "dev", ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(process.execPath, [WRANGLER, "dev", ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
@@ -108,12 +115,16 @@ export function spawnWranglerDev(args, env) {
 
 export async function loopbackArgs() {
   return [
-    "--ip", "127.0.0.1",
-    "--port", String(await freePort()),
-    "--inspector-port", String(await freePort()),
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(await freePort()),
+    "--inspector-port",
+    String(await freePort()),
     "--show-interactive-dev-session=false",
     // info: wrangler's "Ready on" line is how waitFor "ready" knows the Worker is loaded.
-    "--log-level", "info",
+    "--log-level",
+    "info",
   ];
 }
 
@@ -121,12 +132,22 @@ export async function loopbackArgs() {
  * prepareState(d1File): called after the migrations with the local D1's SQLite file, before
  * wrangler dev opens it (the mirror benchmark fills it with a synthetic mirror).
  */
-export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor = "health", seed = false, prepareState, fixturesDir } = {}) {
+export async function startStack({
+  vars = {},
+  readyTimeoutMs = 90_000,
+  waitFor = "health",
+  seed = false,
+  prepareState,
+  fixturesDir,
+} = {}) {
   const fake = await startFakeUpstream(fixturesDir ? { fixturesDir } : {});
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-e2e-"));
   const env = quietWranglerEnv({ XDG_CONFIG_HOME: path.join(stateDir, "config") });
   try {
-    await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", path.join(stateDir, "state")], env);
+    await runWrangler(
+      ["d1", "migrations", "apply", "DB", "--local", "--persist-to", path.join(stateDir, "state")],
+      env,
+    );
     if (seed) {
       const { seedLocal } = await import("../seed-local.mjs");
       seedLocal({ persistTo: path.join(stateDir, "state") });
@@ -140,7 +161,8 @@ export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor =
   const allVars = { ...fakeUpstreamVars(fake.origin), ...vars };
   const args = [
     ...(await loopbackArgs()),
-    "--persist-to", path.join(stateDir, "state"),
+    "--persist-to",
+    path.join(stateDir, "state"),
     ...Object.entries(allVars).flatMap(([key, value]) => ["--var", `${key}:${value}`]),
   ];
   const url = `http://127.0.0.1:${args[args.indexOf("--port") + 1]}`;
@@ -172,7 +194,19 @@ export async function startStack({ vars = {}, readyTimeoutMs = 90_000, waitFor =
     await stop();
     throw error;
   }
-  return { url, mcpUrl: `${url}/mcp`, fake, stateDir, startedAt, readyAt: Date.now(), firstRequestMs, pid: dev.child.pid, logs: () => dev.logs(), stop, restart };
+  return {
+    url,
+    mcpUrl: `${url}/mcp`,
+    fake,
+    stateDir,
+    startedAt,
+    readyAt: Date.now(),
+    firstRequestMs,
+    pid: dev.child.pid,
+    logs: () => dev.logs(),
+    stop,
+    restart,
+  };
 }
 
 /** The SQLite file behind the local D1 binding under a --persist-to directory. */
@@ -211,7 +245,12 @@ export function workerdPeakRss(leaderPid) {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
         const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        return { pid: Number(pid), ppid: Number(fields[1]), pgid: Number(fields[2]), comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) };
+        return {
+          pid: Number(pid),
+          ppid: Number(fields[1]),
+          pgid: Number(fields[2]),
+          comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+        };
       } catch {
         return undefined;
       }

@@ -7,7 +7,14 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 export async function importWorkerCode(entry) {
-  const result = await build({ entryPoints: [entry], bundle: true, platform: "node", format: "esm", write: false, logLevel: "error" });
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    write: false,
+    logLevel: "error",
+  });
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "papers-mcp-code-")), "bundle.mjs");
   writeFileSync(file, result.outputFiles[0].text);
   return import(pathToFileURL(file).href);

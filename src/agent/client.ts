@@ -5,9 +5,14 @@ import type { AgentError } from "./research-agent";
 
 export async function agentFor(env: Env, identity: string | null) {
   if (identity === null) {
-    throw new ToolError("no_identity", "Watches and the library belong to a client, and this call has no client identity.", {
-      recovery: "With AUTH_MODE=bearer or oauth the token is the identity. With AUTH_MODE=none, send an x-papers-workspace header naming a workspace (letters, digits, . _ -); anyone who knows the name can use it.",
-    });
+    throw new ToolError(
+      "no_identity",
+      "Watches and the library belong to a client, and this call has no client identity.",
+      {
+        recovery:
+          "With AUTH_MODE=bearer or oauth the token is the identity. With AUTH_MODE=none, send an x-papers-workspace header naming a workspace (letters, digits, . _ -); anyone who knows the name can use it.",
+      },
+    );
   }
   return getAgentByName(env.RESEARCH_AGENT, identity);
 }

@@ -95,13 +95,18 @@ interface PaperRow {
   reported_version: number | null;
 }
 
-const fail = (reason: string, message: string, recovery: string): { ok: false; error: AgentError } => ({ ok: false, error: { reason, message, recovery } });
+const fail = (reason: string, message: string, recovery: string): { ok: false; error: AgentError } => ({
+  ok: false,
+  error: { reason, message, recovery },
+});
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export class ResearchAgent extends Agent<Cloudflare.Env> {
   override async onStart(): Promise<void> {
-    this.sql`CREATE TABLE IF NOT EXISTS watches (id TEXT PRIMARY KEY, name TEXT NOT NULL, source TEXT NOT NULL, query TEXT NOT NULL, mark INTEGER NOT NULL, created_at INTEGER NOT NULL, last_checked_at INTEGER, pending TEXT, pending_at INTEGER)`;
-    this.sql`CREATE TABLE IF NOT EXISTS library (id TEXT PRIMARY KEY, source TEXT NOT NULL, title TEXT, tags TEXT NOT NULL, note TEXT, added_at INTEGER NOT NULL, version INTEGER, reported_version INTEGER)`;
+    this
+      .sql`CREATE TABLE IF NOT EXISTS watches (id TEXT PRIMARY KEY, name TEXT NOT NULL, source TEXT NOT NULL, query TEXT NOT NULL, mark INTEGER NOT NULL, created_at INTEGER NOT NULL, last_checked_at INTEGER, pending TEXT, pending_at INTEGER)`;
+    this
+      .sql`CREATE TABLE IF NOT EXISTS library (id TEXT PRIMARY KEY, source TEXT NOT NULL, title TEXT, tags TEXT NOT NULL, note TEXT, added_at INTEGER NOT NULL, version INTEGER, reported_version INTEGER)`;
     // Idempotent for cron schedules: one row however often the object wakes.
     await this.schedule(PRECOMPUTE_CRON, "precomputeNews");
   }
@@ -110,17 +115,30 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
 
   async createWatch(input: WatchInput): Promise<AgentResult<{ watch: Watch }>> {
     const count = this.sql<{ n: number }>`SELECT count(*) AS n FROM watches`[0]!.n;
-    if (count >= MAX_WATCHES) return fail("too_many_watches", `This client already has ${MAX_WATCHES} watches.`, "Delete a watch you no longer need (papers_watch action=delete), then create this one.");
+    if (count >= MAX_WATCHES)
+      return fail(
+        "too_many_watches",
+        `This client already has ${MAX_WATCHES} watches.`,
+        "Delete a watch you no longer need (papers_watch action=delete), then create this one.",
+      );
     const name = input.name.trim();
     if (this.sql<{ n: number }>`SELECT count(*) AS n FROM watches WHERE name = ${name}`[0]!.n > 0) {
-      return fail("watch_exists", `A watch named ${JSON.stringify(name)} exists.`, "Choose another name, or delete the old watch first.");
+      return fail(
+        "watch_exists",
+        `A watch named ${JSON.stringify(name)} exists.`,
+        "Choose another name, or delete the old watch first.",
+      );
     }
     const prepared = await this.prepareWatch(input);
     if (!prepared.ok) return prepared;
     const id = crypto.randomUUID().slice(0, 8);
     const now = Date.now();
-    this.sql`INSERT INTO watches (id, name, source, query, mark, created_at) VALUES (${id}, ${name}, ${prepared.source}, ${prepared.query}, ${prepared.mark}, ${now})`;
-    return { ok: true, watch: { id, name, source: prepared.source, query: prepared.query, created_at: iso(now)!, last_checked_at: null } };
+    this
+      .sql`INSERT INTO watches (id, name, source, query, mark, created_at) VALUES (${id}, ${name}, ${prepared.source}, ${prepared.query}, ${prepared.mark}, ${now})`;
+    return {
+      ok: true,
+      watch: { id, name, source: prepared.source, query: prepared.query, created_at: iso(now)!, last_checked_at: null },
+    };
   }
 
   listWatches(): { ok: true; watches: Watch[] } {
@@ -136,17 +154,22 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
 
   /** What is new since each watch's mark (or one watch's), newest first; the marks move. Saved papers with new versions too. */
   async checkWatches(idOrName?: string): Promise<AgentResult<{ news: WatchNews[]; new_versions: SavedPaper[] }>> {
-    const rows = idOrName === undefined ? this.sql<WatchRow>`SELECT * FROM watches ORDER BY created_at` : [this.findWatch(idOrName)].filter((row): row is WatchRow => row !== undefined);
+    const rows =
+      idOrName === undefined
+        ? this.sql<WatchRow>`SELECT * FROM watches ORDER BY created_at`
+        : [this.findWatch(idOrName)].filter((row): row is WatchRow => row !== undefined);
     if (idOrName !== undefined && rows.length === 0) return this.noSuchWatch(idOrName);
     const news: WatchNews[] = [];
     const lastHarvest = await this.lastHarvestAt();
     for (const row of rows) {
       // The precomputed news counts when it was made after the latest harvest finished.
-      const precomputed = row.pending !== null && row.pending_at !== null && (lastHarvest === null || row.pending_at >= lastHarvest);
+      const precomputed =
+        row.pending !== null && row.pending_at !== null && (lastHarvest === null || row.pending_at >= lastHarvest);
       const found = precomputed ? (JSON.parse(row.pending!) as Computed) : await this.compute(row);
       if ("error" in found) return { ok: false, error: found.error };
       const now = Date.now();
-      this.sql`UPDATE watches SET mark = ${found.newMark}, last_checked_at = ${now}, pending = NULL, pending_at = NULL WHERE id = ${row.id}`;
+      this
+        .sql`UPDATE watches SET mark = ${found.newMark}, last_checked_at = ${now}, pending = NULL, pending_at = NULL WHERE id = ${row.id}`;
       news.push({
         watch: toWatch({ ...row, last_checked_at: now }),
         new_papers: found.papers,
@@ -174,7 +197,9 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
 
   // ---- library ----
 
-  async addPapers(items: { id: string; tags?: string[]; note?: string }[]): Promise<AgentResult<{ added: SavedPaper[]; not_added: { id: string; reason: string; detail: string }[] }>> {
+  async addPapers(
+    items: { id: string; tags?: string[]; note?: string }[],
+  ): Promise<AgentResult<{ added: SavedPaper[]; not_added: { id: string; reason: string; detail: string }[] }>> {
     const count = this.sql<{ n: number }>`SELECT count(*) AS n FROM library`[0]!.n;
     const added: SavedPaper[] = [];
     const notAdded: { id: string; reason: string; detail: string }[] = [];
@@ -186,25 +211,39 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
         continue;
       }
       if ((item.note ?? "").length > MAX_NOTE_CHARS) {
-        notAdded.push({ id: item.id, reason: "note_too_long", detail: `a note holds at most ${MAX_NOTE_CHARS} characters` });
+        notAdded.push({
+          id: item.id,
+          reason: "note_too_long",
+          detail: `a note holds at most ${MAX_NOTE_CHARS} characters`,
+        });
         continue;
       }
       const tags = [...new Set((item.tags ?? []).map((tag) => tag.trim().toLowerCase()).filter(Boolean))];
       if (tags.length > MAX_TAGS || tags.some((tag) => tag.length > 40)) {
-        notAdded.push({ id: item.id, reason: "invalid_tags", detail: `at most ${MAX_TAGS} tags of at most 40 characters` });
+        notAdded.push({
+          id: item.id,
+          reason: "invalid_tags",
+          detail: `at most ${MAX_TAGS} tags of at most 40 characters`,
+        });
         continue;
       }
       const exists = this.sql<{ n: number }>`SELECT count(*) AS n FROM library WHERE id = ${paper.id}`[0]!.n > 0;
       if (!exists && room <= 0) {
-        notAdded.push({ id: item.id, reason: "library_full", detail: `the library holds at most ${MAX_LIBRARY} papers` });
+        notAdded.push({
+          id: item.id,
+          reason: "library_full",
+          detail: `the library holds at most ${MAX_LIBRARY} papers`,
+        });
         continue;
       }
       const known = await this.describe(paper);
       const now = Date.now();
       if (exists) {
-        this.sql`UPDATE library SET tags = ${JSON.stringify(tags)}, note = ${item.note ?? null}, title = coalesce(${known.title}, title) WHERE id = ${paper.id}`;
+        this
+          .sql`UPDATE library SET tags = ${JSON.stringify(tags)}, note = ${item.note ?? null}, title = coalesce(${known.title}, title) WHERE id = ${paper.id}`;
       } else {
-        this.sql`INSERT INTO library (id, source, title, tags, note, added_at, version, reported_version) VALUES (${paper.id}, ${paper.source}, ${known.title}, ${JSON.stringify(tags)}, ${item.note ?? null}, ${now}, ${known.version}, ${known.version})`;
+        this
+          .sql`INSERT INTO library (id, source, title, tags, note, added_at, version, reported_version) VALUES (${paper.id}, ${paper.source}, ${known.title}, ${JSON.stringify(tags)}, ${item.note ?? null}, ${now}, ${known.version}, ${known.version})`;
         room--;
       }
       added.push(await this.toSaved(this.sql<PaperRow>`SELECT * FROM library WHERE id = ${paper.id}`[0]!));
@@ -238,7 +277,10 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
   taggedIds(tag: string): { ok: true; ids: string[] } {
     const wanted = tag.trim().toLowerCase();
     const rows = this.sql<PaperRow>`SELECT * FROM library ORDER BY added_at`;
-    return { ok: true, ids: rows.filter((row) => (JSON.parse(row.tags) as string[]).includes(wanted)).map((row) => row.id) };
+    return {
+      ok: true,
+      ids: rows.filter((row) => (JSON.parse(row.tags) as string[]).includes(wanted)).map((row) => row.id),
+    };
   }
 
   // ---- internals ----
@@ -248,35 +290,62 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
   }
 
   private noSuchWatch(idOrName: string): { ok: false; error: AgentError } {
-    const names = this.sql<{ name: string; id: string }>`SELECT id, name FROM watches ORDER BY created_at`.map((row) => `${row.id} (${row.name})`);
-    return fail("no_such_watch", `No watch ${JSON.stringify(idOrName.slice(0, 80))}.`, names.length > 0 ? `Use one of: ${names.join(", ")}.` : "This client has no watches yet: create one with action=create.");
+    const names = this.sql<{ name: string; id: string }>`SELECT id, name FROM watches ORDER BY created_at`.map(
+      (row) => `${row.id} (${row.name})`,
+    );
+    return fail(
+      "no_such_watch",
+      `No watch ${JSON.stringify(idOrName.slice(0, 80))}.`,
+      names.length > 0
+        ? `Use one of: ${names.join(", ")}.`
+        : "This client has no watches yet: create one with action=create.",
+    );
   }
 
   /** Validates a watch against what the mirror can answer, and sets its mark at the mirror's newest paper. */
-  private async prepareWatch(input: WatchInput): Promise<AgentResult<{ source: "arxiv" | "nber"; query: string; mark: number }>> {
+  private async prepareWatch(
+    input: WatchInput,
+  ): Promise<AgentResult<{ source: "arxiv" | "nber"; query: string; mark: number }>> {
     const hasArxiv = Boolean(input.arxiv_query?.trim()) || (input.categories?.length ?? 0) > 0;
     const hasNber = Boolean(input.nber_query?.trim());
     if (hasArxiv === hasNber) {
-      return fail("invalid_watch", hasArxiv ? "A watch follows one source: give arxiv_query/categories or nber_query, not both." : "A watch needs arxiv_query, categories or nber_query.", "Create one watch per source.");
+      return fail(
+        "invalid_watch",
+        hasArxiv
+          ? "A watch follows one source: give arxiv_query/categories or nber_query, not both."
+          : "A watch needs arxiv_query, categories or nber_query.",
+        "Create one watch per source.",
+      );
     }
     if (hasNber) {
       const query = input.nber_query!.trim();
-      if (!ftsQuery(query)) return fail("invalid_watch", "The NBER query has no words.", "Give title words, an author or a topic.");
+      if (!ftsQuery(query))
+        return fail("invalid_watch", "The NBER query has no words.", "Give title words, an author or a topic.");
       return { ok: true, source: "nber", query, mark: await newestNberNumber(this.env.DB) };
     }
     const categories = input.categories ?? [];
     const words = input.arxiv_query?.trim() ?? "";
     const catClause = categories.length === 0 ? "" : `(${categories.map((code) => `cat:${code}`).join(" OR ")})`;
     const query = words && catClause ? `(${words}) AND ${catClause}` : words || catClause;
-    if (!loadConfig(this.env).ARXIV_MIRROR_ENABLED) return fail("watch_unanswerable", "This server keeps no arXiv mirror, and watches are answered from the mirror only.", "Ask the operator to enable the mirror (ARXIV_MIRROR_ENABLED).");
-    let planned;
+    if (!loadConfig(this.env).ARXIV_MIRROR_ENABLED)
+      return fail(
+        "watch_unanswerable",
+        "This server keeps no arXiv mirror, and watches are answered from the mirror only.",
+        "Ask the operator to enable the mirror (ARXIV_MIRROR_ENABLED).",
+      );
+    let planned: ReturnType<typeof planMirrorSearch>;
     try {
       planned = planMirrorSearch(query, {}, new Date());
     } catch (error) {
       if (error instanceof ToolError) return fail(error.reason, error.message, error.recovery);
       throw error;
     }
-    if ("live" in planned) return fail("watch_unanswerable", `The mirror cannot answer this query: ${planned.live}.`, "Simplify the query (no short prefixes or unsupported fields), then create the watch again.");
+    if ("live" in planned)
+      return fail(
+        "watch_unanswerable",
+        `The mirror cannot answer this query: ${planned.live}.`,
+        "Simplify the query (no short prefixes or unsupported fields), then create the watch again.",
+      );
     return { ok: true, source: "arxiv", query, mark: await mirrorNewestKey(this.env.DB) };
   }
 
@@ -284,18 +353,52 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
     if (row.source === "nber") {
       const newest = await newestNberNumber(this.env.DB);
       const found = await nberPapersAfter(this.env.DB, row.query, row.mark, CHECK_PAGE);
-      return { papers: found.papers.map((paper) => ({ id: paper.id, title: paper.title, authors: paper.authors, date: paper.date })), total: found.total, lowerBound: false, newMark: Math.max(row.mark, newest) };
+      return {
+        papers: found.papers.map((paper) => ({
+          id: paper.id,
+          title: paper.title,
+          authors: paper.authors,
+          date: paper.date,
+        })),
+        total: found.total,
+        lowerBound: false,
+        newMark: Math.max(row.mark, newest),
+      };
     }
     const planned = planMirrorSearch(row.query, {}, new Date());
-    if ("live" in planned) return { error: { reason: "watch_unanswerable", message: `The mirror cannot answer this watch now: ${planned.live}.`, recovery: "Delete it and create a simpler one." } };
+    if ("live" in planned)
+      return {
+        error: {
+          reason: "watch_unanswerable",
+          message: `The mirror cannot answer this watch now: ${planned.live}.`,
+          recovery: "Delete it and create a simpler one.",
+        },
+      };
     const db = this.env.DB.withSession("first-unconstrained");
     const newest = await mirrorNewestKey(db);
     // Newest first; papers enter the mirror in key order, so the new ones are the keys above the mark.
-    const result = await searchMirror(db, planned.plan, { sortBy: "submitted", sortOrder: "descending", start: 0, limit: CHECK_PAGE });
-    if (result.kind === "live") return { error: { reason: "watch_unanswerable", message: `The mirror cannot answer this watch now: ${result.reason}.`, recovery: "Delete it and create a simpler one." } };
+    const result = await searchMirror(db, planned.plan, {
+      sortBy: "submitted",
+      sortOrder: "descending",
+      start: 0,
+      limit: CHECK_PAGE,
+    });
+    if (result.kind === "live")
+      return {
+        error: {
+          reason: "watch_unanswerable",
+          message: `The mirror cannot answer this watch now: ${result.reason}.`,
+          recovery: "Delete it and create a simpler one.",
+        },
+      };
     const fresh = result.rows.filter((mirrorRow) => paperKey(mirrorRow.id) > row.mark).map(rowToPaper);
     return {
-      papers: fresh.map((paper) => ({ id: paper.base_id, title: paper.title, authors: paper.authors.map((author) => author.name), date: paper.published.slice(0, 10) })),
+      papers: fresh.map((paper) => ({
+        id: paper.base_id,
+        title: paper.title,
+        authors: paper.authors.map((author) => author.name),
+        date: paper.published.slice(0, 10),
+      })),
       total: fresh.length,
       lowerBound: fresh.length === CHECK_PAGE,
       newMark: Math.max(row.mark, newest),
@@ -308,8 +411,12 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
     return Number.isNaN(last) ? null : last;
   }
 
-  private async describe(paper: { id: string; source: "arxiv" | "nber" }): Promise<{ title: string | null; version: number | null }> {
-    if (paper.source === "nber") return { title: (await mirrorPaper(this.env.DB, paper.id))?.title ?? null, version: null };
+  private async describe(paper: {
+    id: string;
+    source: "arxiv" | "nber";
+  }): Promise<{ title: string | null; version: number | null }> {
+    if (paper.source === "nber")
+      return { title: (await mirrorPaper(this.env.DB, paper.id))?.title ?? null, version: null };
     const row = (await mirrorLookup(this.env.DB, [paper.id])).get(paper.id);
     return { title: row?.title.replace(/\s+/g, " ") ?? null, version: row?.version ?? null };
   }
@@ -320,7 +427,10 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
     const held = await mirrorLookup(this.env.DB.withSession("first-unconstrained"), ids);
     for (const [id, row] of held) {
       const versions = JSON.parse(row.versions) as number[];
-      out.set(id, { version: row.version, date: new Date((versions[versions.length - 1] ?? row.published) * 1000).toISOString().slice(0, 10) });
+      out.set(id, {
+        version: row.version,
+        date: new Date((versions[versions.length - 1] ?? row.published) * 1000).toISOString().slice(0, 10),
+      });
     }
     return out;
   }
@@ -333,7 +443,9 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
       const now = latest.get(row.id);
       return now !== undefined && row.reported_version !== null && now.version > row.reported_version;
     });
-    if (mark) for (const row of changed) this.sql`UPDATE library SET reported_version = ${latest.get(row.id)!.version} WHERE id = ${row.id}`;
+    if (mark)
+      for (const row of changed)
+        this.sql`UPDATE library SET reported_version = ${latest.get(row.id)!.version} WHERE id = ${row.id}`;
     return changed.map((row) => this.savedFrom(row, latest.get(row.id)));
   }
 
@@ -364,7 +476,14 @@ interface Computed {
 }
 
 function toWatch(row: WatchRow): Watch {
-  return { id: row.id, name: row.name, source: row.source, query: row.query, created_at: iso(row.created_at)!, last_checked_at: iso(row.last_checked_at) };
+  return {
+    id: row.id,
+    name: row.name,
+    source: row.source,
+    query: row.query,
+    created_at: iso(row.created_at)!,
+    last_checked_at: iso(row.last_checked_at),
+  };
 }
 
 function parsePaperId(raw: string): { id: string; source: "arxiv" | "nber" } | undefined {

@@ -11,7 +11,14 @@ const step = z.number().int().min(1);
 
 export const cursorSchema = z.discriminatedUnion("kind", [
   /** One page of one window: a resumption token, or (token null) the window's first page. */
-  z.object({ kind: z.literal("list"), step, window: windowSchema, token: z.string().max(5000).nullable(), window_pages: z.number().int().min(0), ...retryFields }),
+  z.object({
+    kind: z.literal("list"),
+    step,
+    window: windowSchema,
+    token: z.string().max(5000).nullable(),
+    window_pages: z.number().int().min(0),
+    ...retryFields,
+  }),
   /** End of the run: retry one unreadable record with GetRecord (or finish when none is left). */
   z.object({ kind: z.literal("skipped"), step, ...retryFields }),
   /** The post-run verify, one slice per step. */
@@ -22,11 +29,24 @@ export const cursorSchema = z.discriminatedUnion("kind", [
     /** papers: the last paper key checked; categories: the category and the last key in it. */
     after: z.number().int(),
     category: z.string().max(100).nullable(),
-    counts: z.object({ papers: z.number().int().min(0), missing: z.number().int().min(0), fts_missing: z.number().int().min(0), fts_orphans: z.number().int().min(0), orphans: z.number().int().min(0), category_rows: z.number().int().min(0) }),
+    counts: z.object({
+      papers: z.number().int().min(0),
+      missing: z.number().int().min(0),
+      fts_missing: z.number().int().min(0),
+      fts_orphans: z.number().int().min(0),
+      orphans: z.number().int().min(0),
+      category_rows: z.number().int().min(0),
+    }),
     ...retryFields,
   }),
   /** After the verify: the ranking tables rebuilt, one slice of the index's vocabulary per step. */
-  z.object({ kind: z.literal("rank"), step, after: z.string().max(200), terms: z.number().int().min(0), ...retryFields }),
+  z.object({
+    kind: z.literal("rank"),
+    step,
+    after: z.string().max(200),
+    terms: z.number().int().min(0),
+    ...retryFields,
+  }),
 ]);
 export type Cursor = z.infer<typeof cursorSchema>;
 export type ListCursor = Extract<Cursor, { kind: "list" }>;
@@ -68,7 +88,10 @@ export function parseCursor(text: string | null): Cursor | null {
 }
 
 /** A new run: every per-run field reset, its first step queued (the caller sends it). */
-export function startRunStatement(db: D1Database, run: { runId: string; mode: string; from: string | null; first: Cursor; now: string }): D1PreparedStatement {
+export function startRunStatement(
+  db: D1Database,
+  run: { runId: string; mode: string; from: string | null; first: Cursor; now: string },
+): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO harvest_state (source, status, run_id, mode, pages, step, enqueued_step, next_cursor, next_attempt_at, resumption_token, from_datestamp,
@@ -81,7 +104,12 @@ export function startRunStatement(db: D1Database, run: { runId: string; mode: st
     .bind(run.runId, run.mode, JSON.stringify(run.first), run.from, run.now);
 }
 
-export function windowStartStatement(db: D1Database, runId: string, window: { idx: number; from: string | null; until: string | null }, now: string): D1PreparedStatement {
+export function windowStartStatement(
+  db: D1Database,
+  runId: string,
+  window: { idx: number; from: string | null; until: string | null },
+  now: string,
+): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO arxiv_harvest_windows (run_id, idx, from_date, until_date, status, started_at) VALUES (?, ?, ?, ?, 'listing', ?)
@@ -91,14 +119,28 @@ export function windowStartStatement(db: D1Database, runId: string, window: { id
 }
 
 /** Counts a page against its window; `done` closes the window. */
-export function windowPageStatement(db: D1Database, runId: string, idx: number, page: { records: number; counted: boolean; done: boolean; restarted: boolean; now: string }): D1PreparedStatement {
+export function windowPageStatement(
+  db: D1Database,
+  runId: string,
+  idx: number,
+  page: { records: number; counted: boolean; done: boolean; restarted: boolean; now: string },
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE arxiv_harvest_windows SET pages = pages + ?, records = records + ?, restarts = restarts + ?,
          status = CASE WHEN ? THEN 'done' ELSE status END, finished_at = CASE WHEN ? THEN ? ELSE finished_at END
        WHERE run_id = ? AND idx = ?`,
     )
-    .bind(page.counted ? 1 : 0, page.records, page.restarted ? 1 : 0, page.done ? 1 : 0, page.done ? 1 : 0, page.now, runId, idx);
+    .bind(
+      page.counted ? 1 : 0,
+      page.records,
+      page.restarted ? 1 : 0,
+      page.done ? 1 : 0,
+      page.done ? 1 : 0,
+      page.now,
+      runId,
+      idx,
+    );
 }
 
 export interface StepUpdate {
@@ -155,7 +197,10 @@ export function stepStatement(db: D1Database, update: StepUpdate): D1PreparedSta
  * from there, re-reading that day and whatever changed while this run went on), and a cold run
  * makes the mirror whole.
  */
-export function finishRunStatement(db: D1Database, run: { runId: string; step: number; next: Cursor; now: string; watermark: string; scope: string }): D1PreparedStatement {
+export function finishRunStatement(
+  db: D1Database,
+  run: { runId: string; step: number; next: Cursor; now: string; watermark: string; scope: string },
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE harvest_state SET status = 'done', step = ?1, next_cursor = ?2, next_attempt_at = NULL, finished_at = ?3, last_success_at = ?3,
@@ -170,15 +215,23 @@ export function finishRunStatement(db: D1Database, run: { runId: string; step: n
 /** A queued message for `step` exists: a replay after this need not send it again. (With the last page's write time, shown on /status.) */
 export async function markEnqueued(db: D1Database, runId: string, step: number, pageMs?: number): Promise<void> {
   await db
-    .prepare("UPDATE harvest_state SET enqueued_step = max(enqueued_step, ?), last_page_ms = coalesce(?, last_page_ms) WHERE source = 'arxiv' AND run_id = ?")
+    .prepare(
+      "UPDATE harvest_state SET enqueued_step = max(enqueued_step, ?), last_page_ms = coalesce(?, last_page_ms) WHERE source = 'arxiv' AND run_id = ?",
+    )
     .bind(step, pageMs ?? null, runId)
     .run();
 }
 
 /** A failed attempt was queued again for later: the watchdog waits for it instead of resuming. */
-export async function noteRetry(db: D1Database, runId: string, retry: { at: string; counted: boolean; error: string }): Promise<void> {
+export async function noteRetry(
+  db: D1Database,
+  runId: string,
+  retry: { at: string; counted: boolean; error: string },
+): Promise<void> {
   await db
-    .prepare("UPDATE harvest_state SET next_attempt_at = ?, run_retries = run_retries + ?, last_error = ? WHERE source = 'arxiv' AND run_id = ?")
+    .prepare(
+      "UPDATE harvest_state SET next_attempt_at = ?, run_retries = run_retries + ?, last_error = ? WHERE source = 'arxiv' AND run_id = ?",
+    )
     .bind(retry.at, retry.counted ? 1 : 0, retry.error, runId)
     .run();
 }
@@ -199,16 +252,27 @@ export async function noteResume(db: D1Database, runId: string, next: Cursor, no
 export async function markArxivRunFailed(db: D1Database, runId: string, reason: string): Promise<boolean> {
   const now = new Date().toISOString();
   const result = await db
-    .prepare("UPDATE harvest_state SET status = 'error', last_error = ?, updated_at = ?, finished_at = ?, next_attempt_at = NULL WHERE source = 'arxiv' AND run_id = ? AND status = 'running'")
+    .prepare(
+      "UPDATE harvest_state SET status = 'error', last_error = ?, updated_at = ?, finished_at = ?, next_attempt_at = NULL WHERE source = 'arxiv' AND run_id = ? AND status = 'running'",
+    )
     .bind(reason, now, now, runId)
     .run();
   return (result.meta.changes ?? 0) > 0;
 }
 
 /** The verify's result; the run's steps go on with `next` (the ranking tables' rebuild). */
-export function verifiedStatement(db: D1Database, runId: string, step: number, result: unknown, now: string, next: Cursor | null = null): D1PreparedStatement {
+export function verifiedStatement(
+  db: D1Database,
+  runId: string,
+  step: number,
+  result: unknown,
+  now: string,
+  next: Cursor | null = null,
+): D1PreparedStatement {
   return db
-    .prepare("UPDATE harvest_state SET verified = ?, step = ?, next_cursor = ?, updated_at = ? WHERE source = 'arxiv' AND run_id = ? AND step = ? - 1")
+    .prepare(
+      "UPDATE harvest_state SET verified = ?, step = ?, next_cursor = ?, updated_at = ? WHERE source = 'arxiv' AND run_id = ? AND step = ? - 1",
+    )
     .bind(JSON.stringify(result), step, next === null ? null : JSON.stringify(next), now, runId, step);
 }
 
@@ -222,14 +286,28 @@ export interface SkippedRecord {
 }
 
 /** Keeps every unreadable record of a page (a record seen again keeps its first_seen). */
-export function skippedStatements(db: D1Database, runId: string, page: number, skipped: readonly SkippedRecord[], now: string): D1PreparedStatement[] {
+export function skippedStatements(
+  db: D1Database,
+  runId: string,
+  page: number,
+  skipped: readonly SkippedRecord[],
+  now: string,
+): D1PreparedStatement[] {
   const insert = db.prepare(
     `INSERT INTO arxiv_harvest_skipped (identifier, paper_id, run_id, page, reason, first_seen, status) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (identifier) DO UPDATE SET run_id = excluded.run_id, page = excluded.page, reason = excluded.reason,
        status = CASE WHEN arxiv_harvest_skipped.status = 'unreadable' THEN 'unreadable' ELSE 'open' END`,
   );
   return skipped.map((record) =>
-    insert.bind(record.identifier.slice(0, 200), record.paperId, runId, page, record.problem.slice(0, 500), now, record.paperId === null ? "unreadable" : "open"),
+    insert.bind(
+      record.identifier.slice(0, 200),
+      record.paperId,
+      runId,
+      page,
+      record.problem.slice(0, 500),
+      now,
+      record.paperId === null ? "unreadable" : "open",
+    ),
   );
 }
 
@@ -238,12 +316,17 @@ export function recoveredStatement(db: D1Database, paperIds: readonly string[]):
   if (paperIds.length === 0) return null;
   // json_each keeps this one statement (and one bound parameter) whatever the page size.
   return db
-    .prepare("UPDATE arxiv_harvest_skipped SET status = 'recovered' WHERE status = 'open' AND paper_id IN (SELECT value FROM json_each(?))")
+    .prepare(
+      "UPDATE arxiv_harvest_skipped SET status = 'recovered' WHERE status = 'open' AND paper_id IN (SELECT value FROM json_each(?))",
+    )
     .bind(JSON.stringify(paperIds));
 }
 
 /** The next unreadable record this run has not retried yet. */
-export async function nextSkippedToRetry(db: D1Database, runId: string): Promise<{ identifier: string; paper_id: string } | null> {
+export async function nextSkippedToRetry(
+  db: D1Database,
+  runId: string,
+): Promise<{ identifier: string; paper_id: string } | null> {
   return db
     .prepare(
       `SELECT identifier, paper_id FROM arxiv_harvest_skipped WHERE status = 'open' AND paper_id IS NOT NULL
@@ -253,13 +336,23 @@ export async function nextSkippedToRetry(db: D1Database, runId: string): Promise
     .first<{ identifier: string; paper_id: string }>();
 }
 
-export function skippedTriedStatement(db: D1Database, identifier: string, runId: string, outcome: { status: "open" | "recovered" | "deleted"; reason?: string }): D1PreparedStatement {
+export function skippedTriedStatement(
+  db: D1Database,
+  identifier: string,
+  runId: string,
+  outcome: { status: "open" | "recovered" | "deleted"; reason?: string },
+): D1PreparedStatement {
   return db
-    .prepare("UPDATE arxiv_harvest_skipped SET tries = tries + 1, last_tried_run = ?, status = ?, reason = coalesce(?, reason) WHERE identifier = ?")
+    .prepare(
+      "UPDATE arxiv_harvest_skipped SET tries = tries + 1, last_tried_run = ?, status = ?, reason = coalesce(?, reason) WHERE identifier = ?",
+    )
     .bind(runId, outcome.status, outcome.reason ?? null, identifier);
 }
 
 export async function skippedTriedThisRun(db: D1Database, runId: string): Promise<number> {
-  const row = await db.prepare("SELECT count(*) AS n FROM arxiv_harvest_skipped WHERE last_tried_run = ?").bind(runId).first<{ n: number }>();
+  const row = await db
+    .prepare("SELECT count(*) AS n FROM arxiv_harvest_skipped WHERE last_tried_run = ?")
+    .bind(runId)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }

@@ -10,7 +10,16 @@
 // whole run completes (docs/mirror.md "Harvest").
 import { loadConfig, type Config } from "../config";
 import { ToolError } from "../errors";
-import { FULL_VERIFY_MAX_PAPERS, finishSlicedVerify, nextCategory, pageWriteStatements, verifyCategorySlice, verifyMirror, verifyPaperSlice, type VerifyResult } from "../store/arxiv-mirror";
+import {
+  FULL_VERIFY_MAX_PAPERS,
+  finishSlicedVerify,
+  nextCategory,
+  pageWriteStatements,
+  verifyCategorySlice,
+  verifyMirror,
+  verifyPaperSlice,
+  type VerifyResult,
+} from "../store/arxiv-mirror";
 import { rankSlice } from "../store/arxiv-rank-tables";
 import { GateRefusal, politeFetch, readTextCapped } from "../upstream/fetch";
 import {
@@ -71,15 +80,22 @@ export type HarvestMode = "cold" | "refresh";
 export async function startArxivHarvest(env: Env, mode: HarvestMode): Promise<{ run_id: string; from: string | null }> {
   const state = await readArxivState(env.DB);
   if (mode === "refresh" && !state?.watermark) {
-    throw new ToolError("invalid_request", "A refresh lists from the watermark of the last completed run, and no run has completed yet.", {
-      recovery: "Start a cold harvest first (POST /admin/harvest?source=arxiv&mode=cold).",
-    });
+    throw new ToolError(
+      "invalid_request",
+      "A refresh lists from the watermark of the last completed run, and no run has completed yet.",
+      {
+        recovery: "Start a cold harvest first (POST /admin/harvest?source=arxiv&mode=cold).",
+      },
+    );
   }
   const window = mode === "refresh" ? refreshWindow(state!.watermark!) : firstColdWindow();
   const runId = `arxiv-${new Date().toISOString()}`;
   const now = new Date().toISOString();
   const first: ListCursor = { kind: "list", step: 1, window, token: null, window_pages: 0 };
-  await env.DB.batch([startRunStatement(env.DB, { runId, mode, from: window.from, first, now }), windowStartStatement(env.DB, runId, window, now)]);
+  await env.DB.batch([
+    startRunStatement(env.DB, { runId, mode, from: window.from, first, now }),
+    windowStartStatement(env.DB, runId, window, now),
+  ]);
   await send(env, runId, first);
   return { run_id: runId, from: window.from };
 }
@@ -127,20 +143,40 @@ async function listStep(env: Env, state: ArxivState, runId: string, cursor: List
   const { page, readAt } = fetched;
   const records = page.items.flatMap((item) => (item.kind === "record" ? [item.record] : []));
   const deleted = page.items.flatMap((item) => (item.kind === "deleted" ? [item.id] : []));
-  const newest = page.items.map((item) => (item.kind === "record" ? item.record.datestamp : item.datestamp)).filter(Boolean).sort().at(-1) ?? null;
+  const newest =
+    page.items
+      .map((item) => (item.kind === "record" ? item.record.datestamp : item.datestamp))
+      .filter(Boolean)
+      .sort()
+      .at(-1) ?? null;
   const now = new Date().toISOString();
   const windowPages = cursor.window_pages + 1;
   const windowDone = page.resumptionToken === null;
   const statements = [
     ...pageWriteStatements(env.DB, records, deleted),
     ...skippedStatements(env.DB, runId, cursor.step, page.skipped, now),
-    windowPageStatement(env.DB, runId, cursor.window.idx, { records: page.items.length, counted: true, done: windowDone, restarted: false, now }),
+    windowPageStatement(env.DB, runId, cursor.window.idx, {
+      records: page.items.length,
+      counted: true,
+      done: windowDone,
+      restarted: false,
+      now,
+    }),
   ];
-  const recovered = recoveredStatement(env.DB, records.map((record) => record.id));
+  const recovered = recoveredStatement(
+    env.DB,
+    records.map((record) => record.id),
+  );
   if (recovered) statements.push(recovered);
   const next = windowDone
     ? afterWindow(env, runId, cursor, windowPages, now, statements)
-    : ({ kind: "list", step: cursor.step + 1, window: cursor.window, token: page.resumptionToken, window_pages: windowPages } satisfies ListCursor);
+    : ({
+        kind: "list",
+        step: cursor.step + 1,
+        window: cursor.window,
+        token: page.resumptionToken,
+        window_pages: windowPages,
+      } satisfies ListCursor);
   statements.push(
     stepStatement(env.DB, {
       runId,
@@ -154,29 +190,54 @@ async function listStep(env: Env, state: ArxivState, runId: string, cursor: List
       newestDatestamp: newest,
       completeListSize: page.completeListSize,
       lastError:
-        page.skipped.length > 0 ? `page ${cursor.step}: ${page.skipped.length} unreadable record(s) kept aside, e.g. ${page.skipped[0]!.identifier}: ${page.skipped[0]!.problem}` : null,
+        page.skipped.length > 0
+          ? `page ${cursor.step}: ${page.skipped.length} unreadable record(s) kept aside, e.g. ${page.skipped[0]!.identifier}: ${page.skipped[0]!.problem}`
+          : null,
     }),
   );
   await env.DB.batch(statements);
   const pageMs = Date.now() - readAt;
-  console.log(`arxiv harvest ${runId}: step ${cursor.step}, window ${cursor.window.idx} page ${windowPages}, ${page.items.length} records written in ${pageMs} ms (fetched in ${readAt - asked} ms)`);
+  console.log(
+    `arxiv harvest ${runId}: step ${cursor.step}, window ${cursor.window.idx} page ${windowPages}, ${page.items.length} records written in ${pageMs} ms (fetched in ${readAt - asked} ms)`,
+  );
   await advance(env, runId, next, pageMs);
 }
 
 /** The cursor after a window's list ran out: the next window, or the end-of-run retries. Adds the window's statements. */
-function afterWindow(env: Env, runId: string, cursor: ListCursor, windowPages: number, now: string, statements: D1PreparedStatement[]): Cursor {
+function afterWindow(
+  env: Env,
+  runId: string,
+  cursor: ListCursor,
+  windowPages: number,
+  now: string,
+  statements: D1PreparedStatement[],
+): Cursor {
   const following = nextWindow(cursor.window, windowPages, loadConfig(env).ARXIV_MIRROR_WINDOW_PAGES, today());
   if (following === null) return { kind: "skipped", step: cursor.step + 1 };
   statements.push(windowStartStatement(env.DB, runId, following, now));
   return { kind: "list", step: cursor.step + 1, window: following, token: null, window_pages: 0 };
 }
 
-async function onOaiError(env: Env, state: ArxivState, runId: string, cursor: ListCursor, error: OaiError): Promise<void> {
+async function onOaiError(
+  env: Env,
+  state: ArxivState,
+  runId: string,
+  cursor: ListCursor,
+  error: OaiError,
+): Promise<void> {
   const now = new Date().toISOString();
   switch (error.code) {
     case "noRecordsMatch": {
       // Nothing (more) in this window: a quiet day for a refresh, an empty stretch for a cold run.
-      const statements: D1PreparedStatement[] = [windowPageStatement(env.DB, runId, cursor.window.idx, { records: 0, counted: false, done: true, restarted: false, now })];
+      const statements: D1PreparedStatement[] = [
+        windowPageStatement(env.DB, runId, cursor.window.idx, {
+          records: 0,
+          counted: false,
+          done: true,
+          restarted: false,
+          now,
+        }),
+      ];
       const next = afterWindow(env, runId, cursor, cursor.window_pages, now, statements);
       statements.push(stepStatement(env.DB, { runId, step: cursor.step, next, now }));
       await env.DB.batch(statements);
@@ -187,10 +248,30 @@ async function onOaiError(env: Env, state: ArxivState, runId: string, cursor: Li
       // the list had got to says nothing about datestamps: list the whole window again.
       const why = `step ${cursor.step}: ${error.message}; window ${cursor.window.idx} (${describeWindow(cursor.window)}) listed again from its start`;
       console.log(`arxiv harvest ${runId}: ${why}`);
-      const next: ListCursor = { kind: "list", step: cursor.step + 1, window: cursor.window, token: null, window_pages: 0 };
+      const next: ListCursor = {
+        kind: "list",
+        step: cursor.step + 1,
+        window: cursor.window,
+        token: null,
+        window_pages: 0,
+      };
       await env.DB.batch([
-        windowPageStatement(env.DB, runId, cursor.window.idx, { records: 0, counted: false, done: false, restarted: true, now }),
-        stepStatement(env.DB, { runId, step: cursor.step, next, now, resumptionToken: null, restarted: true, lastError: why }),
+        windowPageStatement(env.DB, runId, cursor.window.idx, {
+          records: 0,
+          counted: false,
+          done: false,
+          restarted: true,
+          now,
+        }),
+        stepStatement(env.DB, {
+          runId,
+          step: cursor.step,
+          next,
+          now,
+          resumptionToken: null,
+          restarted: true,
+          lastError: why,
+        }),
       ]);
       return advance(env, runId, next);
     }
@@ -207,13 +288,37 @@ function describeWindow(window: HarvestWindow): string {
 }
 
 /** End of the run: one unreadable record retried with GetRecord per step, then the run completes. */
-async function skippedStep(env: Env, state: ArxivState, runId: string, cursor: Extract<Cursor, { kind: "skipped" }>): Promise<void> {
+async function skippedStep(
+  env: Env,
+  state: ArxivState,
+  runId: string,
+  cursor: Extract<Cursor, { kind: "skipped" }>,
+): Promise<void> {
   const now = new Date().toISOString();
-  const candidate = (await skippedTriedThisRun(env.DB, runId)) < SKIPPED_RETRIES_PER_RUN ? await nextSkippedToRetry(env.DB, runId) : null;
+  const candidate =
+    (await skippedTriedThisRun(env.DB, runId)) < SKIPPED_RETRIES_PER_RUN
+      ? await nextSkippedToRetry(env.DB, runId)
+      : null;
   if (candidate === null) {
-    const verify: VerifyCursor = { kind: "verify", step: cursor.step + 1, phase: "papers", after: Number.MIN_SAFE_INTEGER, category: null, counts: { papers: 0, missing: 0, fts_missing: 0, fts_orphans: 0, orphans: 0, category_rows: 0 } };
+    const verify: VerifyCursor = {
+      kind: "verify",
+      step: cursor.step + 1,
+      phase: "papers",
+      after: Number.MIN_SAFE_INTEGER,
+      category: null,
+      counts: { papers: 0, missing: 0, fts_missing: 0, fts_orphans: 0, orphans: 0, category_rows: 0 },
+    };
     const watermark = (state.started_at ?? now).slice(0, 10);
-    await env.DB.batch([finishRunStatement(env.DB, { runId, step: cursor.step, next: verify, now, watermark, scope: scopeOf(loadConfig(env)) })]);
+    await env.DB.batch([
+      finishRunStatement(env.DB, {
+        runId,
+        step: cursor.step,
+        next: verify,
+        now,
+        watermark,
+        scope: scopeOf(loadConfig(env)),
+      }),
+    ]);
     console.log(`arxiv harvest ${runId}: complete; the next refresh lists from ${watermark}`);
     return advance(env, runId, verify);
   }
@@ -224,9 +329,15 @@ async function skippedStep(env: Env, state: ArxivState, runId: string, cursor: E
     const { page } = await fetchOai(env, path);
     const item = page.items[0];
     if (item?.kind === "record") {
-      statements.push(...pageWriteStatements(env.DB, [item.record], []), skippedTriedStatement(env.DB, candidate.identifier, runId, { status: "recovered" }));
+      statements.push(
+        ...pageWriteStatements(env.DB, [item.record], []),
+        skippedTriedStatement(env.DB, candidate.identifier, runId, { status: "recovered" }),
+      );
     } else if (item?.kind === "deleted") {
-      statements.push(...pageWriteStatements(env.DB, [], [item.id]), skippedTriedStatement(env.DB, candidate.identifier, runId, { status: "deleted" }));
+      statements.push(
+        ...pageWriteStatements(env.DB, [], [item.id]),
+        skippedTriedStatement(env.DB, candidate.identifier, runId, { status: "deleted" }),
+      );
     } else {
       const problem = page.skipped[0]?.problem ?? "GetRecord returned no record";
       statements.push(skippedTriedStatement(env.DB, candidate.identifier, runId, { status: "open", reason: problem }));
@@ -234,7 +345,16 @@ async function skippedStep(env: Env, state: ArxivState, runId: string, cursor: E
   } catch (error) {
     if (!(error instanceof OaiError)) throw error;
     // idDoesNotExist: arXiv no longer has it; anything else: still unreadable, tried again next run.
-    statements.push(skippedTriedStatement(env.DB, candidate.identifier, runId, error.code === "idDoesNotExist" ? { status: "deleted", reason: error.message } : { status: "open", reason: error.message }));
+    statements.push(
+      skippedTriedStatement(
+        env.DB,
+        candidate.identifier,
+        runId,
+        error.code === "idDoesNotExist"
+          ? { status: "deleted", reason: error.message }
+          : { status: "open", reason: error.message },
+      ),
+    );
   }
   const next: Cursor = { kind: "skipped", step: cursor.step + 1 };
   statements.push(stepStatement(env.DB, { runId, step: cursor.step, next, now }));
@@ -246,25 +366,57 @@ async function skippedStep(env: Env, state: ArxivState, runId: string, cursor: E
  * The verify after a run. A small mirror is checked whole in one go; a large one one slice per
  * step (D1 allows a statement 30 s, and the whole-database checks hold it longer).
  */
-export async function verifyStep(env: Env, runId: string, cursor: VerifyCursor, sliceSize = VERIFY_SLICE): Promise<void> {
+export async function verifyStep(
+  env: Env,
+  runId: string,
+  cursor: VerifyCursor,
+  sliceSize = VERIFY_SLICE,
+): Promise<void> {
   const now = new Date().toISOString();
   const started = Date.now();
   let result: VerifyResult | undefined;
   let next: VerifyCursor | undefined;
-  if (cursor.phase === "papers" && cursor.after === Number.MIN_SAFE_INTEGER && ((await readArxivState(env.DB))?.records ?? 0) <= FULL_VERIFY_MAX_PAPERS) {
+  if (
+    cursor.phase === "papers" &&
+    cursor.after === Number.MIN_SAFE_INTEGER &&
+    ((await readArxivState(env.DB))?.records ?? 0) <= FULL_VERIFY_MAX_PAPERS
+  ) {
     result = await verifyMirror(env.DB);
   } else if (cursor.phase === "papers") {
     const { last, counts } = await verifyPaperSlice(env.DB, cursor.after, sliceSize);
-    const sum = { ...cursor.counts, papers: cursor.counts.papers + counts.papers, missing: cursor.counts.missing + counts.missing, fts_missing: cursor.counts.fts_missing + counts.fts_missing, fts_orphans: cursor.counts.fts_orphans + counts.fts_orphans };
+    const sum = {
+      ...cursor.counts,
+      papers: cursor.counts.papers + counts.papers,
+      missing: cursor.counts.missing + counts.missing,
+      fts_missing: cursor.counts.fts_missing + counts.fts_missing,
+      fts_orphans: cursor.counts.fts_orphans + counts.fts_orphans,
+    };
     if (last !== null) next = { ...cursor, step: cursor.step + 1, after: last, counts: sum };
     else {
       const first = await nextCategory(env.DB, "");
-      next = first === null ? { ...cursor, step: cursor.step + 1, phase: "totals", counts: sum } : { ...cursor, step: cursor.step + 1, phase: "categories", category: first, after: Number.MIN_SAFE_INTEGER, counts: sum };
+      next =
+        first === null
+          ? { ...cursor, step: cursor.step + 1, phase: "totals", counts: sum }
+          : {
+              ...cursor,
+              step: cursor.step + 1,
+              phase: "categories",
+              category: first,
+              after: Number.MIN_SAFE_INTEGER,
+              counts: sum,
+            };
     }
   } else if (cursor.phase === "categories" && cursor.category !== null) {
     const slice = await verifyCategorySlice(env.DB, cursor.category, cursor.after, sliceSize);
-    const counts = { ...cursor.counts, orphans: cursor.counts.orphans + slice.orphans, category_rows: cursor.counts.category_rows + slice.rows };
-    next = slice.next === null ? { ...cursor, step: cursor.step + 1, phase: "totals", category: null, counts } : { ...cursor, step: cursor.step + 1, category: slice.next.category, after: slice.next.after, counts };
+    const counts = {
+      ...cursor.counts,
+      orphans: cursor.counts.orphans + slice.orphans,
+      category_rows: cursor.counts.category_rows + slice.rows,
+    };
+    next =
+      slice.next === null
+        ? { ...cursor, step: cursor.step + 1, phase: "totals", category: null, counts }
+        : { ...cursor, step: cursor.step + 1, category: slice.next.category, after: slice.next.after, counts };
   } else {
     result = await finishSlicedVerify(env.DB, cursor.counts);
   }
@@ -288,8 +440,13 @@ export async function rankStep(env: Env, runId: string, cursor: RankCursor): Pro
   const started = Date.now();
   const slice = await rankSlice(env.DB, cursor.after);
   const now = new Date().toISOString();
-  console.log(`arxiv harvest ${runId}: ranking tables after ${JSON.stringify(cursor.after)}: ${slice.terms} terms in ${Date.now() - started} ms`);
-  const next: RankCursor | null = slice.last === null ? null : { kind: "rank", step: cursor.step + 1, after: slice.last, terms: cursor.terms + slice.terms };
+  console.log(
+    `arxiv harvest ${runId}: ranking tables after ${JSON.stringify(cursor.after)}: ${slice.terms} terms in ${Date.now() - started} ms`,
+  );
+  const next: RankCursor | null =
+    slice.last === null
+      ? null
+      : { kind: "rank", step: cursor.step + 1, after: slice.last, terms: cursor.terms + slice.terms };
   await env.DB.batch([stepStatement(env.DB, { runId, step: cursor.step, next, now })]);
   if (next !== null) return advance(env, runId, next);
 }
@@ -309,19 +466,32 @@ async function retryLater(env: Env, runId: string, cursor: Cursor, error: unknow
       retryAfterMs: error instanceof ToolError ? error.retryAfterMs : undefined,
       gateRefusal: error instanceof GateRefusal,
     },
-    { baseMs: config.ARXIV_MIRROR_RETRY_BASE_MS, maxMs: config.ARXIV_MIRROR_RETRY_MAX_MS, budgetMs: config.ARXIV_MIRROR_FAILURE_BUDGET_HOURS * 3_600_000 },
+    {
+      baseMs: config.ARXIV_MIRROR_RETRY_BASE_MS,
+      maxMs: config.ARXIV_MIRROR_RETRY_MAX_MS,
+      budgetMs: config.ARXIV_MIRROR_FAILURE_BUDGET_HOURS * 3_600_000,
+    },
     now,
   );
   const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   if (plan.kind === "give_up") {
-    console.error(`arxiv harvest ${runId}: step ${cursor.step} has failed for ${Math.round(plan.failingForMs / 60_000)} min; to the dead-letter queue`, error);
+    console.error(
+      `arxiv harvest ${runId}: step ${cursor.step} has failed for ${Math.round(plan.failingForMs / 60_000)} min; to the dead-letter queue`,
+      error,
+    );
     await env.HARVEST_DLQ.send(message(runId, cursor));
     return;
   }
   const counted = !(error instanceof GateRefusal);
-  console.log(`arxiv harvest ${runId}: step ${cursor.step} ${counted ? `failed (attempt ${cursor.attempt ?? 1})` : "waits for the crawl gate"}: ${what}; again in ${Math.round(plan.delayMs / 1000)} s`);
+  console.log(
+    `arxiv harvest ${runId}: step ${cursor.step} ${counted ? `failed (attempt ${cursor.attempt ?? 1})` : "waits for the crawl gate"}: ${what}; again in ${Math.round(plan.delayMs / 1000)} s`,
+  );
   await send(env, runId, { ...cursor, attempt: plan.attempt, failing_since: failingSince }, plan.delayMs);
-  await noteRetry(env.DB, runId, { at: new Date(now + plan.delayMs).toISOString(), counted, error: `step ${cursor.step}, attempt ${cursor.attempt ?? 1}: ${what.slice(0, 300)}` });
+  await noteRetry(env.DB, runId, {
+    at: new Date(now + plan.delayMs).toISOString(),
+    counted,
+    error: `step ${cursor.step}, attempt ${cursor.attempt ?? 1}: ${what.slice(0, 300)}`,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -331,14 +501,16 @@ async function retryLater(env: Env, runId: string, cursor: Cursor, error: unknow
 /** Resumes a stalled run. Returns what it did, for logs and tests. */
 export async function resumeStalledArxivRun(env: Env, nowMs = Date.now()): Promise<"resumed" | "moving" | "idle"> {
   const state = await readArxivState(env.DB);
-  if (!state?.run_id || state.next_cursor === null || !(state.status === "running" || state.status === "done")) return "idle";
+  if (!state?.run_id || state.next_cursor === null || !(state.status === "running" || state.status === "done"))
+    return "idle";
   const stallMs = loadConfig(env).ARXIV_MIRROR_STALL_SECONDS * 1000;
   const lastSign = Math.max(Date.parse(state.updated_at ?? "") || 0, Date.parse(state.next_attempt_at ?? "") || 0);
   if (nowMs - lastSign < stallMs) return "moving";
   const next = parseCursor(state.next_cursor);
   if (next === null) {
     // A checkpoint this Worker cannot read (written before windows existed): start the run anew.
-    if (state.status === "running") await startArxivHarvest(env, state.mode === "refresh" && state.watermark ? "refresh" : "cold");
+    if (state.status === "running")
+      await startArxivHarvest(env, state.mode === "refresh" && state.watermark ? "refresh" : "cold");
     return "resumed";
   }
   const why = `resumed at step ${next.step}: nothing had happened for ${Math.round((nowMs - lastSign) / 1000)} s (its queue message was lost)`;
@@ -376,7 +548,9 @@ export const arxivHarvester: Harvester = {
     if (state?.status === "running" || (state?.status === "done" && state.next_cursor !== null)) {
       const outcome = await resumeStalledArxivRun(env);
       if (outcome !== "idle") {
-        console.log(`arxiv mirror: run ${state.run_id} is ${outcome === "resumed" ? "resumed" : "still going"}; the daily refresh waits for it`);
+        console.log(
+          `arxiv mirror: run ${state.run_id} is ${outcome === "resumed" ? "resumed" : "still going"}; the daily refresh waits for it`,
+        );
         return;
       }
     }
@@ -390,7 +564,9 @@ export const arxivHarvester: Harvester = {
       return;
     }
     if (!config.ARXIV_MIRROR_ENABLED || !config.ARXIV_MIRROR_AUTO_COLD) {
-      console.log("arxiv mirror: no harvest has completed yet; start a cold one with POST /admin/harvest?source=arxiv&mode=cold");
+      console.log(
+        "arxiv mirror: no harvest has completed yet; start a cold one with POST /admin/harvest?source=arxiv&mode=cold",
+      );
       return;
     }
     console.log("arxiv mirror: empty and enabled; starting its cold harvest");
@@ -400,7 +576,9 @@ export const arxivHarvester: Harvester = {
   async onPage(env, msg) {
     const cursor = parseCursor(msg.cursor);
     if (cursor === null) {
-      console.error(`arxiv harvest: dropping a message whose cursor this Worker cannot read: ${String(msg.cursor).slice(0, 200)}`);
+      console.error(
+        `arxiv harvest: dropping a message whose cursor this Worker cannot read: ${String(msg.cursor).slice(0, 200)}`,
+      );
       return;
     }
     const state = await readArxivState(env.DB);
@@ -408,11 +586,14 @@ export const arxivHarvester: Harvester = {
     if (cursor.step <= state.step) {
       // A step already applied (the crash came after its batch, or a resumed copy): make sure
       // the step after it was sent, once.
-      if (cursor.step === state.step && state.enqueued_step <= state.step) await advance(env, msg.run_id, parseCursor(state.next_cursor));
+      if (cursor.step === state.step && state.enqueued_step <= state.step)
+        await advance(env, msg.run_id, parseCursor(state.next_cursor));
       return;
     }
     if (cursor.step > state.step + 1) {
-      console.error(`arxiv harvest ${msg.run_id}: step ${cursor.step} arrived while the checkpoint is at ${state.step}; ignored`);
+      console.error(
+        `arxiv harvest ${msg.run_id}: step ${cursor.step} arrived while the checkpoint is at ${state.step}; ignored`,
+      );
       return;
     }
     const afterRun = cursor.kind === "verify" || cursor.kind === "rank";
@@ -430,6 +611,7 @@ export const arxivHarvester: Harvester = {
   async onDeadLetter(env, msg, reason) {
     // Only the run the message belongs to stops; a newer run goes on.
     const stopped = await markArxivRunFailed(env.DB, msg.run_id, reason);
-    if (!stopped) console.log(`arxiv harvest: dead-lettered message of run ${msg.run_id} is not the running run; nothing stopped`);
+    if (!stopped)
+      console.log(`arxiv harvest: dead-lettered message of run ${msg.run_id} is not the running run; nothing stopped`);
   },
 };

@@ -44,15 +44,20 @@ export async function runScheduled(controller: ScheduledController, env: Env): P
       console.error(`cron ${controller.cron}: cache purge failed; the harvests start anyway`, error);
     }
   }
-  const harvesters = Object.entries(HARVESTERS).filter(([source]) => controller.cron !== WATCHDOG_CRON || source === "arxiv");
+  const harvesters = Object.entries(HARVESTERS).filter(
+    ([source]) => controller.cron !== WATCHDOG_CRON || source === "arxiv",
+  );
   if (harvesters.length === 0) {
     console.log(`cron ${controller.cron}: no mirror harvester is registered yet; nothing to do`);
     return;
   }
   // One failing source must not stop the others.
-  const results = await Promise.allSettled(harvesters.map(([, harvester]) => harvester!.onSchedule(env, controller.cron)));
+  const results = await Promise.allSettled(
+    harvesters.map(([, harvester]) => harvester!.onSchedule(env, controller.cron)),
+  );
   for (const [index, result] of results.entries()) {
-    if (result.status === "rejected") console.error(`cron: harvester ${harvesters[index]![0]} failed to start`, result.reason);
+    if (result.status === "rejected")
+      console.error(`cron: harvester ${harvesters[index]![0]} failed to start`, result.reason);
   }
 }
 
@@ -88,7 +93,9 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
       console.error(`queue: ${parsed.data.source} page failed (attempt ${message.attempts})`, error);
       // An upstream that said "come back in N seconds" (503 + Retry-After) gets exactly that.
       const retryAfterMs = error instanceof ToolError ? error.retryAfterMs : undefined;
-      message.retry(retryAfterMs === undefined ? undefined : { delaySeconds: Math.min(43_200, Math.ceil(retryAfterMs / 1000)) });
+      message.retry(
+        retryAfterMs === undefined ? undefined : { delaySeconds: Math.min(43_200, Math.ceil(retryAfterMs / 1000)) },
+      );
     }
   }
 }
@@ -99,7 +106,10 @@ export async function markRunFailed(env: Env, message: HarvestMessage, reason: s
   await drizzle(env.DB)
     .insert(harvestState)
     .values({ source: message.source, status: "error", lastError: reason, updatedAt: now, finishedAt: now })
-    .onConflictDoUpdate({ target: harvestState.source, set: { status: "error", lastError: reason, updatedAt: now, finishedAt: now } });
+    .onConflictDoUpdate({
+      target: harvestState.source,
+      set: { status: "error", lastError: reason, updatedAt: now, finishedAt: now },
+    });
 }
 
 function describeCursor(cursor: string | null): string {

@@ -25,9 +25,15 @@ export const nberHarvester: Harvester = {
   async onPage(env, message) {
     const page = Number(message.cursor ?? "1");
     const { papers } = await searchNberApi(env, { page, perPage: PER_PAGE, newestFirst: true });
-    const known = await mirrorHas(env.DB, papers.map((paper) => paper.id));
+    const known = await mirrorHas(
+      env.DB,
+      papers.map((paper) => paper.id),
+    );
     const fresh = papers.filter((paper) => !known.has(paper.id));
-    await upsertMirror(env.DB, fresh.map((paper) => ({ ...paper, source: "api" as const })));
+    await upsertMirror(
+      env.DB,
+      fresh.map((paper) => ({ ...paper, source: "api" as const })),
+    );
     const done = papers.length === 0 || known.size > 0 || page >= MAX_PAGES;
     const coverage = await mirrorCoverage(env.DB);
     await setState(env, {

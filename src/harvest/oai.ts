@@ -44,14 +44,17 @@ const asNode = (value: unknown): XmlNode => (value && typeof value === "object" 
 export function parseOaiPage(xml: string): OaiPage {
   const head = xml.slice(0, 2000);
   if (declaresEntities(xml)) throw new OaiMalformed("the page declares a DOCTYPE or entities");
-  if (!/<OAI-PMH[\s>]/.test(head)) throw new OaiMalformed(/<html/i.test(head) ? "an HTML page, not OAI-PMH" : "no <OAI-PMH> element");
+  if (!/<OAI-PMH[\s>]/.test(head))
+    throw new OaiMalformed(/<html/i.test(head) ? "an HTML page, not OAI-PMH" : "no <OAI-PMH> element");
   // A page cut off in transit still parses into a prefix of its records: insist on the end tag.
   if (!/<\/OAI-PMH>\s*$/.test(xml.slice(-200))) throw new OaiMalformed("the page is truncated (no closing </OAI-PMH>)");
   let document: XmlNode;
   try {
     document = parser.parse(xml);
   } catch (error) {
-    throw new OaiMalformed(`not well-formed XML: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`);
+    throw new OaiMalformed(
+      `not well-formed XML: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`,
+    );
   }
   const root = asNode(document["OAI-PMH"]);
   const errors = root["error"] as unknown[] | undefined;
@@ -82,21 +85,30 @@ export function parseOaiPage(xml: string): OaiPage {
     }
     const metadata = asNode(record["metadata"]);
     try {
-      const mirrorRecord = metadata["arXivRaw"] !== undefined
-        ? fromArxivRaw(asNode(metadata["arXivRaw"]), parsed.id.base, parsed.id.style, datestamp)
-        : metadata["arXiv"] !== undefined
-          ? fromArxivFormat(asNode(metadata["arXiv"]), parsed.id.base, parsed.id.style, datestamp)
-          : undefined;
-      if (!mirrorRecord) skipped.push({ identifier, paperId: parsed.id.base, problem: "no arXivRaw or arXiv metadata" });
+      const mirrorRecord =
+        metadata["arXivRaw"] !== undefined
+          ? fromArxivRaw(asNode(metadata["arXivRaw"]), parsed.id.base, parsed.id.style, datestamp)
+          : metadata["arXiv"] !== undefined
+            ? fromArxivFormat(asNode(metadata["arXiv"]), parsed.id.base, parsed.id.style, datestamp)
+            : undefined;
+      if (!mirrorRecord)
+        skipped.push({ identifier, paperId: parsed.id.base, problem: "no arXivRaw or arXiv metadata" });
       else items.push({ kind: "record", record: mirrorRecord });
     } catch (error) {
-      skipped.push({ identifier, paperId: parsed.id.base, problem: error instanceof Error ? error.message : String(error) });
+      skipped.push({
+        identifier,
+        paperId: parsed.id.base,
+        problem: error instanceof Error ? error.message : String(error),
+      });
     }
   }
   const tokenNode = listNode["resumptionToken"];
   const token = xmlOptional(tokenNode);
   const tokenAttrs = asNode(tokenNode);
-  const number = (value: unknown) => (value === undefined || xmlText(value) === "" || Number.isNaN(Number(xmlText(value))) ? null : Number(xmlText(value)));
+  const number = (value: unknown) =>
+    value === undefined || xmlText(value) === "" || Number.isNaN(Number(xmlText(value)))
+      ? null
+      : Number(xmlText(value));
   return {
     items,
     resumptionToken: token,
@@ -129,7 +141,10 @@ function fromArxivRaw(node: XmlNode, id: string, style: MirrorRecord["style"], d
   const versions = ((node["version"] as unknown[] | undefined) ?? [])
     .map((raw) => {
       const version = asNode(raw);
-      return { n: Number(xmlText(version["@_version"]).replace(/^v/, "")), at: seconds(xmlText(version["date"]), "version date") };
+      return {
+        n: Number(xmlText(version["@_version"]).replace(/^v/, "")),
+        at: seconds(xmlText(version["date"]), "version date"),
+      };
     })
     .sort((a, b) => a.n - b.n);
   if (versions.length === 0) throw new Error("no <version> elements");
@@ -153,8 +168,12 @@ function fromArxivRaw(node: XmlNode, id: string, style: MirrorRecord["style"], d
 function fromArxivFormat(node: XmlNode, id: string, style: MirrorRecord["style"], datestamp: string): MirrorRecord {
   const authors = ((asNode(node["authors"])["author"] as unknown[] | undefined) ?? []).map((raw) => {
     const author = asNode(raw);
-    const name = [xmlOptional(author["forenames"]), xmlOptional(author["keyname"]), xmlOptional(author["suffix"])].filter(Boolean).join(" ");
-    const affiliations = ((author["affiliation"] as unknown[] | undefined) ?? []).map((a) => xmlOptional(a)).filter((a): a is string => a !== null);
+    const name = [xmlOptional(author["forenames"]), xmlOptional(author["keyname"]), xmlOptional(author["suffix"])]
+      .filter(Boolean)
+      .join(" ");
+    const affiliations = ((author["affiliation"] as unknown[] | undefined) ?? [])
+      .map((a) => xmlOptional(a))
+      .filter((a): a is string => a !== null);
     return affiliations.length > 0 ? `${name} (${affiliations.join(", ")})` : name;
   });
   const created = seconds(required(node, "created"), "created");

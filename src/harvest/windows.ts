@@ -41,10 +41,16 @@ export function refreshWindow(watermark: string): HarvestWindow {
  * least), and open-ended once it reaches today, which makes it the run's last.
  * Null: the finished window was the last.
  */
-export function nextWindow(done: HarvestWindow, pages: number, targetPages: number, today: string): HarvestWindow | null {
+export function nextWindow(
+  done: HarvestWindow,
+  pages: number,
+  targetPages: number,
+  today: string,
+): HarvestWindow | null {
   if (done.until === null) return null;
   const from = day(dayMs(done.until) + DAY_MS);
-  const previousDays = done.from === null ? FIRST_WINDOW_DAYS : Math.round((dayMs(done.until) - dayMs(done.from)) / DAY_MS) + 1;
+  const previousDays =
+    done.from === null ? FIRST_WINDOW_DAYS : Math.round((dayMs(done.until) - dayMs(done.from)) / DAY_MS) + 1;
   const scaled = pages === 0 ? previousDays * 4 : Math.round((previousDays * targetPages) / pages);
   const days = Math.max(1, Math.min(MAX_WINDOW_DAYS, previousDays * 4, scaled));
   const until = day(dayMs(from) + (days - 1) * DAY_MS);
@@ -79,7 +85,12 @@ export function planRetry(
   nowMs: number,
   random: () => number = Math.random,
 ): RetryPlan | { kind: "give_up"; failingForMs: number } {
-  if (failure.gateRefusal) return { kind: "retry", delayMs: Math.max(1000, failure.retryAfterMs ?? settings.baseMs), attempt: failure.attempt };
+  if (failure.gateRefusal)
+    return {
+      kind: "retry",
+      delayMs: Math.max(1000, failure.retryAfterMs ?? settings.baseMs),
+      attempt: failure.attempt,
+    };
   const failingForMs = nowMs - failure.failingSinceMs;
   if (failingForMs >= settings.budgetMs) return { kind: "give_up", failingForMs };
   const exponential = Math.min(settings.maxMs, settings.baseMs * 2 ** Math.min(30, failure.attempt - 1));

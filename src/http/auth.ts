@@ -29,11 +29,20 @@ export async function tokenMatches(token: string | undefined, hashes: readonly s
 }
 
 export function unauthorized(realm: string, description: string): Response {
-  return new Response(JSON.stringify({ error: { reason: "unauthorized", message: description, recovery: "Send Authorization: Bearer <token> with a token the operator issued." } }), {
-    status: 401,
-    headers: {
-      "content-type": "application/json",
-      "www-authenticate": `Bearer realm="${realm}", error="invalid_token", error_description="${description}"`,
+  return new Response(
+    JSON.stringify({
+      error: {
+        reason: "unauthorized",
+        message: description,
+        recovery: "Send Authorization: Bearer <token> with a token the operator issued.",
+      },
+    }),
+    {
+      status: 401,
+      headers: {
+        "content-type": "application/json",
+        "www-authenticate": `Bearer realm="${realm}", error="invalid_token", error_description="${description}"`,
+      },
     },
-  });
+  );
 }

@@ -3,7 +3,8 @@
 // MCP handler adds the same headers to its own answers and answers preflights itself.
 const CORS_HEADERS = {
   "access-control-allow-origin": "*",
-  "access-control-allow-headers": "Content-Type, Accept, Authorization, mcp-session-id, MCP-Protocol-Version, Mcp-Method, Mcp-Name",
+  "access-control-allow-headers":
+    "Content-Type, Accept, Authorization, mcp-session-id, MCP-Protocol-Version, Mcp-Method, Mcp-Name",
   "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
   // A refused client needs these to recover: the auth challenge and when to come back.
   "access-control-expose-headers": "mcp-session-id, WWW-Authenticate, Retry-After",

@@ -6,13 +6,30 @@
 
 import { collectCapped } from "../streams";
 
-export const EXPENSIVE_TOOLS: ReadonlySet<string> = new Set(["arxiv_read_paper", "nber_read_paper", "nber_download_paper"]);
+export const EXPENSIVE_TOOLS: ReadonlySet<string> = new Set([
+  "arxiv_read_paper",
+  "nber_read_paper",
+  "nber_download_paper",
+]);
 
-export function jsonRpcRefusal(status: number, reason: string, message: string, recovery: string, retryAfterSeconds?: number): Response {
+export function jsonRpcRefusal(
+  status: number,
+  reason: string,
+  message: string,
+  recovery: string,
+  retryAfterSeconds?: number,
+): Response {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (retryAfterSeconds !== undefined) headers["retry-after"] = String(retryAfterSeconds);
-  const data = { reason, recovery, ...(retryAfterSeconds === undefined ? {} : { retry_after_ms: retryAfterSeconds * 1000 }) };
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message, data } }), { status, headers });
+  const data = {
+    reason,
+    recovery,
+    ...(retryAfterSeconds === undefined ? {} : { retry_after_ms: retryAfterSeconds * 1000 }),
+  };
+  return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message, data } }), {
+    status,
+    headers,
+  });
 }
 
 /** A JSON-RPC batch may hold at most this many messages (the SDK's 2025 lane accepts batches). */
@@ -24,20 +41,41 @@ export const MAX_BATCH_MESSAGES = 20;
  * tool failure), and for any other request a JSON-RPC error with the same data. (An HTTP 429
  * is a transport failure to an MCP client: the agent never saw why, nor when to come back.)
  */
-export function toolCallRefusal(parsed: unknown, reason: string, message: string, recovery: string, retryAfterSeconds: number): Response {
+export function toolCallRefusal(
+  parsed: unknown,
+  reason: string,
+  message: string,
+  recovery: string,
+  retryAfterSeconds: number,
+): Response {
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   const error = { reason, message, retryable: true, retry_after_ms: retryAfterSeconds * 1000, recovery };
   const answers = messages.flatMap((raw): object[] => {
     const request = raw as { id?: unknown; method?: unknown } | null;
     if (!request || typeof request !== "object" || request.id === undefined || request.id === null) return []; // a notification: no answer
     if (request.method === "tools/call") {
-      return [{ jsonrpc: "2.0", id: request.id, result: { isError: true, content: [{ type: "text", text: JSON.stringify({ error }) }] } }];
+      return [
+        {
+          jsonrpc: "2.0",
+          id: request.id,
+          result: { isError: true, content: [{ type: "text", text: JSON.stringify({ error }) }] },
+        },
+      ];
     }
-    return [{ jsonrpc: "2.0", id: request.id, error: { code: -32000, message, data: { reason, recovery, retry_after_ms: error.retry_after_ms } } }];
+    return [
+      {
+        jsonrpc: "2.0",
+        id: request.id,
+        error: { code: -32000, message, data: { reason, recovery, retry_after_ms: error.retry_after_ms } },
+      },
+    ];
   });
-  const body = Array.isArray(parsed) ? answers : answers[0] ?? null;
+  const body = Array.isArray(parsed) ? answers : (answers[0] ?? null);
   if (body === null) return new Response(null, { status: 202, headers: { "retry-after": String(retryAfterSeconds) } });
-  return new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json", "retry-after": String(retryAfterSeconds) } });
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    headers: { "content-type": "application/json", "retry-after": String(retryAfterSeconds) },
+  });
 }
 
 /** How many JSON-RPC messages a parsed body holds (1 for a single message). */

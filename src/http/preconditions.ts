@@ -13,6 +13,7 @@ export function preconditionStatus(headers: Headers, object: { httpEtag: string;
   const ifNoneMatch = headers.get("if-none-match");
   if (ifNoneMatch !== null) return ifNoneMatch.trim() === "*" || tags(ifNoneMatch).includes(etag) ? 304 : null;
   const modifiedSince = Date.parse(headers.get("if-modified-since") ?? "");
-  if (!Number.isNaN(modifiedSince) && Math.floor(object.uploaded.getTime() / 1000) <= Math.floor(modifiedSince / 1000)) return 304;
+  if (!Number.isNaN(modifiedSince) && Math.floor(object.uploaded.getTime() / 1000) <= Math.floor(modifiedSince / 1000))
+    return 304;
   return null;
 }

@@ -25,7 +25,12 @@ export function toErrorPayload(error: unknown): ErrorPayload {
     };
   }
   if (error instanceof ConfigError) {
-    return { reason: "server_misconfigured", message: error.message, retryable: false, recovery: "The server's operator must fix its configuration." };
+    return {
+      reason: "server_misconfigured",
+      message: error.message,
+      retryable: false,
+      recovery: "The server's operator must fix its configuration.",
+    };
   }
   // Anything else is our bug: log it in full, tell the caller little.
   console.error("unexpected error in tool handler", error);

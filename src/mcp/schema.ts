@@ -43,7 +43,9 @@ function compact(schema: Record<string, unknown>, dropClosed: boolean): Record<s
     const record = node as Record<string, unknown>;
     if (record["x-compact"] === true) {
       const description = record["description"] ? { description: record["description"] } : {};
-      return record["type"] === "object" ? { type: "object", ...description } : { type: "array", items: { type: "object" }, ...description };
+      return record["type"] === "object"
+        ? { type: "object", ...description }
+        : { type: "array", items: { type: "object" }, ...description };
     }
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {

@@ -2,7 +2,7 @@
 // McpServer. Results go out as structuredContent plus a compact text rendering; thrown errors go
 // through toErrorResult().
 import type { McpServer, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Config } from "../config";
 import { ToolError } from "../errors";
 import { toErrorResult } from "./errors";
@@ -47,13 +47,18 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   links?(result: z.output<O>): ResourceLinkContent[];
 }
 
-export interface DefinedTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends ToolSpec<I, O> {
+export interface DefinedTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject>
+  extends ToolSpec<I, O> {
   readonly inputSchema: ReturnType<typeof memoizedSchema<I>>;
   readonly outputSchema: ReturnType<typeof memoizedSchema<O>>;
 }
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: ToolSpec<I, O>): DefinedTool<I, O> {
-  return { ...spec, inputSchema: memoizedSchema(spec.input, { lenient: true }), outputSchema: memoizedSchema(spec.output) };
+  return {
+    ...spec,
+    inputSchema: memoizedSchema(spec.input, { lenient: true }),
+    outputSchema: memoizedSchema(spec.output),
+  };
 }
 
 export function invalidArgument(toolName: string, error: z.ZodError): ToolError {
@@ -79,7 +84,15 @@ function progressFor(ctx: ServerContext | undefined): ReportProgress {
     const value = progress + base;
     last = value;
     ctx.mcpReq
-      .notify({ method: "notifications/progress", params: { progressToken: token, progress: value, ...(total === undefined ? {} : { total: total + base }), message } })
+      .notify({
+        method: "notifications/progress",
+        params: {
+          progressToken: token,
+          progress: value,
+          ...(total === undefined ? {} : { total: total + base }),
+          message,
+        },
+      })
       .catch((error: unknown) => console.error("progress notification failed", error));
   };
 }

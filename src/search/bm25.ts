@@ -32,7 +32,13 @@ export function weightedCount(counts: number[]): number {
 }
 
 /** The score FTS5 gives a document (positive: higher is better; FTS5 returns its negative). */
-export function score(phrases: readonly Phrase[], idfs: readonly number[], doc: DocTokens, stats: CorpusStats, counts = phrases.map((p) => phraseCounts(p, doc))): number {
+export function score(
+  phrases: readonly Phrase[],
+  idfs: readonly number[],
+  doc: DocTokens,
+  stats: CorpusStats,
+  counts = phrases.map((p) => phraseCounts(p, doc)),
+): number {
   let length = 0;
   for (const column of doc) length += column.length;
   let total = 0;

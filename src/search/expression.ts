@@ -19,10 +19,19 @@ export interface Phrase {
   prefix: boolean;
 }
 
-export type TextQuery = Phrase | { kind: "and" | "or"; children: TextQuery[] } | { kind: "not"; left: TextQuery; right: TextQuery };
+export type TextQuery =
+  | Phrase
+  | { kind: "and" | "or"; children: TextQuery[] }
+  | { kind: "not"; left: TextQuery; right: TextQuery };
 
 export function phrase(words: string[], column: ColumnIndex | null, prefix = false): Phrase {
-  return { kind: "phrase", words, stems: words.map((word) => indexTokens(word).join(" ") || stem(word)), column, prefix };
+  return {
+    kind: "phrase",
+    words,
+    stems: words.map((word) => indexTokens(word).join(" ") || stem(word)),
+    column,
+    prefix,
+  };
 }
 
 /** The FTS5 MATCH expression of a tree: every token a quoted string. */
@@ -34,7 +43,9 @@ export function toMatch(query: TextQuery): string {
     }
     case "and":
     case "or":
-      return query.children.length === 1 ? toMatch(query.children[0]!) : `(${query.children.map(toMatch).join(query.kind === "and" ? " AND " : " OR ")})`;
+      return query.children.length === 1
+        ? toMatch(query.children[0]!)
+        : `(${query.children.map(toMatch).join(query.kind === "and" ? " AND " : " OR ")})`;
     case "not":
       return `(${toMatch(query.left)} NOT ${toMatch(query.right)})`;
   }

@@ -17,7 +17,16 @@
 // A page beyond the candidates, a worst-first order, or candidates that run out before the page
 // is full are ranked exhaustively. docs/mirror.md#ranking-at-full-size gives the measured quality.
 import { corpusStats, idf, score, type CorpusStats } from "./bm25.ts";
-import { WEIGHTS, phraseCounts, phraseKey, phrasesOf, matches, toMatch, type Phrase, type TextQuery } from "./expression.ts";
+import {
+  WEIGHTS,
+  phraseCounts,
+  phraseKey,
+  phrasesOf,
+  matches,
+  toMatch,
+  type Phrase,
+  type TextQuery,
+} from "./expression.ts";
 import { STOPWORDS } from "./stopwords.ts";
 import { stem, tokens, words as titleTokens } from "./tokenize.ts";
 
@@ -56,10 +65,8 @@ const MAX_CHAMPION_TERMS = 16;
 /** Columns with champion lists (-1: any column, then title, authors, abstract, comment, journal reference). */
 export const CHAMPION_COLUMNS = [-1, 0, 1, 2, 3, 4] as const;
 
-export interface KeyFilters {
-  /** SQL conditions on a paper key expression (categories, dates), with their binds in order. */
-  (key: string): { clauses: string[]; binds: unknown[] };
-}
+/** SQL conditions on a paper key expression (categories, dates), with their binds in order. */
+export type KeyFilters = (key: string) => { clauses: string[]; binds: unknown[] };
 
 export interface RankRequest {
   query: TextQuery;
@@ -84,11 +91,24 @@ export interface RankRequest {
 export type RankMethod = "exhaustive" | "candidates";
 
 export type RankResult<Row> =
-  | { rows: Row[]; counted: { scanned: number; matched: number }; method: RankMethod; candidates: number; live?: undefined }
+  | {
+      rows: Row[];
+      counted: { scanned: number; matched: number };
+      method: RankMethod;
+      candidates: number;
+      live?: undefined;
+    }
   /** A search the mirror does not run (the reason says why); arXiv's API answers it. */
   | { live: string; counted: { scanned: number; matched: number } };
 
-type StoredText = { paper_key: number; title: string; authors: string; abstract: string; comment: string | null; journal_ref: string | null };
+type StoredText = {
+  paper_key: number;
+  title: string;
+  authors: string;
+  abstract: string;
+  comment: string | null;
+  journal_ref: string | null;
+};
 
 /** What the ranker reads through: the database, or a D1 session (read replicas). */
 export type D1Reader = Pick<D1Database, "prepare" | "batch">;
@@ -100,9 +120,15 @@ function dfStatement(db: D1Reader, p: Phrase): D1PreparedStatement {
   return db.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?").bind(toMatch(p));
 }
 
-const readStats = (block: unknown): CorpusStats => corpusStats(block instanceof Uint8Array ? block : new Uint8Array((block as ArrayBuffer | number[] | undefined) ?? []));
+const readStats = (block: unknown): CorpusStats =>
+  corpusStats(
+    block instanceof Uint8Array ? block : new Uint8Array((block as ArrayBuffer | number[] | undefined) ?? []),
+  );
 
-export async function rankRelevance<Row extends { paper_key: number }>(db: D1Reader, request: RankRequest): Promise<RankResult<Row>> {
+export async function rankRelevance<Row extends { paper_key: number }>(
+  db: D1Reader,
+  request: RankRequest,
+): Promise<RankResult<Row>> {
   const tuning = { ...RANK_TUNING, ...request.tuning };
   const mark = (stage: string, since: number) => {
     if (request.trace) request.trace[stage] = (request.trace[stage] ?? 0) + performance.now() - since;
@@ -130,24 +156,33 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
       .all<Row & { total: number }>();
     mark("exhaustive", s5);
     // A page past the last hit has no row to carry the total: count it (a rare request).
-    const total = results[0]?.total ?? ((await request.count.first<{ matched: number }>())?.matched ?? 0);
+    const total = results[0]?.total ?? (await request.count.first<{ matched: number }>())?.matched ?? 0;
     const rows = results.map(({ total: _total, ...row }) => row as unknown as Row);
-    return { rows: request.reference ? rows : knownItemFirst(request.query, rows), counted: { scanned: total, matched: total }, method: "exhaustive", candidates: 0 };
+    return {
+      rows: request.reference ? rows : knownItemFirst(request.query, rows),
+      counted: { scanned: total, matched: total },
+      method: "exhaustive",
+      candidates: 0,
+    };
   }
   const statements = [
     request.count,
     db.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1"),
     // Every single word in one statement: [stem, column, MATCH] -> its frequency and what reading it costs.
-    db.prepare(
-      `SELECT coalesce((SELECT docs FROM arxiv_rank_terms WHERE term = w.value ->> 0 AND col = w.value ->> 1),
+    db
+      .prepare(
+        `SELECT coalesce((SELECT docs FROM arxiv_rank_terms WHERE term = w.value ->> 0 AND col = w.value ->> 1),
                        (SELECT count(*) FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH w.value ->> 2)) AS n,
               (SELECT docs FROM arxiv_rank_terms WHERE term = w.value ->> 0 AND col = -1) AS walk
        FROM json_each(?) w ORDER BY w.key`,
-    ).bind(JSON.stringify(singles.map((p) => [p.stems[0], p.column ?? -1, toMatch(p)]))),
+      )
+      .bind(JSON.stringify(singles.map((p) => [p.stems[0], p.column ?? -1, toMatch(p)]))),
     // A prefix's common expansions (ranking table rows): how much of the index it would merge.
-    db.prepare(
-      `SELECT (SELECT coalesce(sum(docs), 0) FROM arxiv_rank_terms WHERE col = -1 AND term >= w.value AND term < w.value || char(1114111)) AS docs FROM json_each(?) w ORDER BY w.key`,
-    ).bind(JSON.stringify(prefixes.map((p) => p.stems.join(" ").split(" ").at(-1)))),
+    db
+      .prepare(
+        `SELECT (SELECT coalesce(sum(docs), 0) FROM arxiv_rank_terms WHERE col = -1 AND term >= w.value AND term < w.value || char(1114111)) AS docs FROM json_each(?) w ORDER BY w.key`,
+      )
+      .bind(JSON.stringify(prefixes.map((p) => p.stems.join(" ").split(" ").at(-1)))),
   ];
   const s0 = performance.now();
   const results = await db.batch<Record<string, unknown>>(statements);
@@ -164,32 +199,50 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
   const broad = prefixDocs.findIndex((docs) => docs > tuning.prefixMaxDocs);
   if (broad >= 0) {
     const p = prefixes[broad]!;
-    return { live: `the prefix ${p.words.at(-1)}* expands to index terms held by ${prefixDocs[broad]!.toLocaleString("en-US")} papers, more than the mirror merges and ranks quickly`, counted };
+    return {
+      live: `the prefix ${p.words.at(-1)}* expands to index terms held by ${prefixDocs[broad]!.toLocaleString("en-US")} papers, more than the mirror merges and ranks quickly`,
+      counted,
+    };
   }
 
   const exhaustive = async (): Promise<RankResult<Row>> => {
     const s3 = performance.now();
     const rows = await exhaustivePage<Row>(db, request);
     mark("exhaustive", s3);
-    return { rows: request.reference ? rows : knownItemFirst(request.query, rows), counted, method: "exhaustive", candidates: 0 };
+    return {
+      rows: request.reference ? rows : knownItemFirst(request.query, rows),
+      counted,
+      method: "exhaustive",
+      candidates: 0,
+    };
   };
   const pageEnd = request.start + request.limit;
   // Few hits: score them all (exact, and cheap below the count cap).
-  if (request.reference || counted.matched === 0 || !request.isLowerBound(counted) || request.ascending || pageEnd > tuning.rescored || stats.rows === 0) return exhaustive();
+  if (
+    request.reference ||
+    counted.matched === 0 ||
+    !request.isLowerBound(counted) ||
+    request.ascending ||
+    pageEnd > tuning.rescored ||
+    stats.rows === 0
+  )
+    return exhaustive();
   const others = unique.filter((p) => !isSingleToken(p));
   if (others.length > 0) {
     const s4 = performance.now();
     const more = await db.batch<{ n: number }>(others.map((p) => dfStatement(db, p)));
-    others.forEach((p, i) => df.set(phraseKey(p), Number(more[i]!.results[0]?.n ?? 0)));
+    for (const [i, p] of others.entries()) df.set(phraseKey(p), Number(more[i]!.results[0]?.n ?? 0));
     // A phrase's words' doclists are read whole: count it as the cost of a common word.
-    others.forEach((p) => walk.set(phraseKey(p), stats.rows));
+    for (const p of others) walk.set(phraseKey(p), stats.rows);
     mark("stats", s4);
   }
 
   // Candidate sources, each cheap (a bounded number of hits scored by FTS5, or index seeks):
   // Candidates come from the phrases a hit must or may hold, never from a NOT's (its papers are the ones left out).
   const positive = new Set(positivePhrases(request.query).map(phraseKey));
-  const byRarity = unique.filter((p) => positive.has(phraseKey(p))).sort((a, b) => df.get(phraseKey(a))! - df.get(phraseKey(b))!);
+  const byRarity = unique
+    .filter((p) => positive.has(phraseKey(p)))
+    .sort((a, b) => df.get(phraseKey(a))! - df.get(phraseKey(b))!);
   const parts: string[] = [];
   const binds: unknown[] = [];
   const ftsPart = (match: string, limit: number) => {
@@ -208,7 +261,8 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
     budget += n;
     rare.push(p);
   }
-  if (rare.length > 0) ftsPart(toMatch(rare.length === 1 ? rare[0]! : { kind: "or", children: rare }), tuning.rareCandidates);
+  if (rare.length > 0)
+    ftsPart(toMatch(rare.length === 1 ? rare[0]! : { kind: "or", children: rare }), tuning.rareCandidates);
   // (b) papers holding every phrase (a pasted title's paper is there): one intersection, few hits;
   // Only when few papers are expected to hold them all (scoring the hits of a common AND costs what an exhaustive ranking does).
   const allExpected = byRarity.reduce((n, p) => (n * df.get(phraseKey(p))!) / stats.rows, stats.rows);
@@ -220,9 +274,14 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
   const pairs: string[] = [];
   const head = byRarity.filter((p) => walk.get(phraseKey(p))! <= tuning.pairWalk).slice(0, tuning.pairTerms);
   const expected: { a: Phrase; b: Phrase; size: number }[] = [];
-  for (let i = 0; i < head.length; i++) for (let j = i + 1; j < head.length; j++) {
-    expected.push({ a: head[i]!, b: head[j]!, size: (df.get(phraseKey(head[i]!))! * df.get(phraseKey(head[j]!))!) / stats.rows });
-  }
+  for (let i = 0; i < head.length; i++)
+    for (let j = i + 1; j < head.length; j++) {
+      expected.push({
+        a: head[i]!,
+        b: head[j]!,
+        size: (df.get(phraseKey(head[i]!))! * df.get(phraseKey(head[j]!))!) / stats.rows,
+      });
+    }
   expected.sort((x, y) => x.size - y.size);
   let pairBudget = 0;
   for (const pair of expected) {
@@ -233,12 +292,27 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
   if (pairs.length > 0) ftsPart(pairs.join(" OR "), tuning.pairCandidates);
   // (d) each common term's champions: the papers where that term alone scores highest.
   const common = byRarity
-    .filter((p) => !rare.includes(p) && p.stems.length === 1 && !p.prefix && !p.stems[0]!.includes(" ") && (p.column === null || p.column <= 4))
+    .filter(
+      (p) =>
+        !rare.includes(p) &&
+        p.stems.length === 1 &&
+        !p.prefix &&
+        !p.stems[0]!.includes(" ") &&
+        (p.column === null || p.column <= 4),
+    )
     .slice(0, MAX_CHAMPION_TERMS);
   // All the lists in one subquery (D1 allows few terms in a compound SELECT): the best of each.
   // One or two common words must fill the page from their lists; a filter, a NOT or an AND thins every list.
-  const thinned = request.filters("champion.paper_key").clauses.length > 0 || byRarity.length < unique.length || hasAnd(request.query);
-  const perList = thinned ? CHAMPIONS_KEPT : Math.min(CHAMPIONS_KEPT, Math.max(tuning.championCandidates, Math.ceil((2 * pageEnd) / Math.max(1, common.length))));
+  const thinned =
+    request.filters("champion.paper_key").clauses.length > 0 ||
+    byRarity.length < unique.length ||
+    hasAnd(request.query);
+  const perList = thinned
+    ? CHAMPIONS_KEPT
+    : Math.min(
+        CHAMPIONS_KEPT,
+        Math.max(tuning.championCandidates, Math.ceil((2 * pageEnd) / Math.max(1, common.length))),
+      );
   if (common.length > 0) {
     // (The filters' own subqueries alias arxiv_paper_categories as c: this alias must differ.)
     const { clauses, binds: filterBinds } = request.filters("champion.paper_key");
@@ -252,7 +326,10 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
   if (parts.length === 0) return exhaustive();
   const candidateSql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers p WHERE ${parts.map((part) => `p.paper_key IN (${part})`).join(" OR ")}`;
   const s1 = performance.now();
-  const { results: candidates } = await db.prepare(candidateSql).bind(...binds).all<Row & StoredText>();
+  const { results: candidates } = await db
+    .prepare(candidateSql)
+    .bind(...binds)
+    .all<Row & StoredText>();
   mark("candidates", s1);
   const s2 = performance.now();
 
@@ -267,7 +344,9 @@ export async function rankRelevance<Row extends { paper_key: number }>(db: D1Rea
       return count;
     });
     const counts = phrases.map((p) =>
-      isSingleToken(p) ? perColumn.map((count, c) => (p.column === null || p.column === c ? count.get(p.stems[0]!) ?? 0 : 0)) : phraseCounts(p, doc),
+      isSingleToken(p)
+        ? perColumn.map((count, c) => (p.column === null || p.column === c ? (count.get(p.stems[0]!) ?? 0) : 0))
+        : phraseCounts(p, doc),
     );
     if (!matches(request.query, new Map(phrases.map((p, i) => [p, counts[i]!])))) continue;
     scored.push({ row, score: score(phrases, idfs, doc, stats, counts) });
@@ -315,7 +394,10 @@ export function knownItemFirst<Row extends { paper_key: number }>(query: TextQue
 
 /** The words of a query that could be a pasted title: one phrase, or an OR of single words in any column or the title. */
 function titleWords(query: TextQuery): { stems: string[]; keepStopwords: boolean } | null {
-  if (query.kind === "phrase") return query.column === null || query.column === 0 ? { stems: query.stems.join(" ").split(" "), keepStopwords: true } : null;
+  if (query.kind === "phrase")
+    return query.column === null || query.column === 0
+      ? { stems: query.stems.join(" ").split(" "), keepStopwords: true }
+      : null;
   if (query.kind !== "or") return null;
   const stems: string[] = [];
   for (const child of query.children) {
@@ -330,7 +412,9 @@ async function exhaustivePage<Row>(db: D1Reader, request: RankRequest): Promise<
   const { clauses, binds } = request.filters("arxiv_papers_fts.rowid");
   const sql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers_fts JOIN arxiv_papers p ON p.paper_key = arxiv_papers_fts.rowid
     WHERE arxiv_papers_fts MATCH ?${clauses.map((c) => ` AND ${c}`).join("")} ORDER BY ${BM25_SQL} ${request.ascending ? "DESC" : "ASC"}, arxiv_papers_fts.rowid ${request.ascending ? "ASC" : "DESC"} LIMIT ? OFFSET ?`;
-  const { results } = await db.prepare(sql).bind(toMatch(request.query), ...binds, request.limit, request.start).all<Row>();
+  const { results } = await db
+    .prepare(sql)
+    .bind(toMatch(request.query), ...binds, request.limit, request.start)
+    .all<Row>();
   return results;
 }
-

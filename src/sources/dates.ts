@@ -11,12 +11,22 @@ export function parseDay(value: string, field: string, { minYear = 1900 }: { min
     (() => {
       const [, y, m, d] = match.map(Number) as [number, number, number, number];
       const date = new Date(Date.UTC(y, m - 1, d));
-      return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= minYear && y <= 2100;
+      return (
+        date.getUTCFullYear() === y &&
+        date.getUTCMonth() === m - 1 &&
+        date.getUTCDate() === d &&
+        y >= minYear &&
+        y <= 2100
+      );
     })();
   if (!valid) {
-    throw new ToolError("invalid_date", `${field} ${JSON.stringify(value.slice(0, 40))} is not a real day as YYYY-MM-DD.`, {
-      recovery: `Give ${field} as YYYY-MM-DD (UTC), a real day from ${minYear} on, e.g. 2024-01-31.`,
-    });
+    throw new ToolError(
+      "invalid_date",
+      `${field} ${JSON.stringify(value.slice(0, 40))} is not a real day as YYYY-MM-DD.`,
+      {
+        recovery: `Give ${field} as YYYY-MM-DD (UTC), a real day from ${minYear} on, e.g. 2024-01-31.`,
+      },
+    );
   }
   return value.replaceAll("-", "");
 }

@@ -5,10 +5,40 @@
 // 100,000 + number, after every old-style one (old IDs ended in 0703, new began in 0704 anyway).
 // The archive list is frozen: keys are stored, so it may only ever be appended to.
 const LEGACY_ARCHIVES = [
-  "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an", "chao-dyn", "chem-ph",
-  "cmp-lg", "comp-gas", "cond-mat", "cs", "dg-ga", "funct-an", "gr-qc", "hep-ex", "hep-lat", "hep-ph",
-  "hep-th", "math", "math-ph", "mtrl-th", "nlin", "nucl-ex", "nucl-th", "patt-sol", "physics", "plasm-ph",
-  "q-alg", "q-bio", "quant-ph", "solv-int", "supr-con",
+  "acc-phys",
+  "adap-org",
+  "alg-geom",
+  "ao-sci",
+  "astro-ph",
+  "atom-ph",
+  "bayes-an",
+  "chao-dyn",
+  "chem-ph",
+  "cmp-lg",
+  "comp-gas",
+  "cond-mat",
+  "cs",
+  "dg-ga",
+  "funct-an",
+  "gr-qc",
+  "hep-ex",
+  "hep-lat",
+  "hep-ph",
+  "hep-th",
+  "math",
+  "math-ph",
+  "mtrl-th",
+  "nlin",
+  "nucl-ex",
+  "nucl-th",
+  "patt-sol",
+  "physics",
+  "plasm-ph",
+  "q-alg",
+  "q-bio",
+  "quant-ph",
+  "solv-int",
+  "supr-con",
 ] as const;
 const ARCHIVE_INDEX = new Map<string, number>(LEGACY_ARCHIVES.map((archive, index) => [archive, index + 1]));
 
@@ -31,7 +61,11 @@ export function paperKey(baseId: string): number {
   const archive = ARCHIVE_INDEX.get(baseId.slice(0, slash));
   if (archive === undefined) throw new Error(`paperKey: unknown old-style archive in ${baseId}`);
   const digits = baseId.slice(slash + 1);
-  return monthIndex(Number(digits.slice(0, 2)), Number(digits.slice(2, 4))) * MONTH + archive * 1000 + Number(digits.slice(4));
+  return (
+    monthIndex(Number(digits.slice(0, 2)), Number(digits.slice(2, 4))) * MONTH +
+    archive * 1000 +
+    Number(digits.slice(4))
+  );
 }
 
 /** The first key of the month holding this UTC date (for submitted-date windows). */

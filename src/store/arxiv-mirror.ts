@@ -16,12 +16,16 @@ import {
 } from "./arxiv-row";
 import type { TextQuery } from "../search/expression";
 import { toMatch } from "../search/expression";
-import { rankRelevance, RANK_TUNING, type D1Reader, type KeyFilters, type RankMethod } from "../search/rank";
+import { rankRelevance, type RANK_TUNING, type D1Reader, type KeyFilters, type RankMethod } from "../search/rank";
 
 export type { D1Reader };
 
 /** Statements that write one page's records; the caller adds its checkpoint and runs one batch. */
-export function pageWriteStatements(db: D1Database, records: readonly MirrorRecord[], deletedIds: readonly string[]): D1PreparedStatement[] {
+export function pageWriteStatements(
+  db: D1Database,
+  records: readonly MirrorRecord[],
+  deletedIds: readonly string[],
+): D1PreparedStatement[] {
   const upsert = db.prepare(UPSERT_SQL);
   const remove = db.prepare("DELETE FROM arxiv_papers WHERE paper_key = ? AND id = ?");
   return [
@@ -34,14 +38,19 @@ export function pageWriteStatements(db: D1Database, records: readonly MirrorReco
 }
 
 export type StoredRow = Omit<MirrorRow, "paper_key">;
-const SELECT_COLUMNS = MIRROR_COLUMNS.filter((column) => column !== "paper_key").map((column) => `p.${column}`).join(", ");
+const SELECT_COLUMNS = MIRROR_COLUMNS.filter((column) => column !== "paper_key")
+  .map((column) => `p.${column}`)
+  .join(", ");
 
 /** Papers held for these base IDs (one primary-key seek each, in one query; a D1 session may read a replica). */
 export async function mirrorLookup(db: D1Reader, baseIds: readonly string[]): Promise<Map<string, StoredRow>> {
   const found = new Map<string, StoredRow>();
   if (baseIds.length === 0) return found;
   const keys = baseIds.map((id) => paperKey(id));
-  const { results } = await db.prepare(`SELECT ${SELECT_COLUMNS} FROM json_each(?) k JOIN arxiv_papers p ON p.paper_key = k.value`).bind(JSON.stringify(keys)).all<StoredRow>();
+  const { results } = await db
+    .prepare(`SELECT ${SELECT_COLUMNS} FROM json_each(?) k JOIN arxiv_papers p ON p.paper_key = k.value`)
+    .bind(JSON.stringify(keys))
+    .all<StoredRow>();
   for (const row of results) if (baseIds.includes(row.id)) found.set(row.id, row);
   return found;
 }
@@ -133,11 +142,19 @@ async function readMirrorState(db: D1Database): Promise<MirrorState> {
     watermark: row?.watermark ?? null,
   };
   if (row?.schema_version !== MIRROR_SCHEMA_VERSION) {
-    return { ...base, ready: false, reason: `the mirror's schema is version ${row?.schema_version ?? "none"}, this server reads ${MIRROR_SCHEMA_VERSION}` };
+    return {
+      ...base,
+      ready: false,
+      reason: `the mirror's schema is version ${row?.schema_version ?? "none"}, this server reads ${MIRROR_SCHEMA_VERSION}`,
+    };
   }
   if (row?.complete_at == null) {
-    if (papers === 0) return { ...base, ready: false, reason: "the mirror holds no papers yet (its first harvest has not run)" };
-    const listed = row.mode === "cold" && row.listed_until ? `; its first harvest has listed records dated up to ${row.listed_until}` : "";
+    if (papers === 0)
+      return { ...base, ready: false, reason: "the mirror holds no papers yet (its first harvest has not run)" };
+    const listed =
+      row.mode === "cold" && row.listed_until
+        ? `; its first harvest has listed records dated up to ${row.listed_until}`
+        : "";
     const description = `the mirror is partial: it holds ${papers.toLocaleString("en-US")} papers so far${listed}, and its first full harvest has not completed (${base.status})`;
     return { ...base, ready: false, reason: description, partial: { papers, description } };
   }
@@ -228,7 +245,14 @@ export interface MirrorSearchOptions {
 export type MirrorOrdering = "relevance" | "submitted" | "updated" | "newest_first";
 
 export type MirrorSearchResult =
-  | { kind: "answer"; total: number; totalIsLowerBound: boolean; rows: MirrorRow[]; ordering: MirrorOrdering; method?: RankMethod }
+  | {
+      kind: "answer";
+      total: number;
+      totalIsLowerBound: boolean;
+      rows: MirrorRow[];
+      ordering: MirrorOrdering;
+      method?: RankMethod;
+    }
   | { kind: "live"; reason: string; mirrorCouldApproximate: boolean };
 
 const MONTH_SECONDS = 31 * 86_400;
@@ -244,10 +268,14 @@ function keyFilters(plan: MirrorSearchPlan, groups = plan.categoryGroups): KeyFi
   return (key: string) => {
     const clauses: string[] = [];
     for (const group of groups) {
-      clauses.push(`EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN (${group.map(categoryLiteral).join(", ")}) AND c.paper_key = ${key})`);
+      clauses.push(
+        `EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN (${group.map(categoryLiteral).join(", ")}) AND c.paper_key = ${key})`,
+      );
     }
     if (plan.excludedCategories.length > 0) {
-      clauses.push(`NOT EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN (${plan.excludedCategories.map(categoryLiteral).join(", ")}) AND c.paper_key = ${key})`);
+      clauses.push(
+        `NOT EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN (${plan.excludedCategories.map(categoryLiteral).join(", ")}) AND c.paper_key = ${key})`,
+      );
     }
     if (plan.submitted !== null) {
       const { from, to } = plan.submitted;
@@ -282,12 +310,22 @@ function buildSource(plan: MirrorSearchPlan): { source: Source; filters: string[
   const groups = [...plan.categoryGroups];
   let source: Source;
   if (plan.match !== null) {
-    source = { from: "arxiv_papers_fts", where: ["arxiv_papers_fts MATCH ?"], binds: [toMatch(plan.match)], key: "arxiv_papers_fts.rowid" };
+    source = {
+      from: "arxiv_papers_fts",
+      where: ["arxiv_papers_fts MATCH ?"],
+      binds: [toMatch(plan.match)],
+      key: "arxiv_papers_fts.rowid",
+    };
   } else {
     const single = groups.findIndex((group) => group.length === 1);
     if (single >= 0) {
       const [value] = groups.splice(single, 1)[0]!;
-      source = { from: "arxiv_paper_categories d", where: [`d.category = ${categoryLiteral(value!)}`], binds: [], key: "d.paper_key" };
+      source = {
+        from: "arxiv_paper_categories d",
+        where: [`d.category = ${categoryLiteral(value!)}`],
+        binds: [],
+        key: "d.paper_key",
+      };
     } else {
       source = { from: "arxiv_papers p", where: [], binds: [], key: "p.paper_key", isPapers: true };
     }
@@ -304,21 +342,35 @@ async function outliersOutsideRange(db: D1Reader, submitted: { from: number; to:
   const outerLo = monthStartKey(new Date((submitted.from - MONTH_SECONDS) * 1000));
   const outerHi = monthEndKey(new Date((submitted.to + MONTH_SECONDS) * 1000));
   const row = await db
-    .prepare("SELECT count(*) AS n FROM arxiv_date_outliers WHERE published BETWEEN ? AND ? AND paper_key NOT BETWEEN ? AND ?")
+    .prepare(
+      "SELECT count(*) AS n FROM arxiv_date_outliers WHERE published BETWEEN ? AND ? AND paper_key NOT BETWEEN ? AND ?",
+    )
     .bind(submitted.from, submitted.to, outerLo, outerHi)
     .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
-export async function searchMirror(db: D1Reader, plan: MirrorSearchPlan, options: MirrorSearchOptions): Promise<MirrorSearchResult> {
+export async function searchMirror(
+  db: D1Reader,
+  plan: MirrorSearchPlan,
+  options: MirrorSearchOptions,
+): Promise<MirrorSearchResult> {
   if (plan.submitted !== null && !options.ignoreDateOutliers) {
     const outliers = await outliersOutsideRange(db, plan.submitted);
     if (outliers > 0) {
-      return { kind: "live", mirrorCouldApproximate: true, reason: `${outliers} paper(s) dated in this window carry IDs of other months, which the mirror's date filter would miss` };
+      return {
+        kind: "live",
+        mirrorCouldApproximate: true,
+        reason: `${outliers} paper(s) dated in this window carry IDs of other months, which the mirror's date filter would miss`,
+      };
     }
   }
   const { source, filters } = buildSource(plan);
-  const { count: countCap, scan: scanCap, rank: rankCap } = options.caps ?? { count: COUNT_CAP, scan: SCAN_CAP, rank: RANK_CAP };
+  const {
+    count: countCap,
+    scan: scanCap,
+    rank: rankCap,
+  } = options.caps ?? { count: COUNT_CAP, scan: SCAN_CAP, rank: RANK_CAP };
   const key = source.key;
   const baseWhere = source.where.length > 0 ? `WHERE ${source.where.join(" AND ")}` : "";
   const filtered = filters.length > 0;
@@ -330,7 +382,8 @@ export async function searchMirror(db: D1Reader, plan: MirrorSearchPlan, options
         : `SELECT count(*) AS scanned, count(*) AS matched FROM (SELECT 1 FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${countCap})`,
     )
     .bind(...source.binds);
-  const lowerBound = (counted: { scanned: number; matched: number }) => (filtered ? counted.scanned >= scanCap || counted.matched >= countCap : counted.scanned >= countCap);
+  const lowerBound = (counted: { scanned: number; matched: number }) =>
+    filtered ? counted.scanned >= scanCap || counted.matched >= countCap : counted.scanned >= countCap;
 
   if (options.sortBy === "relevance" && plan.match !== null) {
     // Relevance with words: always BM25 order, whatever the number of hits (src/search/rank.ts).
@@ -349,7 +402,14 @@ export async function searchMirror(db: D1Reader, plan: MirrorSearchPlan, options
     });
     if (ranked.live !== undefined) return { kind: "live", reason: ranked.live, mirrorCouldApproximate: true };
     const totalIsLowerBound = lowerBound(ranked.counted);
-    return { kind: "answer", total: Math.min(ranked.counted.matched, countCap), totalIsLowerBound, rows: ranked.rows, ordering: "relevance", method: ranked.method };
+    return {
+      kind: "answer",
+      total: Math.min(ranked.counted.matched, countCap),
+      totalIsLowerBound,
+      rows: ranked.rows,
+      ordering: "relevance",
+      method: ranked.method,
+    };
   }
 
   const counted = await countStatement.first<{ scanned: number; matched: number }>();
@@ -358,7 +418,11 @@ export async function searchMirror(db: D1Reader, plan: MirrorSearchPlan, options
   const exact = !totalIsLowerBound && matched <= rankCap;
 
   if (options.sortBy === "updated" && !exact) {
-    return { kind: "live", mirrorCouldApproximate: false, reason: `sorting ${totalIsLowerBound ? `over ${matched.toLocaleString("en-US")}` : matched.toLocaleString("en-US")} hits by last update needs arXiv's index (the mirror sorts at most ${rankCap.toLocaleString("en-US")})` };
+    return {
+      kind: "live",
+      mirrorCouldApproximate: false,
+      reason: `sorting ${totalIsLowerBound ? `over ${matched.toLocaleString("en-US")}` : matched.toLocaleString("en-US")} hits by last update needs arXiv's index (the mirror sorts at most ${rankCap.toLocaleString("en-US")})`,
+    };
   }
   const direction = options.sortOrder === "ascending" ? "ASC" : "DESC";
   let ordering: MirrorOrdering;
@@ -381,7 +445,10 @@ export async function searchMirror(db: D1Reader, plan: MirrorSearchPlan, options
   const where = [...source.where, ...filters];
   const join = source.isPapers ? "" : `JOIN arxiv_papers p ON p.paper_key = ${key}`;
   const pageSql = `SELECT p.paper_key AS paper_key, ${SELECT_COLUMNS} FROM ${source.from} ${join} ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
-  const { results } = await db.prepare(pageSql).bind(...source.binds, options.limit, options.start).all<MirrorRow>();
+  const { results } = await db
+    .prepare(pageSql)
+    .bind(...source.binds, options.limit, options.start)
+    .all<MirrorRow>();
   return { kind: "answer", total: matched, totalIsLowerBound, rows: results, ordering };
 }
 
@@ -411,7 +478,11 @@ export interface SliceCounts {
  * The next `size` papers after a key: each must have its primary-category row and an FTS entry,
  * and no FTS entry in the keys they span may lack its paper. last is null when no paper is left.
  */
-export async function verifyPaperSlice(db: D1Database, after: number, size: number): Promise<{ last: number | null; counts: Pick<SliceCounts, "papers" | "missing" | "fts_missing" | "fts_orphans"> }> {
+export async function verifyPaperSlice(
+  db: D1Database,
+  after: number,
+  size: number,
+): Promise<{ last: number | null; counts: Pick<SliceCounts, "papers" | "missing" | "fts_missing" | "fts_orphans"> }> {
   const row = await db
     .prepare(
       `SELECT max(paper_key) AS last, count(*) AS n,
@@ -424,10 +495,24 @@ export async function verifyPaperSlice(db: D1Database, after: number, size: numb
   const last = row?.last ?? null;
   // FTS entries between the previous slice and this one's end (after the last paper: all the rest, a slice at a time).
   const orphans = await (last === null
-    ? db.prepare("SELECT count(*) AS n FROM (SELECT id FROM arxiv_papers_fts_docsize WHERE id > ? ORDER BY id LIMIT ?)").bind(after, size)
-    : db.prepare("SELECT count(*) AS n FROM arxiv_papers_fts_docsize d WHERE d.id > ? AND d.id <= ? AND NOT EXISTS (SELECT 1 FROM arxiv_papers p WHERE p.paper_key = d.id)").bind(after, last)
+    ? db
+        .prepare("SELECT count(*) AS n FROM (SELECT id FROM arxiv_papers_fts_docsize WHERE id > ? ORDER BY id LIMIT ?)")
+        .bind(after, size)
+    : db
+        .prepare(
+          "SELECT count(*) AS n FROM arxiv_papers_fts_docsize d WHERE d.id > ? AND d.id <= ? AND NOT EXISTS (SELECT 1 FROM arxiv_papers p WHERE p.paper_key = d.id)",
+        )
+        .bind(after, last)
   ).first<{ n: number }>();
-  return { last, counts: { papers: row?.n ?? 0, missing: row?.missing ?? 0, fts_missing: row?.fts_missing ?? 0, fts_orphans: orphans?.n ?? 0 } };
+  return {
+    last,
+    counts: {
+      papers: row?.n ?? 0,
+      missing: row?.missing ?? 0,
+      fts_missing: row?.fts_missing ?? 0,
+      fts_orphans: orphans?.n ?? 0,
+    },
+  };
 }
 
 /**
@@ -456,14 +541,19 @@ export async function verifyCategorySlice(
 
 /** The first category code after `category` in the junction ("" for the first one). */
 export async function nextCategory(db: D1Database, category: string): Promise<string | null> {
-  const row = await db.prepare("SELECT category FROM arxiv_paper_categories WHERE category > ? ORDER BY category LIMIT 1").bind(category).first<{ category: string }>();
+  const row = await db
+    .prepare("SELECT category FROM arxiv_paper_categories WHERE category > ? ORDER BY category LIMIT 1")
+    .bind(category)
+    .first<{ category: string }>();
   return row?.category ?? null;
 }
 
 /** The end of a sliced verify: the counts must agree, and (up to a size) the FTS index's structure is checked. */
 export async function finishSlicedVerify(db: D1Database, counts: SliceCounts): Promise<VerifyResult> {
   const totals = await db
-    .prepare("SELECT (SELECT records FROM harvest_state WHERE source = 'arxiv') AS state_records, (SELECT version FROM mirror_schema WHERE source = 'arxiv') AS schema_version")
+    .prepare(
+      "SELECT (SELECT records FROM harvest_state WHERE source = 'arxiv') AS state_records, (SELECT version FROM mirror_schema WHERE source = 'arxiv') AS schema_version",
+    )
     .first<{ state_records: number | null; schema_version: number | null }>();
   let ftsIntegrity: string;
   if (counts.papers <= FTS_CHECK_MAX_PAPERS) {
@@ -476,7 +566,8 @@ export async function finishSlicedVerify(db: D1Database, counts: SliceCounts): P
   } else {
     ftsIntegrity = "entries checked per slice; the index structure check is left to npm run mirror:verify at this size";
   }
-  if (counts.fts_missing > 0 || counts.fts_orphans > 0) ftsIntegrity = `${counts.fts_missing} paper(s) without an FTS entry, ${counts.fts_orphans} FTS entr(ies) without a paper`;
+  if (counts.fts_missing > 0 || counts.fts_orphans > 0)
+    ftsIntegrity = `${counts.fts_missing} paper(s) without an FTS entry, ${counts.fts_orphans} FTS entr(ies) without a paper`;
   return {
     ok:
       (ftsIntegrity.startsWith("ok") || ftsIntegrity.startsWith("entries checked")) &&

@@ -52,7 +52,12 @@ export function commonTerms(rows: readonly VocabRow[], minDocs = RANK_MIN_DOCS):
     const col = row.col === "*" ? -1 : COLUMNS.indexOf(row.col as (typeof COLUMNS)[number]);
     if (!(CHAMPION_COLUMNS as readonly number[]).includes(col)) continue;
     const askable = /^[\p{L}\p{N}]+$/u.test(row.term) && stem(row.term) === row.term;
-    out.push({ term: row.term, col, docs: row.doc, match: askable ? (col === -1 ? `"${row.term}"` : `${COLUMNS[col]} : "${row.term}"`) : null });
+    out.push({
+      term: row.term,
+      col,
+      docs: row.doc,
+      match: askable ? (col === -1 ? `"${row.term}"` : `${COLUMNS[col]} : "${row.term}"`) : null,
+    });
   }
   return out;
 }
@@ -81,7 +86,11 @@ export interface RankSliceResult {
  * Rebuilds the ranking rows of the terms after `after`, a slice at a time: the vocabulary slice,
  * each common term's champions, then its old rows replaced in one batch (one transaction in D1).
  */
-export async function rankSlice(db: D1Database, after: string, options: RankSliceOptions = {}): Promise<RankSliceResult> {
+export async function rankSlice(
+  db: D1Database,
+  after: string,
+  options: RankSliceOptions = {},
+): Promise<RankSliceResult> {
   const started = Date.now();
   const { terms: sliceTerms = 200, minDocs = RANK_MIN_DOCS, budgetMs = 5_000 } = options;
   const [averages, vocab] = await db.batch<Record<string, unknown>>([
@@ -91,7 +100,9 @@ export async function rankSlice(db: D1Database, after: string, options: RankSlic
   const rows = vocab!.results as unknown as VocabRow[];
   if (rows.length === 0) return { last: null, terms: 0, lists: 0 };
   const block = averages!.results[0]?.block;
-  const stats = corpusStats(block instanceof Uint8Array ? block : new Uint8Array((block as ArrayBuffer | number[] | undefined) ?? []));
+  const stats = corpusStats(
+    block instanceof Uint8Array ? block : new Uint8Array((block as ArrayBuffer | number[] | undefined) ?? []),
+  );
   const byTerm = new Map<string, VocabRow[]>();
   for (const row of rows) byTerm.set(row.term, [...(byTerm.get(row.term) ?? []), row]);
   const ordered = [...byTerm.keys()].sort();
@@ -102,7 +113,10 @@ export async function rankSlice(db: D1Database, after: string, options: RankSlic
   for (const term of ordered) {
     const common = commonTerms(byTerm.get(term)!, minDocs);
     const askable = common.filter((t) => t.match !== null);
-    const hits = askable.length === 0 ? [] : await db.batch<{ k: number; s: number }>(askable.map((t) => db.prepare(CHAMPIONS_SQL).bind(t.match)));
+    const hits =
+      askable.length === 0
+        ? []
+        : await db.batch<{ k: number; s: number }>(askable.map((t) => db.prepare(CHAMPIONS_SQL).bind(t.match)));
     for (const t of common) writes.push(db.prepare(INSERT_TERM_SQL).bind(t.term, t.col, t.docs));
     askable.forEach((t, i) => {
       const champions = hits[i]!.results.map((h) => [championWeight(h.s, stats, t.docs), h.k]);
@@ -113,6 +127,10 @@ export async function rankSlice(db: D1Database, after: string, options: RankSlic
     last = term;
     if (Date.now() - started > budgetMs) break;
   }
-  await db.batch([db.prepare(DELETE_TERMS_SQL).bind(after, last), db.prepare(DELETE_CHAMPIONS_SQL).bind(after, last), ...writes]);
+  await db.batch([
+    db.prepare(DELETE_TERMS_SQL).bind(after, last),
+    db.prepare(DELETE_CHAMPIONS_SQL).bind(after, last),
+    ...writes,
+  ]);
   return { last, terms, lists };
 }

@@ -45,13 +45,15 @@ const LICENSE_PREFIXES: [string, string][] = [
 export function compactLicense(url: string | null): string | null {
   if (url === null) return null;
   const normalized = url.trim().replace(/^https:/, "http:");
-  for (const [prefix, short] of LICENSE_PREFIXES) if (normalized.startsWith(prefix)) return short + normalized.slice(prefix.length);
+  for (const [prefix, short] of LICENSE_PREFIXES)
+    if (normalized.startsWith(prefix)) return short + normalized.slice(prefix.length);
   return url.trim();
 }
 
 export function expandLicense(stored: string | null): string | null {
   if (stored === null) return null;
-  for (const [prefix, short] of LICENSE_PREFIXES) if (stored.startsWith(short)) return prefix + stored.slice(short.length);
+  for (const [prefix, short] of LICENSE_PREFIXES)
+    if (stored.startsWith(short)) return prefix + stored.slice(short.length);
   return stored;
 }
 
@@ -81,8 +83,19 @@ export function toMirrorRow(record: MirrorRecord, key: number): MirrorRow {
 
 /** Column order of the INSERT (the seed builder and the D1 writer share it). */
 export const MIRROR_COLUMNS = [
-  "paper_key", "id", "version", "title", "authors", "abstract", "categories", "published", "versions",
-  "comment", "journal_ref", "doi", "license",
+  "paper_key",
+  "id",
+  "version",
+  "title",
+  "authors",
+  "abstract",
+  "categories",
+  "published",
+  "versions",
+  "comment",
+  "journal_ref",
+  "doi",
+  "license",
 ] as const satisfies readonly (keyof MirrorRow)[];
 
 /**
@@ -90,7 +103,9 @@ export const MIRROR_COLUMNS = [
  * replaces a newer version with an older one (pages can arrive out of order after a restart).
  */
 export const UPSERT_SQL = `INSERT INTO arxiv_papers (${MIRROR_COLUMNS.join(", ")}) VALUES (${MIRROR_COLUMNS.map(() => "?").join(", ")})
-ON CONFLICT (paper_key) DO UPDATE SET ${MIRROR_COLUMNS.filter((c) => c !== "paper_key").map((c) => `${c} = excluded.${c}`).join(", ")}
+ON CONFLICT (paper_key) DO UPDATE SET ${MIRROR_COLUMNS.filter((c) => c !== "paper_key")
+  .map((c) => `${c} = excluded.${c}`)
+  .join(", ")}
 WHERE excluded.version >= arxiv_papers.version AND (${MIRROR_COLUMNS.filter((c) => c !== "paper_key")
   .map((c) => `arxiv_papers.${c} IS NOT excluded.${c}`)
   .join(" OR ")})`;
@@ -101,7 +116,10 @@ export function splitAuthors(line: string): { name: string; affiliations?: strin
   let depth = 0;
   let current = "";
   const flush = () => {
-    const name = current.trim().replace(/^and\s+/i, "").trim();
+    const name = current
+      .trim()
+      .replace(/^and\s+/i, "")
+      .trim();
     if (name !== "") parts.push(name);
     current = "";
   };
@@ -121,11 +139,13 @@ export function splitAuthors(line: string): { name: string; affiliations?: strin
     current += ch;
   }
   flush();
-  return parts.map((part) => {
-    const affiliations = [...part.matchAll(/\(([^()]*)\)/g)].map((m) => squash(m[1]!)).filter(Boolean);
-    const name = squash(part.replace(/\([^()]*\)/g, " "));
-    return affiliations.length > 0 ? { name, affiliations } : { name };
-  }).filter((author) => author.name !== "");
+  return parts
+    .map((part) => {
+      const affiliations = [...part.matchAll(/\(([^()]*)\)/g)].map((m) => squash(m[1]!)).filter(Boolean);
+      const name = squash(part.replace(/\([^()]*\)/g, " "));
+      return affiliations.length > 0 ? { name, affiliations } : { name };
+    })
+    .filter((author) => author.name !== "");
 }
 
 /**

@@ -59,7 +59,11 @@ export function clearMemoryCache(): void {
   memoryChars = 0;
 }
 
-export async function cacheGetMany<T>(db: D1Database, keys: readonly string[], now = Date.now()): Promise<Map<string, CacheHit<T>>> {
+export async function cacheGetMany<T>(
+  db: D1Database,
+  keys: readonly string[],
+  now = Date.now(),
+): Promise<Map<string, CacheHit<T>>> {
   const hits = new Map<string, CacheHit<T>>();
   const unique = [...new Set(keys)];
   const fromD1: string[] = [];

@@ -71,7 +71,10 @@ export async function mirrorPaper(db: D1Database, id: string): Promise<MirrorPap
 export async function mirrorHas(db: D1Database, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const placeholders = ids.map(() => "?").join(",");
-  const { results } = await db.prepare(`SELECT id FROM nber_papers WHERE id IN (${placeholders})`).bind(...ids).all<{ id: string }>();
+  const { results } = await db
+    .prepare(`SELECT id FROM nber_papers WHERE id IN (${placeholders})`)
+    .bind(...ids)
+    .all<{ id: string }>();
   return new Set(results.map((row) => row.id));
 }
 
@@ -87,7 +90,9 @@ const coverageMemo = new WeakMap<D1Database, { value: MirrorCoverage; at: number
 export async function mirrorCoverage(db: D1Database, at = Date.now()): Promise<MirrorCoverage> {
   const memo = coverageMemo.get(db);
   if (memo && at - memo.at < COVERAGE_TTL_MS) return memo.value;
-  const row = await db.prepare("SELECT count(*) AS papers, max(date) AS newest FROM nber_papers").first<{ papers: number; newest: string | null }>();
+  const row = await db
+    .prepare("SELECT count(*) AS papers, max(date) AS newest FROM nber_papers")
+    .first<{ papers: number; newest: string | null }>();
   const value = { papers: row?.papers ?? 0, newest: row?.newest ?? null };
   coverageMemo.set(db, { value, at });
   return value;
@@ -100,11 +105,33 @@ export function forgetCoverage(db: D1Database): void {
 
 // Words nearly every title has: requiring them adds nothing but makes the ranking score thousands
 // of hits ("the" matches half the mirror). Dropped unless the query has nothing else.
-const STOPWORDS = new Set(["a", "an", "and", "are", "as", "at", "by", "for", "from", "in", "is", "of", "on", "or", "the", "to", "with"]);
+const STOPWORDS = new Set([
+  "a",
+  "an",
+  "and",
+  "are",
+  "as",
+  "at",
+  "by",
+  "for",
+  "from",
+  "in",
+  "is",
+  "of",
+  "on",
+  "or",
+  "the",
+  "to",
+  "with",
+]);
 
 /** Words of the user's query as an FTS5 expression: every word must match (quoted, so no FTS5 syntax leaks through). */
 export function ftsQuery(query: string): string | undefined {
-  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 32) ?? [];
+  const words =
+    query
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.slice(0, 32) ?? [];
   const meaningful = words.filter((word) => !STOPWORDS.has(word));
   const kept = meaningful.length > 0 ? meaningful : words;
   return kept.length === 0 ? undefined : kept.map((word) => `"${word}"`).join(" ");
@@ -122,7 +149,10 @@ export interface MirrorSearch {
  * Full-text search over title, authors and abstract, best match first, with inclusive date bounds.
  * Month-precision dates (nberwp's) count as within a bound that falls inside their month.
  */
-export async function searchMirror(db: D1Database, search: MirrorSearch): Promise<{ total: number; papers: MirrorPaper[] }> {
+export async function searchMirror(
+  db: D1Database,
+  search: MirrorSearch,
+): Promise<{ total: number; papers: MirrorPaper[] }> {
   const match = ftsQuery(search.query);
   if (!match) return { total: 0, papers: [] };
   const where = ["nber_papers_fts MATCH ?"];
@@ -140,11 +170,15 @@ export async function searchMirror(db: D1Database, search: MirrorSearch): Promis
   const [total, rows] = await db.batch([
     db.prepare(`SELECT count(*) AS n ${from} WHERE ${clause}`).bind(...binds),
     db
-      .prepare(`SELECT p.* ${from} WHERE ${clause} ORDER BY bm25(nber_papers_fts, 10.0, 5.0, 1.0), p.date DESC LIMIT ? OFFSET ?`)
+      .prepare(
+        `SELECT p.* ${from} WHERE ${clause} ORDER BY bm25(nber_papers_fts, 10.0, 5.0, 1.0), p.date DESC LIMIT ? OFFSET ?`,
+      )
       .bind(...binds, search.perPage, (search.page - 1) * search.perPage),
   ]);
   const n = (total!.results[0] as { n: number } | undefined)?.n ?? 0;
-  const papers = (rows!.results as { id: string; title: string; authors: string; date: string | null; abstract: string | null }[]).map((row) => ({
+  const papers = (
+    rows!.results as { id: string; title: string; authors: string; date: string | null; abstract: string | null }[]
+  ).map((row) => ({
     id: row.id,
     title: row.title,
     authors: row.authors === "" ? [] : row.authors.split("; "),
@@ -156,15 +190,23 @@ export async function searchMirror(db: D1Database, search: MirrorSearch): Promis
 
 /** The highest working-paper number the mirror holds (NBER numbers its papers in order). */
 export async function newestNberNumber(db: D1Database): Promise<number> {
-  const row = await db.prepare("SELECT max(CAST(substr(id, 2) AS INTEGER)) AS newest FROM nber_papers WHERE id LIKE 'w%'").first<{ newest: number | null }>();
+  const row = await db
+    .prepare("SELECT max(CAST(substr(id, 2) AS INTEGER)) AS newest FROM nber_papers WHERE id LIKE 'w%'")
+    .first<{ newest: number | null }>();
   return row?.newest ?? 0;
 }
 
 /** Working papers numbered above `after` that match the query's words, newest first. */
-export async function nberPapersAfter(db: D1Database, query: string, after: number, limit: number): Promise<{ total: number; papers: MirrorPaper[] }> {
+export async function nberPapersAfter(
+  db: D1Database,
+  query: string,
+  after: number,
+  limit: number,
+): Promise<{ total: number; papers: MirrorPaper[] }> {
   const match = ftsQuery(query);
   if (!match) return { total: 0, papers: [] };
-  const from = "FROM nber_papers_fts JOIN nber_papers p ON p.rowid = nber_papers_fts.rowid WHERE nber_papers_fts MATCH ? AND p.id LIKE 'w%' AND CAST(substr(p.id, 2) AS INTEGER) > ?";
+  const from =
+    "FROM nber_papers_fts JOIN nber_papers p ON p.rowid = nber_papers_fts.rowid WHERE nber_papers_fts MATCH ? AND p.id LIKE 'w%' AND CAST(substr(p.id, 2) AS INTEGER) > ?";
   const [count, rows] = await db.batch([
     db.prepare(`SELECT count(*) AS n ${from}`).bind(match, after),
     db.prepare(`SELECT p.* ${from} ORDER BY CAST(substr(p.id, 2) AS INTEGER) DESC LIMIT ?`).bind(match, after, limit),
@@ -180,7 +222,12 @@ export interface CachedInfo<T> {
   cachedAt: string;
 }
 
-export async function getCachedInfo<T>(db: D1Database, paperId: string, ttlDays: number, at = Date.now()): Promise<CachedInfo<T> | undefined> {
+export async function getCachedInfo<T>(
+  db: D1Database,
+  paperId: string,
+  ttlDays: number,
+  at = Date.now(),
+): Promise<CachedInfo<T> | undefined> {
   const row = await drizzle(db).select().from(infoCache).where(eq(infoCache.paperId, paperId)).get();
   if (!row) return undefined;
   if (Date.parse(row.lastFetchedAt) < at - ttlDays * 86_400_000) return undefined;
@@ -209,11 +256,22 @@ async function soft(write: () => Promise<unknown>): Promise<void> {
 }
 
 export const logInfo = (db: D1Database, entry: { paperId: string; servedFrom: string | null; error?: string }) =>
-  soft(() => drizzle(db).insert(infoLog).values({ createdAt: now(), paperId: entry.paperId, servedFrom: entry.servedFrom, error: entry.error ?? null }));
+  soft(() =>
+    drizzle(db)
+      .insert(infoLog)
+      .values({ createdAt: now(), paperId: entry.paperId, servedFrom: entry.servedFrom, error: entry.error ?? null }),
+  );
 
 export const logQuery = (
   db: D1Database,
-  entry: { surface: string; keyword: string; conditions: object; resultCount: number | null; servedFrom: string | null; error?: string },
+  entry: {
+    surface: string;
+    keyword: string;
+    conditions: object;
+    resultCount: number | null;
+    servedFrom: string | null;
+    error?: string;
+  },
 ) =>
   soft(() =>
     drizzle(db)
@@ -229,14 +287,27 @@ export const logQuery = (
       }),
   );
 
-export const logDownload = (db: D1Database, entry: { paperId: string; status: string; size?: number; sha256?: string; error?: string }) =>
+export const logDownload = (
+  db: D1Database,
+  entry: { paperId: string; status: string; size?: number; sha256?: string; error?: string },
+) =>
   soft(() =>
     drizzle(db)
       .insert(downloadLog)
-      .values({ createdAt: now(), paperId: entry.paperId, status: entry.status, size: entry.size ?? null, sha256: entry.sha256 ?? null, error: entry.error ?? null }),
+      .values({
+        createdAt: now(),
+        paperId: entry.paperId,
+        status: entry.status,
+        size: entry.size ?? null,
+        sha256: entry.sha256 ?? null,
+        error: entry.error ?? null,
+      }),
   );
 
-export async function countRows(db: D1Database, table: "info_log" | "query_log" | "download_log" | "info_cache" | "nber_papers"): Promise<number> {
+export async function countRows(
+  db: D1Database,
+  table: "info_log" | "query_log" | "download_log" | "info_cache" | "nber_papers",
+): Promise<number> {
   const row = await db.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>();
   return row?.n ?? 0;
 }

@@ -3,7 +3,9 @@ import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core"
 
 export const harvestState = sqliteTable("harvest_state", {
   source: text("source").primaryKey(),
-  status: text("status", { enum: ["idle", "running", "done", "error"] }).notNull().default("idle"),
+  status: text("status", { enum: ["idle", "running", "done", "error"] })
+    .notNull()
+    .default("idle"),
   records: integer("records").notNull().default(0),
   pages: integer("pages").notNull().default(0),
   lastDatestamp: text("last_datestamp"),

@@ -34,7 +34,10 @@ export interface MirrorStatus {
   watermark: string | null;
   last_success_at: string | null;
   /** arXiv only: the run's datestamp windows and the records kept aside as unreadable. */
-  windows?: { done: number; current: { idx: number; from: string | null; until: string | null; pages: number; restarts: number } | null };
+  windows?: {
+    done: number;
+    current: { idx: number; from: string | null; until: string | null; pages: number; restarts: number } | null;
+  };
   unreadable_records?: { open: number; recovered: number; deleted: number; without_id: number };
 }
 
@@ -68,7 +71,11 @@ export async function readStoreHealth(db: D1Database): Promise<StoreHealth> {
           deleted: row?.runDeleted ?? 0,
           complete_list_size: row?.completeListSize ?? null,
           from_datestamp: row?.fromDatestamp ?? null,
-          records_per_second: rate(row?.runRecords ?? 0, row?.startedAt ?? null, row?.finishedAt ?? row?.updatedAt ?? null),
+          records_per_second: rate(
+            row?.runRecords ?? 0,
+            row?.startedAt ?? null,
+            row?.finishedAt ?? row?.updatedAt ?? null,
+          ),
           last_page_ms: row?.lastPageMs ?? null,
           retries: row?.runRetries ?? 0,
           resumes: row?.runResumes ?? 0,
@@ -88,20 +95,36 @@ export async function readStoreHealth(db: D1Database): Promise<StoreHealth> {
   }
 }
 
-async function arxivHarvestDetail(db: D1Database, runId: string | null): Promise<Pick<MirrorStatus, "windows" | "unreadable_records">> {
+async function arxivHarvestDetail(
+  db: D1Database,
+  runId: string | null,
+): Promise<Pick<MirrorStatus, "windows" | "unreadable_records">> {
   const [windows, current, skipped] = await db.batch([
     db.prepare("SELECT count(*) AS done FROM arxiv_harvest_windows WHERE run_id = ? AND status = 'done'").bind(runId),
-    db.prepare("SELECT idx, from_date, until_date, pages, restarts FROM arxiv_harvest_windows WHERE run_id = ? AND status = 'listing' ORDER BY idx DESC LIMIT 1").bind(runId),
+    db
+      .prepare(
+        "SELECT idx, from_date, until_date, pages, restarts FROM arxiv_harvest_windows WHERE run_id = ? AND status = 'listing' ORDER BY idx DESC LIMIT 1",
+      )
+      .bind(runId),
     db.prepare("SELECT status, count(*) AS n FROM arxiv_harvest_skipped GROUP BY status"),
   ]);
-  const open = current!.results[0] as { idx: number; from_date: string | null; until_date: string | null; pages: number; restarts: number } | undefined;
+  const open = current!.results[0] as
+    | { idx: number; from_date: string | null; until_date: string | null; pages: number; restarts: number }
+    | undefined;
   const byStatus = new Map((skipped!.results as { status: string; n: number }[]).map((row) => [row.status, row.n]));
   return {
     windows: {
       done: (windows!.results[0] as { done: number } | undefined)?.done ?? 0,
-      current: open ? { idx: open.idx, from: open.from_date, until: open.until_date, pages: open.pages, restarts: open.restarts } : null,
+      current: open
+        ? { idx: open.idx, from: open.from_date, until: open.until_date, pages: open.pages, restarts: open.restarts }
+        : null,
     },
-    unreadable_records: { open: byStatus.get("open") ?? 0, recovered: byStatus.get("recovered") ?? 0, deleted: byStatus.get("deleted") ?? 0, without_id: byStatus.get("unreadable") ?? 0 },
+    unreadable_records: {
+      open: byStatus.get("open") ?? 0,
+      recovered: byStatus.get("recovered") ?? 0,
+      deleted: byStatus.get("deleted") ?? 0,
+      without_id: byStatus.get("unreadable") ?? 0,
+    },
   };
 }
 

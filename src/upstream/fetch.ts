@@ -101,7 +101,11 @@ async function fetchOnce(
       slot.reason === "cooldown"
         ? `${upstream} asked us to slow down; papers-mcp is cooling down before contacting it again.`
         : `${upstream} is busy: the next free request slot is later than this call's time budget allows.`,
-      { retryable: true, retryAfterMs: slot.retryAfterMs, recovery: `Retry after ${Math.ceil(slot.retryAfterMs / 1000)} s.` },
+      {
+        retryable: true,
+        retryAfterMs: slot.retryAfterMs,
+        recovery: `Retry after ${Math.ceil(slot.retryAfterMs / 1000)} s.`,
+      },
     );
   }
   if (slot.waitMs > 0) await sleep(slot.waitMs);
@@ -124,7 +128,8 @@ async function fetchOnce(
       signal: AbortSignal.timeout(Math.min(timeLeft, settings.timeoutMs)),
     });
   } catch (error) {
-    if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) throw timeoutError(upstream);
+    if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+      throw timeoutError(upstream);
     throw new ToolError("upstream_unavailable", `${upstream} could not be reached.`, {
       retryable: true,
       recovery: "Retry in a minute; if it persists the upstream is down.",
@@ -135,11 +140,21 @@ async function fetchOnce(
   if (!options.manualRedirect && REDIRECTS.has(response.status) && location) {
     await response.body?.cancel();
     if (hops >= MAX_REDIRECTS) {
-      throw new ToolError("upstream_unavailable", `${upstream} redirected more than ${MAX_REDIRECTS} times.`, { retryable: true, recovery: "Retry later; the upstream is misconfigured." });
+      throw new ToolError("upstream_unavailable", `${upstream} redirected more than ${MAX_REDIRECTS} times.`, {
+        retryable: true,
+        recovery: "Retry later; the upstream is misconfigured.",
+      });
     }
     const next = new URL(location, url).toString();
     const method = response.status === 303 ? "GET" : options.method;
-    return fetchOnce(env, upstream, next, settings, { ...options, ...(method === undefined ? {} : { method }), deadline }, hops + 1);
+    return fetchOnce(
+      env,
+      upstream,
+      next,
+      settings,
+      { ...options, ...(method === undefined ? {} : { method }), deadline },
+      hops + 1,
+    );
   }
   return classify(gate, upstream, response, options, slot.cooling);
 }
@@ -158,11 +173,15 @@ async function departWhenClear(gate: GateStub, upstream: Upstream, delayMs: numb
     const answer = await gate.depart({ delayMs });
     if (answer.go) return;
     if (answer.reason === "cooldown") {
-      throw new GateRefusal("rate_limited", `${upstream} asked us to slow down while this call waited; papers-mcp is cooling down before contacting it again.`, {
-        retryable: true,
-        retryAfterMs: answer.retryAfterMs,
-        recovery: `Retry after ${Math.ceil(answer.retryAfterMs / 1000)} s.`,
-      });
+      throw new GateRefusal(
+        "rate_limited",
+        `${upstream} asked us to slow down while this call waited; papers-mcp is cooling down before contacting it again.`,
+        {
+          retryable: true,
+          retryAfterMs: answer.retryAfterMs,
+          recovery: `Retry after ${Math.ceil(answer.retryAfterMs / 1000)} s.`,
+        },
+      );
     }
     if (Date.now() + answer.waitMs > deadline) throw timeoutError(upstream);
     await sleep(answer.waitMs);
@@ -184,7 +203,9 @@ async function classify(
     const waitMs = Math.max(cooldownMs, retryAfterMs ?? 0);
     throw new ToolError(
       status === 429 ? "rate_limited" : "upstream_unavailable",
-      status === 429 ? `${upstream} rate-limited this server (HTTP 429).` : `${upstream} is temporarily unavailable (HTTP 503).`,
+      status === 429
+        ? `${upstream} rate-limited this server (HTTP 429).`
+        : `${upstream} is temporarily unavailable (HTTP 503).`,
       { retryable: true, retryAfterMs: waitMs, recovery: `Retry after ${Math.ceil(waitMs / 1000)} s.` },
     );
   }
@@ -235,7 +256,12 @@ export async function readTextCapped(response: Response, maxBytes: number, upstr
 }
 
 /** Reads a body as bytes, stopping at maxBytes; past it, fails with `reason` (and reads no further). */
-export async function readBytesCapped(response: Response, maxBytes: number, reason: string, what: string): Promise<Uint8Array> {
+export async function readBytesCapped(
+  response: Response,
+  maxBytes: number,
+  reason: string,
+  what: string,
+): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? "0");
   if (declared > maxBytes) {
     await response.body?.cancel();
@@ -248,9 +274,16 @@ export async function readBytesCapped(response: Response, maxBytes: number, reas
   } catch (error) {
     // The request's timeout signal also covers the body: a body that never ends stops here.
     if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-      throw new ToolError("timeout", `${what} did not finish arriving within the time budget.`, { retryable: true, recovery: "Retry later." });
+      throw new ToolError("timeout", `${what} did not finish arriving within the time budget.`, {
+        retryable: true,
+        recovery: "Retry later.",
+      });
     }
-    throw new ToolError("upstream_unavailable", `${what} broke off while arriving.`, { retryable: true, recovery: "Retry in a minute.", cause: error });
+    throw new ToolError("upstream_unavailable", `${what} broke off while arriving.`, {
+      retryable: true,
+      recovery: "Retry in a minute.",
+      cause: error,
+    });
   }
   if (!bytes) throw tooLarge(what, maxBytes, reason);
   return bytes;
@@ -259,7 +292,9 @@ export async function readBytesCapped(response: Response, maxBytes: number, reas
 function tooLarge(what: string, maxBytes: number, reason: string): ToolError {
   const mb = Math.round(maxBytes / 1e6);
   return reason === "content_too_large"
-    ? new ToolError(reason, `${what} is larger than ${mb} MB, this server's limit.`, { recovery: "Open the paper on arxiv.org instead." })
+    ? new ToolError(reason, `${what} is larger than ${mb} MB, this server's limit.`, {
+        recovery: "Open the paper on arxiv.org instead.",
+      })
     : new ToolError(reason, `${what} sent more than ${mb} MB where a small answer was expected.`, {
         retryable: true,
         recovery: "Retry later; if it persists, the upstream is misbehaving.",

@@ -15,7 +15,10 @@ export type ReserveResult =
   | { granted: false; reason: "cooldown" | "queue_full"; retryAfterMs: number };
 
 /** A caller that waited for its slot asks again just before it sends. */
-export type DepartResult = { go: true } | { go: false; reason: "early"; waitMs: number } | { go: false; reason: "cooldown"; retryAfterMs: number };
+export type DepartResult =
+  | { go: true }
+  | { go: false; reason: "early"; waitMs: number }
+  | { go: false; reason: "cooldown"; retryAfterMs: number };
 
 export interface GateState {
   nextSlotAt: number;
@@ -58,7 +61,8 @@ export class CrawlGate extends DurableObject<Env> {
    */
   depart(request: { delayMs: number }): DepartResult {
     const now = Date.now();
-    if (this.state.cooldownUntil > now) return { go: false, reason: "cooldown", retryAfterMs: this.state.cooldownUntil - now };
+    if (this.state.cooldownUntil > now)
+      return { go: false, reason: "cooldown", retryAfterMs: this.state.cooldownUntil - now };
     const earliest = (this.state.lastDepartureAt ?? 0) + request.delayMs;
     if (now < earliest) return { go: false, reason: "early", waitMs: earliest - now };
     this.save({ ...this.state, lastDepartureAt: now });

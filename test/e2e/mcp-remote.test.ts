@@ -21,7 +21,10 @@ function send(message: object): void {
 
 function request(id: number, method: string, params?: object): Promise<any> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer to ${method} within 30 s; mcp-remote stderr:\n${stderr}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no answer to ${method} within 30 s; mcp-remote stderr:\n${stderr}`)),
+      30_000,
+    );
     waiting.set(id, (message) => {
       clearTimeout(timer);
       resolve(message);
@@ -73,7 +76,12 @@ describe("mcp-remote as a stdio proxy", () => {
 
     const call = await request(3, "tools/call", { name: "arxiv_list_categories", arguments: { group: "eess" } });
     expect(call.result.isError).toBeFalsy();
-    expect(call.result.structuredContent.categories.map((c: { code: string }) => c.code)).toEqual(["eess.AS", "eess.IV", "eess.SP", "eess.SY"]);
+    expect(call.result.structuredContent.categories.map((c: { code: string }) => c.code)).toEqual([
+      "eess.AS",
+      "eess.IV",
+      "eess.SP",
+      "eess.SY",
+    ]);
 
     // The NBER download is offered over stdio too (it writes to R2, never to the client's disk).
     expect(list.result.tools.map((tool: { name: string }) => tool.name)).toContain("nber_download_paper");
@@ -87,9 +95,15 @@ describe("mcp-remote as a stdio proxy", () => {
 
   it("passes the server's progress notifications through to a stdio client that asked for them", async () => {
     // A reference list read for the first time: the PDF is fetched and extracted, then the entries resolved.
-    const call = await request(6, "tools/call", { name: "arxiv_get_references", arguments: { paper_id: "1704.01689v1" }, _meta: { progressToken: "refs-1" } });
+    const call = await request(6, "tools/call", {
+      name: "arxiv_get_references",
+      arguments: { paper_id: "1704.01689v1" },
+      _meta: { progressToken: "refs-1" },
+    });
     expect(call.result.isError).toBeFalsy();
-    const progress = notifications.filter((n) => n.method === "notifications/progress" && n.params.progressToken === "refs-1").map((n) => n.params);
+    const progress = notifications
+      .filter((n) => n.method === "notifications/progress" && n.params.progressToken === "refs-1")
+      .map((n) => n.params);
     const messages = progress.map((p) => p.message);
     expect(messages).toContain("fetching the PDF");
     expect(messages.some((m) => /^PDF \d+\.\d MB fetched$/.test(m))).toBe(true);

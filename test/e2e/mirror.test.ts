@@ -16,7 +16,10 @@ let client: Client;
 beforeAll(async () => {
   stack = await startStack({
     seed: true,
-    vars: { ADMIN_TOKEN_HASH: createHash("sha256").update(ADMIN_TOKEN).digest("hex"), ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: "200" },
+    vars: {
+      ADMIN_TOKEN_HASH: createHash("sha256").update(ADMIN_TOKEN).digest("hex"),
+      ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: "200",
+    },
   });
   client = new Client({ name: "e2e-mirror", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(stack.mcpUrl)));
@@ -52,7 +55,10 @@ describe("arXiv mirror under wrangler dev", () => {
   });
 
   it("harvests through the queue when an admin starts a run, then verifies, and the tools see the changes", async () => {
-    const started = await fetch(`${stack.url}/admin/harvest?source=arxiv&mode=cold`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const started = await fetch(`${stack.url}/admin/harvest?source=arxiv&mode=cold`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(started.status).toBe(202);
     const deadline = Date.now() + 60_000;
     let status = await arxivStatus();
@@ -61,7 +67,13 @@ describe("arXiv mirror under wrangler dev", () => {
       status = await arxivStatus();
     }
     // 181 records and one deletion over 3 pages; 0704.0005 leaves, 0704.0010 gains v2 and cs.LG.
-    expect(status).toMatchObject({ status: "done", pages: 3, records: 1127, last_datestamp: "2026-11-22", run: { mode: "cold", records: 181, deleted: 1 } });
+    expect(status).toMatchObject({
+      status: "done",
+      pages: 3,
+      records: 1127,
+      last_datestamp: "2026-11-22",
+      run: { mode: "cold", records: 181, deleted: 1 },
+    });
     expect(status.verified).toMatchObject({ ok: true, papers: 1127 });
     const revised = await structured("arxiv_get_metadata", { paper_ids: ["0704.0010"] });
     expect(revised.papers[0]).toMatchObject({ id: "0704.0010v2", served_from: "mirror" });
@@ -69,14 +81,21 @@ describe("arXiv mirror under wrangler dev", () => {
     const landing = await (await fetch(`${stack.url}/`)).text();
     expect(landing).toContain("cold started");
     const resource = await client.readResource({ uri: "arxiv://mirror/status" });
-    expect(JSON.parse((resource.contents[0] as { text: string }).text)).toMatchObject({ serving: true, harvest: { records: 1127 } });
+    expect(JSON.parse((resource.contents[0] as { text: string }).text)).toMatchObject({
+      serving: true,
+      harvest: { records: 1127 },
+    });
   }, 90_000);
 
   it("npm run mirror:verify checks the same database from outside", () => {
-    const out = execFileSync(process.execPath, ["scripts/arxiv/mirror-verify.mjs", "--persist-to", path.join(stack.stateDir, "state")], {
-      encoding: "utf8",
-      env: { ...process.env, XDG_CONFIG_HOME: path.join(stack.stateDir, "config"), WRANGLER_SEND_METRICS: "false" },
-    });
+    const out = execFileSync(
+      process.execPath,
+      ["scripts/arxiv/mirror-verify.mjs", "--persist-to", path.join(stack.stateDir, "state")],
+      {
+        encoding: "utf8",
+        env: { ...process.env, XDG_CONFIG_HOME: path.join(stack.stateDir, "config"), WRANGLER_SEND_METRICS: "false" },
+      },
+    );
     expect(out).toContain("arXiv mirror: 1,127 papers");
     expect(out).not.toContain("FAIL");
     expect(out.match(/^ok /gm)).toHaveLength(6);

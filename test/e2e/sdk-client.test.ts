@@ -34,12 +34,21 @@ describe("MCP SDK client over Streamable HTTP", () => {
   });
 
   it("searches arXiv and looks a paper up (fake upstream, then the cache)", async () => {
-    const search = await client.callTool({ name: "arxiv_search_papers", arguments: { query: "testing", max_results: 10 } });
+    const search = await client.callTool({
+      name: "arxiv_search_papers",
+      arguments: { query: "testing", max_results: 10 },
+    });
     expect(search.isError).toBeFalsy();
     const page = search.structuredContent as { query: string; returned: number; next_start: number | null };
     expect(page).toMatchObject({ query: "testing", returned: 10, next_start: 10 });
-    const first = await client.callTool({ name: "arxiv_get_metadata", arguments: { paper_ids: ["https://arxiv.org/abs/1707.08567"] } });
-    const second = await client.callTool({ name: "arxiv_get_metadata", arguments: { paper_ids: ["arXiv:1707.08567"] } });
+    const first = await client.callTool({
+      name: "arxiv_get_metadata",
+      arguments: { paper_ids: ["https://arxiv.org/abs/1707.08567"] },
+    });
+    const second = await client.callTool({
+      name: "arxiv_get_metadata",
+      arguments: { paper_ids: ["arXiv:1707.08567"] },
+    });
     expect((first.structuredContent as { papers: { id: string }[] }).papers[0]!.id).toBe("1707.08567v1");
     expect((second.structuredContent as { papers: { served_from: string }[] }).papers[0]!.served_from).toBe("cache");
     const resource = await client.readResource({ uri: "arxiv://paper/astro-ph%2F0601001" });
@@ -47,7 +56,10 @@ describe("MCP SDK client over Streamable HTTP", () => {
   });
 
   it("reads a paper through wrangler dev: ar5iv says not converted, the PDF is extracted by unpdf", async () => {
-    const result = await client.callTool({ name: "arxiv_read_paper", arguments: { paper_id: "1512.03905v1", max_characters: 2000 } });
+    const result = await client.callTool({
+      name: "arxiv_read_paper",
+      arguments: { paper_id: "1512.03905v1", max_characters: 2000 },
+    });
     expect(result.isError).toBeFalsy();
     const page = result.structuredContent as { source: string; text: string; next_start: number | null };
     expect(page.source).toBe("pdf_text");
@@ -57,9 +69,13 @@ describe("MCP SDK client over Streamable HTTP", () => {
 
   it("sends progress notifications on a long read when the client asks for them, and none when it does not", async () => {
     const events: { progress: number; total?: number; message?: string }[] = [];
-    const result = await client.callTool({ name: "arxiv_read_paper", arguments: { paper_id: "hep-th/9108004v1", max_tokens: 500 } }, undefined, {
-      onprogress: (progress) => events.push(progress),
-    });
+    const result = await client.callTool(
+      { name: "arxiv_read_paper", arguments: { paper_id: "hep-th/9108004v1", max_tokens: 500 } },
+      undefined,
+      {
+        onprogress: (progress) => events.push(progress),
+      },
+    );
     expect(result.isError).toBeFalsy();
     const messages = events.map((event) => event.message);
     expect(messages).toContain("fetching the PDF");
@@ -69,21 +85,34 @@ describe("MCP SDK client over Streamable HTTP", () => {
     expect(pages.at(-1)!.progress).toBe(pages.at(-1)!.total);
     // A second read comes from R2: nothing long happens, so nothing is reported.
     const quiet: unknown[] = [];
-    await client.callTool({ name: "arxiv_read_paper", arguments: { paper_id: "hep-th/9108004v1", max_tokens: 500 } }, undefined, { onprogress: (p) => quiet.push(p) });
+    await client.callTool(
+      { name: "arxiv_read_paper", arguments: { paper_id: "hep-th/9108004v1", max_tokens: 500 } },
+      undefined,
+      { onprogress: (p) => quiet.push(p) },
+    );
     expect(quiet).toEqual([]);
   });
 
   it("keeps a client's watches and library in its research agent, reached through wrangler dev", async () => {
     const mine = new Client({ name: "e2e-agent-client", version: "1.0.0" });
-    await mine.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { "x-papers-workspace": "e2e-lab" } } }));
+    await mine.connect(
+      new StreamableHTTPClientTransport(new URL(mcpUrl), {
+        requestInit: { headers: { "x-papers-workspace": "e2e-lab" } },
+      }),
+    );
     try {
-      const created = await mine.callTool({ name: "papers_watch", arguments: { action: "create", name: "lattice", arxiv_query: "ti:lattice" } });
+      const created = await mine.callTool({
+        name: "papers_watch",
+        arguments: { action: "create", name: "lattice", arxiv_query: "ti:lattice" },
+      });
       expect(created.isError).toBeFalsy();
       const check = await mine.callTool({ name: "papers_watch", arguments: { action: "check" } });
       expect((check.structuredContent as { news: { new_count: number }[] }).news[0]!.new_count).toBe(0);
       await mine.callTool({ name: "papers_library", arguments: { action: "add", ids: ["0704.0001"], tags: ["e2e"] } });
       const listed = await mine.callTool({ name: "papers_library", arguments: { action: "list", tag: "e2e" } });
-      expect((listed.structuredContent as { papers: { id: string }[] }).papers.map((paper) => paper.id)).toEqual(["0704.0001"]);
+      expect((listed.structuredContent as { papers: { id: string }[] }).papers.map((paper) => paper.id)).toEqual([
+        "0704.0001",
+      ]);
       const resource = await mine.readResource({ uri: "papers://watches" });
       expect(JSON.parse((resource.contents[0] as { text: string }).text).watches[0].name).toBe("lattice");
       // The shared client has no workspace: it sees none of this.
@@ -109,7 +138,10 @@ describe("MCP SDK client over Streamable HTTP", () => {
     const all = await client.readResource({ uri: "arxiv://categories" });
     expect(JSON.parse((all.contents[0] as { text: string }).text).categories).toHaveLength(155);
     const one = await client.readResource({ uri: "arxiv://categories/stat.ML" });
-    expect(JSON.parse((one.contents[0] as { text: string }).text)).toMatchObject({ code: "stat.ML", name: "Machine Learning" });
+    expect(JSON.parse((one.contents[0] as { text: string }).text)).toMatchObject({
+      code: "stat.ML",
+      name: "Machine Learning",
+    });
   });
 
   it("gets a typed error for an unknown group and for a wrong argument type", async () => {
@@ -141,7 +173,9 @@ describe("raw HTTP against /mcp", () => {
   });
 
   it("a foreign Origin -> 403", async () => {
-    const response = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), { origin: "https://attacker.example" });
+    const response = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), {
+      origin: "https://attacker.example",
+    });
     expect(response.status).toBe(403);
   });
 
@@ -151,7 +185,17 @@ describe("raw HTTP against /mcp", () => {
     const url = new URL(mcpUrl);
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { host: "attacker.example", "content-type": "application/json", accept: "application/json, text/event-stream" } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          headers: {
+            host: "attacker.example",
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);

@@ -108,7 +108,11 @@ export async function driveHarvest(options: DriveOptions = {}): Promise<DriveRes
     },
   };
   const result: DriveResult = { deliveries: 0, kinds: [], errors: [], delayed: [], deadLettered: [] };
-  const testEnv = harvestEnv(options.variant ?? "", queue, hooks, { deadLetters: result.deadLettered, vars: options.vars, baseUrl: options.baseUrl });
+  const testEnv = harvestEnv(options.variant ?? "", queue, hooks, {
+    deadLetters: result.deadLettered,
+    vars: options.vars,
+    baseUrl: options.baseUrl,
+  });
   await startArxivHarvest(testEnv, options.mode ?? "cold");
   const attempts = new Map<HarvestMessage, number>();
   while (queue.length > 0) {
@@ -144,12 +148,27 @@ export async function driveHarvest(options: DriveOptions = {}): Promise<DriveRes
 /** Everything a harvest leaves behind that a search or lookup can see. */
 export async function mirrorSnapshot() {
   const papers = (await env.DB.prepare("SELECT * FROM arxiv_papers ORDER BY paper_key").all()).results;
-  const categories = (await env.DB.prepare("SELECT category, paper_key FROM arxiv_paper_categories ORDER BY category, paper_key").all()).results;
+  const categories = (
+    await env.DB.prepare("SELECT category, paper_key FROM arxiv_paper_categories ORDER BY category, paper_key").all()
+  ).results;
   const fts: Record<string, number[]> = {};
-  for (const match of ['"quantum"', '"energy"', 'title : "model"', 'authors : "smith"', '"graph" AND "random"', '"phase" *']) {
-    fts[match] = (await env.DB.prepare("SELECT rowid FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ? ORDER BY rowid").bind(match).all<{ rowid: number }>()).results.map((r) => r.rowid);
+  for (const match of [
+    '"quantum"',
+    '"energy"',
+    'title : "model"',
+    'authors : "smith"',
+    '"graph" AND "random"',
+    '"phase" *',
+  ]) {
+    fts[match] = (
+      await env.DB.prepare("SELECT rowid FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ? ORDER BY rowid")
+        .bind(match)
+        .all<{ rowid: number }>()
+    ).results.map((r) => r.rowid);
   }
-  const state = await env.DB.prepare("SELECT records, last_datestamp, status FROM harvest_state WHERE source = 'arxiv'").first();
+  const state = await env.DB.prepare(
+    "SELECT records, last_datestamp, status FROM harvest_state WHERE source = 'arxiv'",
+  ).first();
   return { papers, categories, fts, state };
 }
 
@@ -159,7 +178,8 @@ export function sampleRecords(): MirrorRecord[] {
 
 /** Loads records straight into the mirror (as a page would) and marks the mirror as harvested. */
 export async function seedMirror(records: MirrorRecord[] = sampleRecords(), datestamp = "2026-11-29"): Promise<void> {
-  for (let i = 0; i < records.length; i += 200) await env.DB.batch(pageWriteStatements(env.DB, records.slice(i, i + 200), []));
+  for (let i = 0; i < records.length; i += 200)
+    await env.DB.batch(pageWriteStatements(env.DB, records.slice(i, i + 200), []));
   const now = new Date().toISOString();
   await env.DB.prepare(
     "UPDATE harvest_state SET status = 'done', last_datestamp = ?1, watermark = ?1, finished_at = ?2, complete_at = ?2, complete_scope = 'test records', last_success_at = ?2 WHERE source = 'arxiv'",

@@ -12,7 +12,11 @@ export default {
     const document =
       url.pathname === "/html"
         ? await htmlToDocument(new Response(body).body!, { maxBytes: 30e6, maxChars: 3e6 })
-        : await pdfToDocument(body, { maxPages: Number(url.searchParams.get("max_pages") ?? "300"), maxChars: 3e6 }, "bench");
+        : await pdfToDocument(
+            body,
+            { maxPages: Number(url.searchParams.get("max_pages") ?? "300"), maxChars: 3e6 },
+            "bench",
+          );
     return Response.json({ chars: document.text.length, truncated: document.extraction_truncated });
   },
 };

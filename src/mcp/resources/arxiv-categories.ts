@@ -13,7 +13,9 @@ export function registerArxivCategoryResources(server: McpServer): void {
       mimeType: "application/json",
     },
     (uri) => ({
-      contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify({ categories: listCategories() }) }],
+      contents: [
+        { uri: uri.href, mimeType: "application/json", text: JSON.stringify({ categories: listCategories() }) },
+      ],
     }),
   );
 
@@ -40,11 +42,21 @@ export function registerArxivCategoryResources(server: McpServer): void {
       try {
         code = decodeURIComponent(Array.isArray(raw) ? (raw[0] ?? "") : (raw ?? ""));
       } catch {
-        throw resourceError(uri.href, "invalid_category", "The category code is not valid percent-encoding.", "Use a code such as arxiv://categories/cs.CL; read arxiv://categories for all of them.");
+        throw resourceError(
+          uri.href,
+          "invalid_category",
+          "The category code is not valid percent-encoding.",
+          "Use a code such as arxiv://categories/cs.CL; read arxiv://categories for all of them.",
+        );
       }
       const category = findCategory(code);
       if (!category) {
-        throw resourceError(uri.href, "not_found", `No active arXiv category ${JSON.stringify(code.slice(0, 80))}.`, "Read arxiv://categories for the valid codes.");
+        throw resourceError(
+          uri.href,
+          "not_found",
+          `No active arXiv category ${JSON.stringify(code.slice(0, 80))}.`,
+          "Read arxiv://categories for the valid codes.",
+        );
       }
       return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(category) }] };
     },

@@ -20,9 +20,20 @@ export function registerArxivPaperResource(server: McpServer, env: Env): void {
       try {
         paperId = decodeURIComponent(paperId);
       } catch {
-        throw resourceError(uri.href, "invalid_id", `The paper ID ${JSON.stringify(paperId.slice(0, 80))} is not valid percent-encoding.`, "Percent-encode the ID (a slash as %2F).");
+        throw resourceError(
+          uri.href,
+          "invalid_id",
+          `The paper ID ${JSON.stringify(paperId.slice(0, 80))} is not valid percent-encoding.`,
+          "Percent-encode the ID (a slash as %2F).",
+        );
       }
-      if (paperId.trim() === "") throw resourceError(uri.href, "empty_id", "The resource URI names no paper.", "Use arxiv://paper/<id>, e.g. arxiv://paper/2401.12345.");
+      if (paperId.trim() === "")
+        throw resourceError(
+          uri.href,
+          "empty_id",
+          "The resource URI names no paper.",
+          "Use arxiv://paper/<id>, e.g. arxiv://paper/2401.12345.",
+        );
       try {
         const { papers } = await getMetadata(env, [paperId]);
         return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(papers[0]) }] };

@@ -4,9 +4,15 @@
 // retry_after_ms; other reasons are invalid-params errors. All carry { reason, recovery } in
 // `data` so agents can branch.
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
-import { ToolError } from "../../errors";
+import type { ToolError } from "../../errors";
 
-export function resourceError(uri: string, reason: string, message: string, recovery: string, transient?: { retryAfterMs?: number }): ProtocolError {
+export function resourceError(
+  uri: string,
+  reason: string,
+  message: string,
+  recovery: string,
+  transient?: { retryAfterMs?: number },
+): ProtocolError {
   if (reason === "not_found" || reason === "no_match") return new ResourceNotFoundError(uri, `${message} ${recovery}`);
   if (transient) {
     return new ProtocolError(ProtocolErrorCode.InternalError, `${message} ${recovery}`, {
@@ -22,5 +28,11 @@ export function resourceError(uri: string, reason: string, message: string, reco
 
 /** A ToolError from a source, as the resource read's JSON-RPC error. */
 export function resourceErrorFrom(uri: string, error: ToolError): ProtocolError {
-  return resourceError(uri, error.reason, error.message, error.recovery, error.retryable ? { retryAfterMs: error.retryAfterMs } : undefined);
+  return resourceError(
+    uri,
+    error.reason,
+    error.message,
+    error.recovery,
+    error.retryable ? { retryAfterMs: error.retryAfterMs } : undefined,
+  );
 }

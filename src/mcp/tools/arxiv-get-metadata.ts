@@ -21,7 +21,14 @@ export const arxivGetMetadata = defineTool({
     not_found: z.array(
       z.object({
         id: z.string(),
-        reason: z.enum(["not_in_arxiv", "version_not_served", "live_lookup_failed", "invalid_id", "version_not_in_mirror", "not_yet_harvested"]),
+        reason: z.enum([
+          "not_in_arxiv",
+          "version_not_served",
+          "live_lookup_failed",
+          "invalid_id",
+          "version_not_in_mirror",
+          "not_yet_harvested",
+        ]),
         detail: z.string(),
         latest_version: z.string().optional(),
       }),
@@ -29,19 +36,34 @@ export const arxivGetMetadata = defineTool({
     remaining_ids: z.array(z.string()),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
-  errors: ["invalid_request", "invalid_id", "no_match", "version_not_served", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
+  errors: [
+    "invalid_request",
+    "invalid_id",
+    "no_match",
+    "version_not_served",
+    "rate_limited",
+    "upstream_unavailable",
+    "upstream_malformed",
+    "timeout",
+  ],
   handler: async ({ paper_ids }, { env }) => {
     const result = await getMetadata(env, paper_ids);
-    return { ...result, papers: result.papers.map((paper) => ({ ...paper, versions: knownVersions(paper), links: arxivLinks(paper) })) };
+    return {
+      ...result,
+      papers: result.papers.map((paper) => ({ ...paper, versions: knownVersions(paper), links: arxivLinks(paper) })),
+    };
   },
   render(result) {
     const lines = result.papers.map((paper) => {
-      const cache = paper.served_from === "cache" ? ` (cache, ${paper.cache_age_seconds} s old)` : ` (${paper.served_from})`;
+      const cache =
+        paper.served_from === "cache" ? ` (cache, ${paper.cache_age_seconds} s old)` : ` (${paper.served_from})`;
       return renderPaper(paper) + cache;
     });
     for (const miss of result.not_found) lines.push(`not found ${miss.id}: ${miss.reason}: ${miss.detail}`);
     if (result.remaining_ids.length > 0) {
-      lines.push(`${result.remaining_ids.length} more IDs were not looked up (at most ${LOOKUP_BATCH} per call): pass remaining_ids as paper_ids next.`);
+      lines.push(
+        `${result.remaining_ids.length} more IDs were not looked up (at most ${LOOKUP_BATCH} per call): pass remaining_ids as paper_ids next.`,
+      );
     }
     return lines.join("\n\n");
   },

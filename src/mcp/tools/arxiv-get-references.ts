@@ -5,7 +5,8 @@ import { defineTool } from "../tool";
 export const arxivGetReferences = defineTool({
   name: "arxiv_get_references",
   title: "arXiv paper references",
-  description: "An arXiv paper's bibliography from its HTML or PDF: each entry structured and resolved to an arXiv or NBER paper when one matches.",
+  description:
+    "An arXiv paper's bibliography from its HTML or PDF: each entry structured and resolved to an arXiv or NBER paper when one matches.",
   input: z.object({
     paper_id: z.string().min(1).max(300),
     start: z.number().int().min(0).default(0),
@@ -23,7 +24,15 @@ export const arxivGetReferences = defineTool({
     notices: z.array(z.string()),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
-  errors: ["invalid_id", "no_match", "content_unavailable", "timeout", "rate_limited", "version_unavailable", "pdf_extraction_failed"],
+  errors: [
+    "invalid_id",
+    "no_match",
+    "content_unavailable",
+    "timeout",
+    "rate_limited",
+    "version_unavailable",
+    "pdf_extraction_failed",
+  ],
   handler: async ({ paper_id, start, max_results }, { env, progress }) => {
     const result = await getReferences(env, paper_id, start, max_results, progress);
     return { ...result, references: result.references.map((entry) => ({ ...entry, resolved: { ...entry.resolved } })) };
@@ -31,10 +40,21 @@ export const arxivGetReferences = defineTool({
   render(result) {
     const lines = result.references.map((entry) => {
       const resolved = entry.resolved as { status: string; source?: string; id?: string; confidence?: number };
-      const tag = resolved.status === "match" ? ` -> ${resolved.source}:${resolved.id} (${resolved.confidence})` : ` -> ${resolved.status}`;
+      const tag =
+        resolved.status === "match"
+          ? ` -> ${resolved.source}:${resolved.id} (${resolved.confidence})`
+          : ` -> ${resolved.status}`;
       return `[${entry.number}] ${entry.text}${tag}`;
     });
-    const more = result.next_start === null ? [] : [`${result.total - result.next_start} more: call again with start=${result.next_start}.`];
-    return [`${result.paper_id}: ${result.total} references (${result.text_source})`, ...lines, ...more, ...result.notices].join("\n");
+    const more =
+      result.next_start === null
+        ? []
+        : [`${result.total - result.next_start} more: call again with start=${result.next_start}.`];
+    return [
+      `${result.paper_id}: ${result.total} references (${result.text_source})`,
+      ...lines,
+      ...more,
+      ...result.notices,
+    ].join("\n");
   },
 });

@@ -27,16 +27,38 @@ export const arxivReadPaper = defineTool({
     notices: z.array(z.string()),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
-  errors: ["invalid_id", "no_match", "content_unavailable", "pdf_extraction_failed", "version_unavailable", "rate_limited", "timeout", "content_too_large", "section_not_found"],
+  errors: [
+    "invalid_id",
+    "no_match",
+    "content_unavailable",
+    "pdf_extraction_failed",
+    "version_unavailable",
+    "rate_limited",
+    "timeout",
+    "content_too_large",
+    "section_not_found",
+  ],
   async handler({ paper_id, start, max_tokens, max_characters, section }, { env, progress }) {
     const loaded = await loadArxivDocument(env, paper_id, progress);
     const { document } = loaded;
-    const view = readView(document, { start, maxTokens: max_tokens ?? DEFAULT_MAX_TOKENS, ...(max_characters !== undefined ? { maxCharacters: max_characters } : {}), ...(section !== undefined ? { section } : {}) }, loaded.resolvedId);
+    const view = readView(
+      document,
+      {
+        start,
+        maxTokens: max_tokens ?? DEFAULT_MAX_TOKENS,
+        ...(max_characters !== undefined ? { maxCharacters: max_characters } : {}),
+        ...(section !== undefined ? { section } : {}),
+      },
+      loaded.resolvedId,
+    );
     const firstPage = start === 0 && section === undefined;
     const notices = [...loaded.notices];
-    if (document.extraction_truncated) notices.push("The text stops at this server's extraction budget; the rest of the paper is on arxiv.org.");
-    if (loaded.revisionUnconfirmed) notices.push("ar5iv keeps one render per paper; it may be another revision than the one asked for.");
-    if (firstPage && document.outline_from === "heading_lines") notices.push("The outline was made from heading-like lines of the PDF text (the PDF has no bookmarks).");
+    if (document.extraction_truncated)
+      notices.push("The text stops at this server's extraction budget; the rest of the paper is on arxiv.org.");
+    if (loaded.revisionUnconfirmed)
+      notices.push("ar5iv keeps one render per paper; it may be another revision than the one asked for.");
+    if (firstPage && document.outline_from === "heading_lines")
+      notices.push("The outline was made from heading-like lines of the PDF text (the PDF has no bookmarks).");
     return {
       paper_id: loaded.resolvedId,
       source: loaded.source,

@@ -38,12 +38,27 @@ export const arxivSearchPapers = defineTool({
     ...servedFromFields,
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
-  errors: ["invalid_query", "invalid_category", "invalid_date", "start_beyond_result_limit", "rate_limited", "upstream_unavailable", "upstream_malformed", "invalid_request", "timeout"],
+  errors: [
+    "invalid_query",
+    "invalid_category",
+    "invalid_date",
+    "start_beyond_result_limit",
+    "rate_limited",
+    "upstream_unavailable",
+    "upstream_malformed",
+    "invalid_request",
+    "timeout",
+  ],
   async handler(args, { env }) {
     if (args.start >= RESULT_WINDOW) {
-      throw new ToolError("start_beyond_result_limit", `arXiv serves only the first ${RESULT_WINDOW.toLocaleString("en-US")} results of a query; start was ${args.start}.`, {
-        recovery: "Narrow the query with submitted_from / submitted_to windows (or a category) and page within each window.",
-      });
+      throw new ToolError(
+        "start_beyond_result_limit",
+        `arXiv serves only the first ${RESULT_WINDOW.toLocaleString("en-US")} results of a query; start was ${args.start}.`,
+        {
+          recovery:
+            "Narrow the query with submitted_from / submitted_to windows (or a category) and page within each window.",
+        },
+      );
     }
     const notices: string[] = [];
     let maxResults = args.max_results;
@@ -75,7 +90,8 @@ export const arxivSearchPapers = defineTool({
       total_is_lower_bound: outcome.totalIsLowerBound,
       start: args.start,
       returned,
-      next_start: returned > 0 && (next < reachable || (outcome.totalIsLowerBound && next < RESULT_WINDOW)) ? next : null,
+      next_start:
+        returned > 0 && (next < reachable || (outcome.totalIsLowerBound && next < RESULT_WINDOW)) ? next : null,
       papers: outcome.papers,
       notices,
       ...(returned === 0 ? { guidance: emptyPageGuidance(outcome.total, args.start) } : {}),
@@ -84,8 +100,14 @@ export const arxivSearchPapers = defineTool({
   },
   render(result) {
     const head = `${result.returned} of ${result.total.toLocaleString("en-US")}${result.total_is_lower_bound ? "+" : ""} results (start ${result.start}) for: ${result.query}`;
-    const next = result.next_start === null ? "No further page." : `Next page: call again with start=${result.next_start}.`;
-    const cache = result.served_from === "cache" ? ` (from cache, ${result.cache_age_seconds} s old)` : result.served_from === "mirror" ? " (from the mirror)" : "";
+    const next =
+      result.next_start === null ? "No further page." : `Next page: call again with start=${result.next_start}.`;
+    const cache =
+      result.served_from === "cache"
+        ? ` (from cache, ${result.cache_age_seconds} s old)`
+        : result.served_from === "mirror"
+          ? " (from the mirror)"
+          : "";
     return [
       head + cache,
       ...result.notices,
@@ -97,6 +119,7 @@ export const arxivSearchPapers = defineTool({
 });
 
 function emptyPageGuidance(total: number, start: number): string {
-  if (total > 0 && start >= total) return `start ${start} is past the last result (total ${total}); use a start below ${total}.`;
+  if (total > 0 && start >= total)
+    return `start ${start} is past the last result (total ${total}); use a start below ${total}.`;
   return "No paper matches. Loosen the query: drop a field prefix or a filter, check spelling, or join alternatives with OR. Remember that space-separated terms are OR-ed and AND/OR/ANDNOT must be upper case; arXiv ignores common words (of, the) outside quoted phrases.";
 }

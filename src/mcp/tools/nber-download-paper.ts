@@ -7,7 +7,8 @@ import { defineTool } from "../tool";
 export const nberDownloadPaper = defineTool({
   name: "nber_download_paper",
   title: "Download an NBER paper",
-  description: "Stores an NBER paper's PDF (fetched once) and returns an HTTPS link to it with size and sha256. Brand-new papers may be not_downloadable_now.",
+  description:
+    "Stores an NBER paper's PDF (fetched once) and returns an HTTPS link to it with size and sha256. Brand-new papers may be not_downloadable_now.",
   input: z.object({ paper_id: z.string().min(1).max(300) }),
   output: z.object({
     paper_id: z.string(),
@@ -20,7 +21,16 @@ export const nberDownloadPaper = defineTool({
     served_from: z.enum(["cache", "live"]),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true, idempotentHint: true },
-  errors: ["invalid_id", "no_match", "not_downloadable_now", "content_too_large", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
+  errors: [
+    "invalid_id",
+    "no_match",
+    "not_downloadable_now",
+    "content_too_large",
+    "rate_limited",
+    "upstream_unavailable",
+    "upstream_malformed",
+    "timeout",
+  ],
   async handler({ paper_id }, { env, origin }) {
     const id = requireNberId(paper_id);
     const pdf = await ensureNberPdf(env, id);

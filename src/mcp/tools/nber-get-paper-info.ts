@@ -7,7 +7,8 @@ import { defineTool } from "../tool";
 export const nberGetPaperInfo = defineTool({
   name: "nber_get_paper_info",
   title: "NBER paper info",
-  description: "An NBER paper's title, authors, date, abstract, links (w25000, 25000 or nber.org link); include_all adds topics, programs, JEL, published version.",
+  description:
+    "An NBER paper's title, authors, date, abstract, links (w25000, 25000 or nber.org link); include_all adds topics, programs, JEL, published version.",
   input: z.object({
     paper_id: z.string().min(1).max(300),
     include_all: z.boolean().default(true),
@@ -34,9 +35,19 @@ export const nberGetPaperInfo = defineTool({
       info.jel_codes && `JEL: ${info.jel_codes.join(", ")}`,
       info.published_version && `Published: ${info.published_version}`,
       info.doi && `DOI: ${info.doi}`,
-      ...info.links.filter((link) => link.kind !== "nber_doi").map((link) => `${link.kind}: ${link.id_or_doi} (${link.how})`),
+      ...info.links
+        .filter((link) => link.kind !== "nber_doi")
+        .map((link) => `${link.kind}: ${link.id_or_doi} (${link.how})`),
     ].filter(Boolean);
     const freshness = info.served_from === "cache" ? `cache, ${info.cache_age_seconds} s old` : info.served_from;
-    return [`[${info.id}] ${info.title} (${freshness})`, info.authors.join(", "), info.date ?? "", ...extra, ...info.notices, info.abstract ?? "(no abstract)", info.url].join("\n");
+    return [
+      `[${info.id}] ${info.title} (${freshness})`,
+      info.authors.join(", "),
+      info.date ?? "",
+      ...extra,
+      ...info.notices,
+      info.abstract ?? "(no abstract)",
+      info.url,
+    ].join("\n");
   },
 });

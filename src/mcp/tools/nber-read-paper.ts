@@ -21,10 +21,30 @@ export const nberReadPaper = defineTool({
     ...readOutput,
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
-  errors: ["invalid_id", "no_match", "not_downloadable_now", "pdf_extraction_failed", "content_too_large", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout", "section_not_found"],
+  errors: [
+    "invalid_id",
+    "no_match",
+    "not_downloadable_now",
+    "pdf_extraction_failed",
+    "content_too_large",
+    "rate_limited",
+    "upstream_unavailable",
+    "upstream_malformed",
+    "timeout",
+    "section_not_found",
+  ],
   async handler({ paper_id, start, max_tokens, max_characters, section }, { env, progress }) {
     const { id, document, servedFrom } = await loadNberDocument(env, paper_id, progress);
-    const view = readView(document, { start, maxTokens: max_tokens ?? DEFAULT_MAX_TOKENS, ...(max_characters !== undefined ? { maxCharacters: max_characters } : {}), ...(section !== undefined ? { section } : {}) }, id);
+    const view = readView(
+      document,
+      {
+        start,
+        maxTokens: max_tokens ?? DEFAULT_MAX_TOKENS,
+        ...(max_characters !== undefined ? { maxCharacters: max_characters } : {}),
+        ...(section !== undefined ? { section } : {}),
+      },
+      id,
+    );
     const firstPage = start === 0 && section === undefined;
     return {
       paper_id: id,

@@ -9,7 +9,8 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
 export const nberSearchPapers = defineTool({
   name: "nber_search_papers",
   title: "Search NBER working papers",
-  description: "Search NBER working papers by words, author or number, optionally within dates; served_from says mirror or live NBER.",
+  description:
+    "Search NBER working papers by words, author or number, optionally within dates; served_from says mirror or live NBER.",
   input: z.object({
     query: z.string().min(1).max(500),
     start_date: day.optional(),
@@ -29,11 +30,21 @@ export const nberSearchPapers = defineTool({
     notices: z.array(z.string()),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
-  errors: ["invalid_request", "invalid_query", "invalid_date", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
+  errors: [
+    "invalid_request",
+    "invalid_query",
+    "invalid_date",
+    "rate_limited",
+    "upstream_unavailable",
+    "upstream_malformed",
+    "timeout",
+  ],
   handler: (args, { env, waitUntil }) => searchNber(env, args, "nber_search_papers", waitUntil),
   render(result) {
     const head = `${result.papers.length} of ${result.total} NBER papers for "${result.query}" (page ${result.page}, ${result.served_from})`;
-    const rows = result.papers.map((p) => `[${p.id}] ${p.title} — ${p.authors.join(", ")} (${p.date ?? "n.d."})\n  ${p.url}`);
+    const rows = result.papers.map(
+      (p) => `[${p.id}] ${p.title} — ${p.authors.join(", ")} (${p.date ?? "n.d."})\n  ${p.url}`,
+    );
     return [head, ...result.notices, ...rows].join("\n\n");
   },
 });

@@ -10,15 +10,32 @@ export const papersExportCitations = defineTool({
   description:
     "BibTeX, RIS or CSL-JSON for up to 50 arXiv and NBER IDs (mixed), from the real records (eprint, arXiv and journal DOIs, NBER series). Unknown IDs are listed in not_found.",
   input: z.object({
-    ids: z.array(z.string().max(300)).min(1).max(EXPORT_MAX_IDS).optional().describe("arXiv (vN pins a version) or NBER (w25000) IDs"),
+    ids: z
+      .array(z.string().max(300))
+      .min(1)
+      .max(EXPORT_MAX_IDS)
+      .optional()
+      .describe("arXiv (vN pins a version) or NBER (w25000) IDs"),
     tag: z.string().min(1).max(40).optional().describe("your library's papers with this tag"),
     format: z.enum(["bibtex", "ris", "csl-json"]).default("bibtex"),
   }),
   output: z.object({
     format: z.string(),
-    entries: z.array(z.object({ id: z.string(), key: z.string(), kind: z.enum(["arxiv", "nber"]), title: z.string(), source: z.string() })).meta({ description: "{id, key, kind, title, source}", "x-compact": true }),
+    entries: z
+      .array(
+        z.object({
+          id: z.string(),
+          key: z.string(),
+          kind: z.enum(["arxiv", "nber"]),
+          title: z.string(),
+          source: z.string(),
+        }),
+      )
+      .meta({ description: "{id, key, kind, title, source}", "x-compact": true }),
     text: z.string(),
-    not_found: z.array(z.object({ id: z.string(), reason: z.string(), detail: z.string() })).meta({ description: "{id, reason, detail}", "x-compact": true }),
+    not_found: z
+      .array(z.object({ id: z.string(), reason: z.string(), detail: z.string() }))
+      .meta({ description: "{id, reason, detail}", "x-compact": true }),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: ["no_identity", "no_match"],
@@ -26,9 +43,18 @@ export const papersExportCitations = defineTool({
     const tagged = tag === undefined ? [] : (await (await agentFor(env, identity)).taggedIds(tag)).ids;
     const all = [...(ids ?? []), ...tagged];
     if (all.length === 0) {
-      throw new ToolError(tag === undefined ? "invalid_argument" : "no_match", tag === undefined ? "Pass ids, or a tag of your library." : `No paper in your library has the tag ${JSON.stringify(tag)}.`, {
-        recovery: tag === undefined ? "Give up to 50 arXiv or NBER IDs in ids." : "List your tags with papers_library action=list.",
-      });
+      throw new ToolError(
+        tag === undefined ? "invalid_argument" : "no_match",
+        tag === undefined
+          ? "Pass ids, or a tag of your library."
+          : `No paper in your library has the tag ${JSON.stringify(tag)}.`,
+        {
+          recovery:
+            tag === undefined
+              ? "Give up to 50 arXiv or NBER IDs in ids."
+              : "List your tags with papers_library action=list.",
+        },
+      );
     }
     return exportCitations(env, all.slice(0, EXPORT_MAX_IDS), format);
   },

@@ -18,15 +18,39 @@ export const papersFindInPaper = defineTool({
     served_from: z.enum(["live", "cache"]),
     query_terms: z.array(z.string()),
     passages: z
-      .array(z.object({ text: z.string(), section_id: z.string().nullable(), section_title: z.string().nullable(), start: z.number(), end: z.number(), score: z.number() }))
+      .array(
+        z.object({
+          text: z.string(),
+          section_id: z.string().nullable(),
+          section_title: z.string().nullable(),
+          start: z.number(),
+          end: z.number(),
+          score: z.number(),
+        }),
+      )
       .meta({ description: "{text, section_id, section_title, start, end, score}", "x-compact": true }),
     notices: z.array(z.string()),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
-  errors: ["invalid_id", "invalid_query", "no_match", "content_unavailable", "pdf_extraction_failed", "rate_limited", "timeout"],
-  handler: ({ paper_id, query, max_passages }, { env, progress }) => findInPaper(env, paper_id, query, max_passages, progress),
+  errors: [
+    "invalid_id",
+    "invalid_query",
+    "no_match",
+    "content_unavailable",
+    "pdf_extraction_failed",
+    "rate_limited",
+    "timeout",
+  ],
+  handler: ({ paper_id, query, max_passages }, { env, progress }) =>
+    findInPaper(env, paper_id, query, max_passages, progress),
   render(result) {
-    const passages = result.passages.map((p, i) => `[${i + 1}] ${p.section_title ?? "(no section)"} @${p.start}-${p.end} score ${p.score}\n${p.text}`);
-    return [`${result.paper_id} (${result.source}, ${result.served_from}): ${result.passages.length} passages for ${result.query_terms.join(" ")}`, ...result.notices, ...passages].join("\n\n");
+    const passages = result.passages.map(
+      (p, i) => `[${i + 1}] ${p.section_title ?? "(no section)"} @${p.start}-${p.end} score ${p.score}\n${p.text}`,
+    );
+    return [
+      `${result.paper_id} (${result.source}, ${result.served_from}): ${result.passages.length} passages for ${result.query_terms.join(" ")}`,
+      ...result.notices,
+      ...passages,
+    ].join("\n\n");
   },
 });

@@ -19,7 +19,9 @@ export const papersLibrary = defineTool({
   }),
   output: z.object({
     action: z.string(),
-    papers: compact("{id, source, title, tags, note, added_at, saved_version, latest_version, latest_version_date}").optional(),
+    papers: compact(
+      "{id, source, title, tags, note, added_at, saved_version, latest_version, latest_version_date}",
+    ).optional(),
     not_added: compact("{id, reason, detail}").optional(),
     removed: z.array(z.string()).optional(),
     not_found: z.array(z.string()).optional(),
@@ -29,19 +31,43 @@ export const papersLibrary = defineTool({
   async handler(args, { env, identity }) {
     const agent = await agentFor(env, identity);
     if (args.action === "list") return { action: args.action, papers: (await agent.listLibrary(args.tag)).papers };
-    if (!args.ids) throw new ToolError("invalid_argument", `action=${args.action} needs ids.`, { recovery: "Pass the papers' IDs in ids." });
+    if (!args.ids)
+      throw new ToolError("invalid_argument", `action=${args.action} needs ids.`, {
+        recovery: "Pass the papers' IDs in ids.",
+      });
     if (args.action === "add") {
-      const { added, not_added } = unwrap(await agent.addPapers(args.ids.map((id) => ({ id, ...(args.tags ? { tags: args.tags } : {}), ...(args.note !== undefined ? { note: args.note } : {}) }))));
+      const { added, not_added } = unwrap(
+        await agent.addPapers(
+          args.ids.map((id) => ({
+            id,
+            ...(args.tags ? { tags: args.tags } : {}),
+            ...(args.note !== undefined ? { note: args.note } : {}),
+          })),
+        ),
+      );
       return { action: args.action, papers: added, not_added };
     }
     const { removed, not_found } = await agent.removePapers(args.ids);
     return { action: args.action, removed, not_found };
   },
   render(result) {
-    const papers = (result.papers ?? []) as { id: string; title: string | null; tags: string[]; latest_version: number | null; saved_version: number | null }[];
-    const lines = papers.map((paper) => `[${paper.id}] ${paper.title ?? "(title unknown)"}${paper.tags.length ? ` #${paper.tags.join(" #")}` : ""}${paper.latest_version && paper.saved_version && paper.latest_version > paper.saved_version ? ` (new version v${paper.latest_version})` : ""}`);
-    for (const miss of (result.not_added ?? []) as { id: string; reason: string; detail: string }[]) lines.push(`not added ${miss.id}: ${miss.reason}: ${miss.detail}`);
-    if (result.removed) lines.push(`Removed ${result.removed.length}${result.not_found?.length ? `; not in the library: ${result.not_found.join(", ")}` : ""}.`);
+    const papers = (result.papers ?? []) as {
+      id: string;
+      title: string | null;
+      tags: string[];
+      latest_version: number | null;
+      saved_version: number | null;
+    }[];
+    const lines = papers.map(
+      (paper) =>
+        `[${paper.id}] ${paper.title ?? "(title unknown)"}${paper.tags.length ? ` #${paper.tags.join(" #")}` : ""}${paper.latest_version && paper.saved_version && paper.latest_version > paper.saved_version ? ` (new version v${paper.latest_version})` : ""}`,
+    );
+    for (const miss of (result.not_added ?? []) as { id: string; reason: string; detail: string }[])
+      lines.push(`not added ${miss.id}: ${miss.reason}: ${miss.detail}`);
+    if (result.removed)
+      lines.push(
+        `Removed ${result.removed.length}${result.not_found?.length ? `; not in the library: ${result.not_found.join(", ")}` : ""}.`,
+      );
     return lines.join("\n") || "The library is empty.";
   },
 });

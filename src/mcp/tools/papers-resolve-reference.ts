@@ -34,7 +34,9 @@ export const papersResolveReference = defineTool({
   }),
   output: z.object({
     status: z.enum(["match", "no_match"]),
-    matches: z.array(candidate).meta({ description: "{source, id, title, authors, year, doi, confidence, agreed, how}", "x-compact": true }),
+    matches: z
+      .array(candidate)
+      .meta({ description: "{source, id, title, authors, year, doi, confidence, agreed, how}", "x-compact": true }),
     near_misses: z.array(candidate).meta({ "x-compact": true }),
     parsed: z.looseObject({}),
     tried: z.array(z.string()),
@@ -48,7 +50,13 @@ export const papersResolveReference = defineTool({
   render(result) {
     const line = (c: (typeof result.matches)[number]) =>
       `${c.source}:${c.id} ${c.title} (${c.year ?? "?"}) confidence ${c.confidence}; title ${c.agreed.title_similarity ?? "-"}, surnames ${c.agreed.surnames_matched ?? "-"}, year ${c.agreed.year_within_one ?? "-"}${c.agreed.exact_identifier ? `, ${c.agreed.exact_identifier}` : ""}`;
-    const head = result.status === "match" ? result.matches.map(line) : ["no_match: no paper in arXiv or NBER matches this reference.", ...result.near_misses.map((c) => `not a match: ${line(c)}`)];
+    const head =
+      result.status === "match"
+        ? result.matches.map(line)
+        : [
+            "no_match: no paper in arXiv or NBER matches this reference.",
+            ...result.near_misses.map((c) => `not a match: ${line(c)}`),
+          ];
     return [...head, `tried: ${result.tried.join("; ") || "nothing"}`].join("\n");
   },
 });

@@ -21,12 +21,25 @@ export const papersWatch = defineTool({
   output: z.object({
     action: z.string(),
     watches: compact("{id, name, source, query, created_at, last_checked_at}").optional(),
-    news: compact("{watch, new_papers[{id, title, authors, date}], new_count, count_is_lower_bound, since, computed_at, from_precomputed}").optional(),
-    new_versions: compact("saved papers with a new version: {id, title, saved_version, latest_version, latest_version_date}").optional(),
+    news: compact(
+      "{watch, new_papers[{id, title, authors, date}], new_count, count_is_lower_bound, since, computed_at, from_precomputed}",
+    ).optional(),
+    new_versions: compact(
+      "saved papers with a new version: {id, title, saved_version, latest_version, latest_version_date}",
+    ).optional(),
     deleted: z.string().optional(),
   }),
   annotations: { readOnlyHint: false, openWorldHint: false, idempotentHint: false },
-  errors: ["no_identity", "invalid_watch", "watch_unanswerable", "watch_exists", "too_many_watches", "no_such_watch", "invalid_query", "invalid_category"],
+  errors: [
+    "no_identity",
+    "invalid_watch",
+    "watch_unanswerable",
+    "watch_exists",
+    "too_many_watches",
+    "no_such_watch",
+    "invalid_query",
+    "invalid_category",
+  ],
   async handler(args, { env, identity }) {
     const agent = await agentFor(env, identity);
     switch (args.action) {
@@ -50,18 +63,37 @@ export const papersWatch = defineTool({
   render(result) {
     if (result.deleted) return `Deleted watch ${result.deleted}.`;
     if (result.news) {
-      const blocks = (result.news as { watch: { name: string }; new_papers: { id: string; title: string; date: string | null }[]; new_count: number; count_is_lower_bound: boolean; since: string | null }[]).map(
-        (item) => [`${item.watch.name}: ${item.new_count}${item.count_is_lower_bound ? "+" : ""} new since ${item.since ?? "creation"}`, ...item.new_papers.map((paper) => `  [${paper.id}] ${paper.title} (${paper.date ?? "?"})`)].join("\n"),
+      const blocks = (
+        result.news as {
+          watch: { name: string };
+          new_papers: { id: string; title: string; date: string | null }[];
+          new_count: number;
+          count_is_lower_bound: boolean;
+          since: string | null;
+        }[]
+      ).map((item) =>
+        [
+          `${item.watch.name}: ${item.new_count}${item.count_is_lower_bound ? "+" : ""} new since ${item.since ?? "creation"}`,
+          ...item.new_papers.map((paper) => `  [${paper.id}] ${paper.title} (${paper.date ?? "?"})`),
+        ].join("\n"),
       );
-      const versions = (result.new_versions as { id: string; latest_version: number; latest_version_date: string }[] | undefined ?? []).map((paper) => `New version of saved ${paper.id}: v${paper.latest_version} (${paper.latest_version_date})`);
+      const versions = (
+        (result.new_versions as { id: string; latest_version: number; latest_version_date: string }[] | undefined) ?? []
+      ).map((paper) => `New version of saved ${paper.id}: v${paper.latest_version} (${paper.latest_version_date})`);
       return [...blocks, ...versions].join("\n\n") || "No watches.";
     }
     const watches = (result.watches ?? []) as { id: string; name: string; source: string; query: string }[];
-    return watches.length === 0 ? "No watches yet." : watches.map((watch) => `${watch.id} ${watch.name} (${watch.source}): ${watch.query}`).join("\n");
+    return watches.length === 0
+      ? "No watches yet."
+      : watches.map((watch) => `${watch.id} ${watch.name} (${watch.source}): ${watch.query}`).join("\n");
   },
 });
 
-function pick(args: { arxiv_query?: string | undefined; categories?: string[] | undefined; nber_query?: string | undefined }) {
+function pick(args: {
+  arxiv_query?: string | undefined;
+  categories?: string[] | undefined;
+  nber_query?: string | undefined;
+}) {
   return {
     ...(args.arxiv_query !== undefined ? { arxiv_query: args.arxiv_query } : {}),
     ...(args.categories !== undefined ? { categories: args.categories } : {}),
@@ -70,5 +102,7 @@ function pick(args: { arxiv_query?: string | undefined; categories?: string[] | 
 }
 
 function missing(field: string, action: string): ToolError {
-  return new ToolError("invalid_argument", `action=${action} needs ${field}.`, { recovery: `Pass ${field}; see papers_watch's inputSchema.` });
+  return new ToolError("invalid_argument", `action=${action} needs ${field}.`, {
+    recovery: `Pass ${field}; see papers_watch's inputSchema.`,
+  });
 }

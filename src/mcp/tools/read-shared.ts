@@ -17,7 +17,14 @@ export const figureEntry = z.object({
 export const readInput = {
   start: z.number().int().min(0).max(100_000_000).default(0),
   max_tokens: z.number().int().min(100).max(200_000).optional().describe(`default ${DEFAULT_MAX_TOKENS}`),
-  max_characters: z.number().int().min(100).max(2_000_000).nullable().optional().describe("instead of max_tokens; null: all"),
+  max_characters: z
+    .number()
+    .int()
+    .min(100)
+    .max(2_000_000)
+    .nullable()
+    .optional()
+    .describe("instead of max_tokens; null: all"),
   section: z.string().min(1).max(300).optional().describe("outline or figure id"),
 };
 
@@ -56,5 +63,7 @@ export function renderRead(head: string, result: Readable): string {
   const figures = result.figures?.length
     ? `Figures, tables, equations:\n${result.figures.map((entry) => `${entry.id} (${entry.kind}${entry.number ? ` ${entry.number}` : ""}) @${entry.start}: ${entry.caption.slice(0, 120)}`).join("\n")}`
     : "";
-  return [`${head}: ${range}`, ...(result.notices ?? []), outline, figures, result.text, next].filter(Boolean).join("\n\n");
+  return [`${head}: ${range}`, ...(result.notices ?? []), outline, figures, result.text, next]
+    .filter(Boolean)
+    .join("\n\n");
 }

@@ -12,7 +12,10 @@ import type { ArxivPaper } from "./paper";
 const MAX_FEED_BYTES = 10_000_000;
 const VERSIONED_TTL_MS = 30 * 86_400_000; // a given version never changes
 
-export type ServedFrom = { served_from: "live" } | { served_from: "mirror" } | { served_from: "cache"; cached_at: string; cache_age_seconds: number };
+export type ServedFrom =
+  | { served_from: "live" }
+  | { served_from: "mirror" }
+  | { served_from: "cache"; cached_at: string; cache_age_seconds: number };
 
 export function servedFrom(hit: CacheHit<unknown> | undefined, now = Date.now()): ServedFrom {
   if (!hit) return { served_from: "live" };
@@ -22,7 +25,6 @@ export function servedFrom(hit: CacheHit<unknown> | undefined, now = Date.now())
     cache_age_seconds: Math.max(0, Math.round((now - hit.fetchedAt) / 1000)),
   };
 }
-
 
 interface FetchFeedOptions {
   /** Statuses to hand back as { status } instead of failing (500 for superseded legacy versions). */
@@ -68,7 +70,11 @@ async function fetchFeed(env: Env, path: string, options: FetchFeedOptions = {})
 }
 
 export type SortBy = "relevance" | "submitted" | "updated";
-const SORT_PARAM: Record<SortBy, string> = { relevance: "relevance", submitted: "submittedDate", updated: "lastUpdatedDate" };
+const SORT_PARAM: Record<SortBy, string> = {
+  relevance: "relevance",
+  submitted: "submittedDate",
+  updated: "lastUpdatedDate",
+};
 
 export interface SearchRequest {
   searchQuery: string;
@@ -109,7 +115,9 @@ export type LookupOutcome =
 const paperKey = (id: ArxivId) => `arxiv:paper:${formatId(id)}`;
 
 function pick(papers: ArxivPaper[], id: ArxivId): ArxivPaper | undefined {
-  return papers.find((paper) => paper.base_id === id.base && (id.version === undefined || paper.version === id.version));
+  return papers.find(
+    (paper) => paper.base_id === id.base && (id.version === undefined || paper.version === id.version),
+  );
 }
 
 /**
@@ -117,7 +125,11 @@ function pick(papers: ArxivPaper[], id: ArxivId): ArxivPaper | undefined {
  * A pre-2007 versioned ID that arXiv answers with HTTP 500 (a superseded version it will not
  * serve) is looked up without its version, to name the latest one.
  */
-export async function lookupArxivIds(env: Env, ids: readonly ArxivId[], deadline?: number): Promise<Map<string, LookupOutcome>> {
+export async function lookupArxivIds(
+  env: Env,
+  ids: readonly ArxivId[],
+  deadline?: number,
+): Promise<Map<string, LookupOutcome>> {
   const outcomes = new Map<string, LookupOutcome>();
   const cached = await cacheGetMany<ArxivPaper>(env.DB, ids.map(paperKey));
   const missing: ArxivId[] = [];
@@ -135,7 +147,10 @@ export async function lookupArxivIds(env: Env, ids: readonly ArxivId[], deadline
     if ("status" in result) {
       // Ask again with the legacy versions replaced by their base IDs.
       unserved = legacyVersioned;
-      const retry = [...missing.filter((id) => !legacyVersioned.includes(id)), ...legacyVersioned.map((id) => ({ ...id, version: undefined }))];
+      const retry = [
+        ...missing.filter((id) => !legacyVersioned.includes(id)),
+        ...legacyVersioned.map((id) => ({ ...id, version: undefined })),
+      ];
       result = await fetchIdList(env, dedupe(retry), false, deadline);
       if ("status" in result) throw new Error("unreachable: second lookup does not pass 500 through");
     }
@@ -148,7 +163,10 @@ export async function lookupArxivIds(env: Env, ids: readonly ArxivId[], deadline
         const requested = id.version ?? 0;
         if (latest && requested < latest.version) outcomes.set(formatId(id), { kind: "version_not_served", latest });
         else if (latest && requested === latest.version) {
-          const error = new ToolError("upstream_unavailable", "arXiv answered HTTP 500 for this version.", { retryable: true, recovery: "Retry later, or ask without the version." });
+          const error = new ToolError("upstream_unavailable", "arXiv answered HTTP 500 for this version.", {
+            retryable: true,
+            recovery: "Retry later, or ask without the version.",
+          });
           outcomes.set(formatId(id), { kind: "live_lookup_failed", error });
         } else outcomes.set(formatId(id), { kind: "not_in_arxiv" });
         continue;
@@ -179,7 +197,12 @@ function dedupe(ids: ArxivId[]): ArxivId[] {
   });
 }
 
-function fetchIdList(env: Env, ids: readonly ArxivId[], passServerError: boolean, deadline?: number): Promise<FeedOrStatus> {
+function fetchIdList(
+  env: Env,
+  ids: readonly ArxivId[],
+  passServerError: boolean,
+  deadline?: number,
+): Promise<FeedOrStatus> {
   const idList = ids.map((id) => formatId(id)).join(",");
   const params = new URLSearchParams({ id_list: idList, max_results: String(ids.length) });
   const path = `/query?${params}`;

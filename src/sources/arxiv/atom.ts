@@ -22,10 +22,14 @@ const parser = createXmlParser(["entry", "author", "category", "link", "affiliat
 const ABS_ID = /\/abs\/(.+?)v(\d+)$/;
 
 function malformed(message: string): ToolError {
-  return new ToolError("upstream_malformed", `arXiv's API answered something that is not a valid Atom feed: ${message}`, {
-    retryable: true,
-    recovery: "Retry in a minute; arXiv sometimes answers with an error page while under load.",
-  });
+  return new ToolError(
+    "upstream_malformed",
+    `arXiv's API answered something that is not a valid Atom feed: ${message}`,
+    {
+      retryable: true,
+      recovery: "Retry in a minute; arXiv sometimes answers with an error page while under load.",
+    },
+  );
 }
 
 export function parseAtomFeed(xml: string): AtomFeed {
@@ -43,7 +47,8 @@ export function parseAtomFeed(xml: string): AtomFeed {
   const entries = (feed["entry"] as XmlNode[] | undefined) ?? [];
 
   const first = entries[0];
-  if (first && /\/api\/errors/.test(xmlText(first["id"]))) throw new ArxivApiError(xmlSquash(first["summary"]) || "arXiv API error");
+  if (first && /\/api\/errors/.test(xmlText(first["id"])))
+    throw new ArxivApiError(xmlSquash(first["summary"]) || "arXiv API error");
 
   const number = (value: unknown, name: string) => {
     const n = Number(xmlText(value));
@@ -69,7 +74,9 @@ function toPaper(entry: XmlNode): ArxivPaper {
     const affiliations = ((author["affiliation"] as unknown[] | undefined) ?? []).map(xmlSquash).filter(Boolean);
     return { name: xmlSquash(author["name"]), ...(affiliations.length > 0 ? { affiliations } : {}) };
   });
-  const categories = ((entry["category"] as XmlNode[] | undefined) ?? []).map((c) => xmlText(c["@_term"])).filter(Boolean);
+  const categories = ((entry["category"] as XmlNode[] | undefined) ?? [])
+    .map((c) => xmlText(c["@_term"]))
+    .filter(Boolean);
   const primary = xmlText((entry["primary_category"] as XmlNode | undefined)?.["@_term"]) || categories[0] || "";
   return {
     id,

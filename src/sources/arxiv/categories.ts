@@ -94,7 +94,9 @@ const ALL_CODES: ReadonlyMap<string, string> = new Map(
 
 /** Archives that have sub-categories (cs -> cs.AI, astro-ph -> astro-ph.GA). */
 const ARCHIVES_WITH_SUBJECTS: ReadonlySet<string> = new Set(
-  (taxonomy.categories as RawCategory[]).filter((c) => c.code.includes(".")).map((c) => c.code.split(".")[0]!.toLowerCase()),
+  (taxonomy.categories as RawCategory[])
+    .filter((c) => c.code.includes("."))
+    .map((c) => c.code.split(".")[0]!.toLowerCase()),
 );
 
 export type CategoryFilter =

@@ -16,7 +16,8 @@ export type ParsedId = { ok: true; id: ArxivId } | { ok: false; input: string; p
 const MAX_INPUT = 300;
 const NEW_STYLE = /^(\d{2})(\d{2})\.(\d{4,5})(?:v(\d{1,4}))?$/;
 const LEGACY = /^([a-z][a-z-]*)(?:\.([a-z]{2,}(?:-[a-z]{2,})?))?\/(\d{2})(\d{2})(\d{3})(?:v(\d{1,4}))?$/i;
-const URL_FORM = /^(?:https?:\/\/)?(?:www\.|export\.)?(?:arxiv\.org|ar5iv\.labs\.arxiv\.org|ar5iv\.org)\/(?:abs|pdf|html|format)\/(.+)$/i;
+const URL_FORM =
+  /^(?:https?:\/\/)?(?:www\.|export\.)?(?:arxiv\.org|ar5iv\.labs\.arxiv\.org|ar5iv\.org)\/(?:abs|pdf|html|format)\/(.+)$/i;
 
 /** "2401.12345v2" / "hep-th/9901001" : the ID as arXiv writes it. */
 export function formatId(id: ArxivId, withVersion = true): string {
@@ -42,7 +43,10 @@ export function parseArxivId(raw: unknown): ParsedId {
   const url = URL_FORM.exec(text);
   if (url) {
     // Drop query, fragment, trailing slashes and a .pdf suffix: arxiv.org/pdf/2401.12345v2.pdf/
-    text = url[1]!.replace(/[?#].*$/, "").replace(/\/+$/, "").replace(/\.pdf$/i, "");
+    text = url[1]!
+      .replace(/[?#].*$/, "")
+      .replace(/\/+$/, "")
+      .replace(/\.pdf$/i, "");
   } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^[\w.-]+\.(?:com|org|net|edu|io)\//i.test(text)) {
     return fail(raw, "a URL, but not an arxiv.org abs, pdf or html link");
   }
@@ -56,7 +60,8 @@ export function parseArxivId(raw: unknown): ParsedId {
     if (month < 1 || month > 12) return fail(raw, `month ${mm} does not exist`);
     if (yymm < 704) return fail(raw, "new-style IDs start in April 2007 (0704); older papers use archive/YYMMNNN");
     if (yymm > currentYymm()) return fail(raw, `${yy}${mm} is a month in the future`);
-    if (number!.length === 4 && yymm > 1412) return fail(raw, "from 2015 (1501) on, IDs have five digits after the dot");
+    if (number!.length === 4 && yymm > 1412)
+      return fail(raw, "from 2015 (1501) on, IDs have five digits after the dot");
     if (number!.length === 5 && yymm < 1501) return fail(raw, "before 2015, IDs have four digits after the dot");
     return ok({ base: `${yy}${mm}.${number}`, style: "new" }, version, raw);
   }
@@ -65,7 +70,8 @@ export function parseArxivId(raw: unknown): ParsedId {
   if (legacy) {
     const [, archiveRaw, , yy, mm, number, version] = legacy;
     const archive = archiveRaw!.toLowerCase();
-    if (!LEGACY_ID_ARCHIVES.has(archive)) return fail(raw, `"${archive}" is not an arXiv archive that issued old-style IDs`);
+    if (!LEGACY_ID_ARCHIVES.has(archive))
+      return fail(raw, `"${archive}" is not an arXiv archive that issued old-style IDs`);
     const month = Number(mm);
     if (month < 1 || month > 12) return fail(raw, `month ${mm} does not exist`);
     const year = Number(yy) >= 91 ? 1900 + Number(yy) : 2000 + Number(yy);

@@ -10,7 +10,13 @@ import type { ServedPaper } from "./paper";
 
 export const LOOKUP_BATCH = 10;
 
-export type NotFoundReason = "not_in_arxiv" | "version_not_served" | "live_lookup_failed" | "invalid_id" | "version_not_in_mirror" | "not_yet_harvested";
+export type NotFoundReason =
+  | "not_in_arxiv"
+  | "version_not_served"
+  | "live_lookup_failed"
+  | "invalid_id"
+  | "version_not_in_mirror"
+  | "not_yet_harvested";
 
 export interface NotFound {
   id: string;
@@ -31,16 +37,26 @@ export async function getMetadata(env: Env, inputs: readonly string[]): Promise<
   if (papers.length === 0) {
     if (notFound.every((miss) => miss.reason === "invalid_id")) {
       const first = parseArxivId(batch[0]);
-      throw new ToolError("invalid_id", `No well-formed arXiv ID among ${batch.length} given${first.ok ? "" : `: ${JSON.stringify(first.input)} is ${first.problem}`}.`, {
-        recovery: "Use IDs like 2401.12345, 2401.12345v2, hep-th/9901001, arXiv:2401.12345 or an arxiv.org/abs/... link.",
-      });
+      throw new ToolError(
+        "invalid_id",
+        `No well-formed arXiv ID among ${batch.length} given${first.ok ? "" : `: ${JSON.stringify(first.input)} is ${first.problem}`}.`,
+        {
+          recovery:
+            "Use IDs like 2401.12345, 2401.12345v2, hep-th/9901001, arXiv:2401.12345 or an arxiv.org/abs/... link.",
+        },
+      );
     }
     // Nothing answered because arXiv could not be asked: pass its error on (rate_limited with
     // retry_after_ms is what the agent needs), not a misleading "no match".
-    if (liveFailure && notFound.every((miss) => miss.reason === "live_lookup_failed" || miss.reason === "invalid_id")) throw liveFailure;
+    if (liveFailure && notFound.every((miss) => miss.reason === "live_lookup_failed" || miss.reason === "invalid_id"))
+      throw liveFailure;
     throw allMissed(notFound);
   }
-  return { papers: papers.map(({ input: _input, pinned: _pinned, ...paper }) => paper), not_found: notFound, remaining_ids: inputs.slice(LOOKUP_BATCH) };
+  return {
+    papers: papers.map(({ input: _input, pinned: _pinned, ...paper }) => paper),
+    not_found: notFound,
+    remaining_ids: inputs.slice(LOOKUP_BATCH),
+  };
 }
 
 export interface FoundPapers {
@@ -70,7 +86,8 @@ export async function findPapers(env: Env, inputs: readonly string[]): Promise<F
     if (seen.has(key)) continue; // the same paper twice: answer once
     seen.add(key);
     const outcome = outcomes.get(key)!;
-    if (outcome.kind === "found") papers.push({ ...outcome.paper, ...outcome.source, input, pinned: p.id.version !== undefined });
+    if (outcome.kind === "found")
+      papers.push({ ...outcome.paper, ...outcome.source, input, pinned: p.id.version !== undefined });
     else notFound.push(describeMiss(input, p.id, outcome));
     if (outcome.kind === "live_lookup_failed") liveFailure = outcome.error;
   }
@@ -102,7 +119,10 @@ async function lookupWithMirror(env: Env, ids: ArxivId[]): Promise<Map<string, O
     return outcome === undefined || outcome.kind === "live_lookup_failed";
   });
   if (unanswered.length === 0) return outcomes;
-  const held = await mirrorLookup(env.DB.withSession("first-unconstrained"), unanswered.map((id) => id.base));
+  const held = await mirrorLookup(
+    env.DB.withSession("first-unconstrained"),
+    unanswered.map((id) => id.base),
+  );
   for (const id of unanswered) {
     const row = held.get(id.base);
     const paper = row && rowToPaper(row);
@@ -115,9 +135,17 @@ async function lookupWithMirror(env: Env, ids: ArxivId[]): Promise<Map<string, O
   return outcomes;
 }
 
-async function lookupWholeMirror(env: Env, ids: ArxivId[], harvestedTo: string | null, fallbackLive: boolean): Promise<Map<string, Outcome>> {
+async function lookupWholeMirror(
+  env: Env,
+  ids: ArxivId[],
+  harvestedTo: string | null,
+  fallbackLive: boolean,
+): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
-  const held = await mirrorLookup(env.DB.withSession("first-unconstrained"), ids.map((id) => id.base));
+  const held = await mirrorLookup(
+    env.DB.withSession("first-unconstrained"),
+    ids.map((id) => id.base),
+  );
   const rest: ArxivId[] = [];
   for (const id of ids) {
     const row = held.get(id.base);
@@ -161,7 +189,10 @@ function describeMiss(input: string, id: ArxivId, outcome: Exclude<Outcome, { ki
       return {
         id: input,
         reason: "not_in_arxiv",
-        detail: id.version === undefined ? `arXiv has no paper ${id.base}.` : `arXiv has no ${formatId(id)} (the paper or that version does not exist).`,
+        detail:
+          id.version === undefined
+            ? `arXiv has no paper ${id.base}.`
+            : `arXiv has no ${formatId(id)} (the paper or that version does not exist).`,
       };
     case "version_not_served": {
       const latest = outcome.latest.id;
@@ -181,9 +212,12 @@ function allMissed(notFound: NotFound[]): ToolError {
   const reasons = new Set(notFound.map((miss) => miss.reason));
   const details = notFound.map((miss) => `${miss.id}: ${miss.detail}`).join(" ");
   if (reasons.size === 1 && reasons.has("version_not_served")) {
-    return new ToolError("version_not_served", details, { recovery: "Ask for the IDs without a version to get the latest versions." });
+    return new ToolError("version_not_served", details, {
+      recovery: "Ask for the IDs without a version to get the latest versions.",
+    });
   }
   return new ToolError("no_match", `None of the IDs matched a paper. ${details}`, {
-    recovery: "Check the IDs (arXiv IDs look like 2401.12345 or hep-th/9901001); search with arxiv_search_papers if you only know the title.",
+    recovery:
+      "Check the IDs (arXiv IDs look like 2401.12345 or hep-th/9901001); search with arxiv_search_papers if you only know the title.",
   });
 }

@@ -6,7 +6,6 @@ import { invalidCategory, parseQuery, submittedRange, type QueryNode, type Searc
 import { phrase, type ColumnIndex, type TextQuery } from "../../search/expression";
 import { STOPWORDS } from "../../search/stopwords";
 
-
 const COLUMNS: Record<string, ColumnIndex | null> = {
   ti: 0,
   au: 1,
@@ -81,8 +80,12 @@ function categoryParameter(category: string): string[] {
 
 function dateRange(value: string): { from: number; to: number } {
   const match = /^\[(\d{4})(\d{2})(\d{2})(\d{2})(\d{2}) TO (\d{4})(\d{2})(\d{2})(\d{2})(\d{2})\]$/.exec(value)!;
-  const at = (y: string, mo: string, d: string, h: string, mi: string) => Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi)) / 1000;
-  return { from: at(match[1]!, match[2]!, match[3]!, match[4]!, match[5]!), to: at(match[6]!, match[7]!, match[8]!, match[9]!, match[10]!) + 59 };
+  const at = (y: string, mo: string, d: string, h: string, mi: string) =>
+    Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi)) / 1000;
+  return {
+    from: at(match[1]!, match[2]!, match[3]!, match[4]!, match[5]!),
+    to: at(match[6]!, match[7]!, match[8]!, match[9]!, match[10]!) + 59,
+  };
 }
 
 /** Token characters as FTS5's unicode61 tokenizer sees them (letters, digits, private use). */
@@ -103,9 +106,11 @@ function ftsTerm(field: string | null, value: string): TextQuery | null {
   if (!quoted) tokens = tokens.filter((token) => !STOPWORDS.has(token));
   if (tokens.length === 0) return null;
   if (prefix && tokens[tokens.length - 1]!.length < MIN_PREFIX_LENGTH) {
-    throw new LiveOnly(`a prefix of fewer than ${MIN_PREFIX_LENGTH} letters (${value}) matches too many of the mirror's index terms to merge`);
+    throw new LiveOnly(
+      `a prefix of fewer than ${MIN_PREFIX_LENGTH} letters (${value}) matches too many of the mirror's index terms to merge`,
+    );
   }
-  const column = field === null ? null : COLUMNS[field] ?? null;
+  const column = field === null ? null : (COLUMNS[field] ?? null);
   if (quoted) return phrase(tokens, column);
   const parts = tokens.map((token, index) => phrase([token], column, prefix && index === tokens.length - 1));
   return parts.length === 1 ? parts[0]! : { kind: "and", children: parts };
@@ -146,7 +151,10 @@ function planned(query: string, filters: SearchFilters, today: Date): PlanResult
   const tree = parseQuery(query);
   const plan: MirrorPlan = { match: null, categoryGroups: [], excludedCategories: [], submitted: null };
   const narrow = (range: { from: number; to: number }) => {
-    plan.submitted = plan.submitted === null ? range : { from: Math.max(plan.submitted.from, range.from), to: Math.min(plan.submitted.to, range.to) };
+    plan.submitted =
+      plan.submitted === null
+        ? range
+        : { from: Math.max(plan.submitted.from, range.from), to: Math.min(plan.submitted.to, range.to) };
   };
   if (filters.category !== undefined) plan.categoryGroups.push(categoryParameter(filters.category));
   const range = submittedRange(filters, today);
@@ -164,7 +172,10 @@ function planned(query: string, filters: SearchFilters, today: Date): PlanResult
       if (expression !== null) (negated ? negatives : positives).push(expression);
       continue;
     }
-    if (filterFields.length !== fields.length) return { live: "a cat: or submittedDate: term is joined to words by OR; the mirror applies them only as filters" };
+    if (filterFields.length !== fields.length)
+      return {
+        live: "a cat: or submittedDate: term is joined to words by OR; the mirror applies them only as filters",
+      };
     if (fields.every((field) => field === "cat") && onlyOr(node)) {
       const values = leaves(node).flatMap((leaf) => junctionValues(leaf.value));
       if (negated) plan.excludedCategories.push(...values);
@@ -177,17 +188,24 @@ function planned(query: string, filters: SearchFilters, today: Date): PlanResult
     }
     return { live: "a cat: or submittedDate: combination the mirror cannot apply as a filter" };
   }
-  if (positives.length === 0 && negatives.length > 0) return { live: "only ANDNOT terms are left once the filters are taken out" };
+  if (positives.length === 0 && negatives.length > 0)
+    return { live: "only ANDNOT terms are left once the filters are taken out" };
   if (positives.length === 0 && plan.categoryGroups.length === 0 && plan.submitted === null) {
-    return { live: "no searchable word is left (arXiv ignores common words such as of and the outside quoted phrases)" };
+    return {
+      live: "no searchable word is left (arXiv ignores common words such as of and the outside quoted phrases)",
+    };
   }
   if (positives.length > 0) {
-    let match: TextQuery = positives.length === 1 ? positives[0]! : { kind: "and", children: positives.flatMap((p) => (p.kind === "and" ? p.children : [p])) };
+    let match: TextQuery =
+      positives.length === 1
+        ? positives[0]!
+        : { kind: "and", children: positives.flatMap((p) => (p.kind === "and" ? p.children : [p])) };
     for (const negative of negatives) match = { kind: "not", left: match, right: negative };
     plan.match = match;
   }
   plan.categoryGroups = plan.categoryGroups.map((group) => [...new Set(group)]);
   plan.excludedCategories = [...new Set(plan.excludedCategories)];
-  if (plan.submitted !== null && plan.submitted.from > plan.submitted.to) plan.submitted = { from: plan.submitted.from, to: plan.submitted.from - 1 };
+  if (plan.submitted !== null && plan.submitted.from > plan.submitted.to)
+    plan.submitted = { from: plan.submitted.from, to: plan.submitted.from - 1 };
   return { plan };
 }

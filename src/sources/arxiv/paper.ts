@@ -53,8 +53,13 @@ export type ServedPaper = z.infer<typeof servedPaperSchema>;
 export function renderPaper(paper: ArxivPaper, { abstractChars = Infinity }: { abstractChars?: number } = {}): string {
   const names = paper.authors.map((author) => author.name);
   const authors = names.length > 5 ? `${names.slice(0, 5).join(", ")} et al. (${names.length})` : names.join(", ");
-  const abstract = paper.abstract.length > abstractChars ? `${paper.abstract.slice(0, abstractChars)}…` : paper.abstract;
-  const extra = [paper.journal_ref && `journal: ${paper.journal_ref}`, paper.doi && `doi: ${paper.doi}`, paper.comment && `comment: ${paper.comment}`]
+  const abstract =
+    paper.abstract.length > abstractChars ? `${paper.abstract.slice(0, abstractChars)}…` : paper.abstract;
+  const extra = [
+    paper.journal_ref && `journal: ${paper.journal_ref}`,
+    paper.doi && `doi: ${paper.doi}`,
+    paper.comment && `comment: ${paper.comment}`,
+  ]
     .filter(Boolean)
     .join(" · ");
   return [

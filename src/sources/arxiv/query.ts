@@ -36,9 +36,17 @@ function tokenize(query: string): Token[] {
   const n = query.length;
   const readQuoted = (from: number): [string, number] => {
     const end = query.indexOf('"', from + 1);
-    if (end < 0) throw invalidQuery("The query has an unclosed double quote.", 'Close every quoted phrase, e.g. "graph neural networks".');
-    const phrase = query.slice(from + 1, end).trim().replace(/\s+/g, " ");
-    if (phrase === "") throw invalidQuery("The query has an empty quoted phrase (\"\").", "Put words inside the quotes or remove them.");
+    if (end < 0)
+      throw invalidQuery(
+        "The query has an unclosed double quote.",
+        'Close every quoted phrase, e.g. "graph neural networks".',
+      );
+    const phrase = query
+      .slice(from + 1, end)
+      .trim()
+      .replace(/\s+/g, " ");
+    if (phrase === "")
+      throw invalidQuery('The query has an empty quoted phrase ("").', "Put words inside the quotes or remove them.");
     return [`"${phrase}"`, end + 1];
   };
   while (i < n) {
@@ -57,7 +65,7 @@ function tokenize(query: string): Token[] {
       i = next;
     } else {
       let j = i;
-      while (j < n && !" ()\"".includes(query[j]!)) j++;
+      while (j < n && !' ()"'.includes(query[j]!)) j++;
       const word = query.slice(i, j);
       const colon = word.indexOf(":");
       const field = colon > 0 ? word.slice(0, colon).toLowerCase() : "";
@@ -72,12 +80,16 @@ function tokenize(query: string): Token[] {
           [value, i] = readQuoted(i);
         } else if (value.startsWith("[")) {
           const close = query.indexOf("]", i - (word.length - colon - 1));
-          if (close < 0) throw invalidQuery(`${name}: has an unclosed [ range.`, `Write ${name}:[202401010000 TO 202401312359].`);
+          if (close < 0)
+            throw invalidQuery(`${name}: has an unclosed [ range.`, `Write ${name}:[202401010000 TO 202401312359].`);
           value = query.slice(i - (word.length - colon - 1), close + 1).replace(/\s+/g, " ");
           i = close + 1;
         }
         if (value === "") {
-          throw invalidQuery(`The field prefix ${name}: has no value.`, `Write the value right after the colon, e.g. ${name}:"quantum error correction" or ${name}:transformer.`);
+          throw invalidQuery(
+            `The field prefix ${name}: has no value.`,
+            `Write the value right after the colon, e.g. ${name}:"quantum error correction" or ${name}:transformer.`,
+          );
         }
         const checked = checkFieldValue(name, value);
         tokens.push({ kind: "term", text: `${name}:${checked}`, field: name, value: checked });
@@ -101,7 +113,10 @@ function checkFieldValue(field: string, value: string): string {
   }
   if (field === "submittedDate" || field === "lastUpdatedDate") {
     if (!DATE_RANGE.test(value)) {
-      throw invalidQuery(`${field}: takes a range [YYYYMMDDHHMM TO YYYYMMDDHHMM].`, `Write ${field}:[202401010000 TO 202401312359], or use submitted_from / submitted_to.`);
+      throw invalidQuery(
+        `${field}: takes a range [YYYYMMDDHHMM TO YYYYMMDDHHMM].`,
+        `Write ${field}:[202401010000 TO 202401312359], or use submitted_from / submitted_to.`,
+      );
     }
   }
   return value;
@@ -109,9 +124,13 @@ function checkFieldValue(field: string, value: string): string {
 
 export function invalidCategory(value: string): ToolError {
   const nearest = nearestCategoryCodes(value);
-  return new ToolError("invalid_category", `${JSON.stringify(value.slice(0, 60))} is not an arXiv category or archive.`, {
-    recovery: `Did you mean ${nearest.join(", ")}? arxiv_list_categories lists every code.`,
-  });
+  return new ToolError(
+    "invalid_category",
+    `${JSON.stringify(value.slice(0, 60))} is not an arXiv category or archive.`,
+    {
+      recovery: `Did you mean ${nearest.join(", ")}? arxiv_list_categories lists every code.`,
+    },
+  );
 }
 
 function checkStructure(tokens: Token[]): void {
@@ -121,17 +140,26 @@ function checkStructure(tokens: Token[]): void {
     switch (token.kind) {
       case "open":
         depth++;
-        if (tokens[index + 1]?.kind === "close") throw invalidQuery("The query has empty parentheses ().", "Put terms inside the parentheses or remove them.");
+        if (tokens[index + 1]?.kind === "close")
+          throw invalidQuery("The query has empty parentheses ().", "Put terms inside the parentheses or remove them.");
         expectOperand = true;
         break;
       case "close":
-        if (depth === 0) throw invalidQuery("The query closes a parenthesis it never opened.", "Balance the parentheses.");
-        if (expectOperand) throw invalidQuery("An operator is followed by a closing parenthesis.", "Every AND, OR and ANDNOT needs a term on both sides.");
+        if (depth === 0)
+          throw invalidQuery("The query closes a parenthesis it never opened.", "Balance the parentheses.");
+        if (expectOperand)
+          throw invalidQuery(
+            "An operator is followed by a closing parenthesis.",
+            "Every AND, OR and ANDNOT needs a term on both sides.",
+          );
         depth--;
         break;
       case "op":
         if (expectOperand) {
-          throw invalidQuery(`${token.op} has no term before it.`, "Every AND, OR and ANDNOT needs a term on both sides; operators are upper case only.");
+          throw invalidQuery(
+            `${token.op} has no term before it.`,
+            "Every AND, OR and ANDNOT needs a term on both sides; operators are upper case only.",
+          );
         }
         expectOperand = true;
         break;
@@ -141,18 +169,24 @@ function checkStructure(tokens: Token[]): void {
     }
   }
   if (depth > 0) throw invalidQuery("The query has an unclosed parenthesis.", "Balance the parentheses.");
-  if (expectOperand) throw invalidQuery("The query ends with an operator.", "Every AND, OR and ANDNOT needs a term on both sides.");
+  if (expectOperand)
+    throw invalidQuery("The query ends with an operator.", "Every AND, OR and ANDNOT needs a term on both sides.");
 }
 
 function validTokens(query: string): Token[] {
   if (query.length > MAX_QUERY_LENGTH) {
-    throw invalidQuery(`The query is ${query.length} characters; arXiv takes at most ${MAX_QUERY_LENGTH}.`, "Shorten it: keep the distinctive terms and use field prefixes.");
+    throw invalidQuery(
+      `The query is ${query.length} characters; arXiv takes at most ${MAX_QUERY_LENGTH}.`,
+      "Shorten it: keep the distinctive terms and use field prefixes.",
+    );
   }
   // Tabs and newlines are spaces; any other control character is an error.
   const spaced = query.replace(/[\t\n\r]/g, " ");
-  if (/[\u0000-\u001f\u007f]/.test(spaced)) throw invalidQuery("The query contains control characters.", "Remove non-printing characters from the query.");
+  if (/[\u0000-\u001f\u007f]/.test(spaced))
+    throw invalidQuery("The query contains control characters.", "Remove non-printing characters from the query.");
   const tokens = tokenize(spaced);
-  if (tokens.length === 0) throw invalidQuery("The query is empty.", 'Give at least one term, e.g. ti:transformer AND cat:cs.CL.');
+  if (tokens.length === 0)
+    throw invalidQuery("The query is empty.", "Give at least one term, e.g. ti:transformer AND cat:cs.CL.");
   checkStructure(tokens);
   return tokens;
 }
@@ -164,7 +198,8 @@ export function normalizeQuery(query: string): string {
   let out = "";
   let previous: Token | undefined;
   for (const token of tokens) {
-    const piece = token.kind === "open" ? "(" : token.kind === "close" ? ")" : token.kind === "op" ? token.op : token.text;
+    const piece =
+      token.kind === "open" ? "(" : token.kind === "close" ? ")" : token.kind === "op" ? token.op : token.text;
     const tight = previous?.kind === "open" || token.kind === "close" || previous === undefined;
     out += (tight ? "" : " ") + piece;
     previous = token;
@@ -239,11 +274,18 @@ const ARXIV_DAYS = { minYear: 1991 }; // arXiv opened in August 1991
 export function submittedRange({ submittedFrom, submittedTo }: SearchFilters, today = new Date()): string | undefined {
   if (submittedFrom === undefined && submittedTo === undefined) return undefined;
   const from = submittedFrom === undefined ? "19910801" : parseDay(submittedFrom, "submitted_from", ARXIV_DAYS);
-  const to = submittedTo === undefined ? today.toISOString().slice(0, 10).replaceAll("-", "") : parseDay(submittedTo, "submitted_to", ARXIV_DAYS);
+  const to =
+    submittedTo === undefined
+      ? today.toISOString().slice(0, 10).replaceAll("-", "")
+      : parseDay(submittedTo, "submitted_to", ARXIV_DAYS);
   if (from > to) {
-    throw new ToolError("invalid_date", `submitted_from (${submittedFrom}) is after submitted_to (${submittedTo ?? "today"}).`, {
-      recovery: "Swap the dates or widen the window; both bounds are inclusive.",
-    });
+    throw new ToolError(
+      "invalid_date",
+      `submitted_from (${submittedFrom}) is after submitted_to (${submittedTo ?? "today"}).`,
+      {
+        recovery: "Swap the dates or widen the window; both bounds are inclusive.",
+      },
+    );
   }
   // Inclusive bounds in UTC: the whole last day counts.
   return `[${from}0000 TO ${to}2359]`;

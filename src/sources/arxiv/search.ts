@@ -78,9 +78,16 @@ export async function searchPapers(env: Env, input: SearchInput, today = new Dat
     return { query: searchQuery, total: feed.total, totalIsLowerBound: false, papers: feed.papers, source, notices };
   } catch (error) {
     if (!(error instanceof ToolError) || !error.retryable || fallbackPlan === undefined) throw error;
-    const fallback = await mirrorAnswer(env, fallbackPlan, input, searchQuery, [
-      `arXiv's API failed (${error.reason}); answered from the mirror instead, which may miss some papers: ${liveReason}.`,
-    ], true);
+    const fallback = await mirrorAnswer(
+      env,
+      fallbackPlan,
+      input,
+      searchQuery,
+      [
+        `arXiv's API failed (${error.reason}); answered from the mirror instead, which may miss some papers: ${liveReason}.`,
+      ],
+      true,
+    );
     if ("live" in fallback) throw error;
     return fallback;
   }
@@ -95,7 +102,13 @@ async function mirrorAnswer(
   ignoreDateOutliers = false,
 ): Promise<SearchOutcome | { live: string; mirrorCouldApproximate: boolean }> {
   // Read through a D1 session: a deployed mirror with read replication answers from the nearest replica.
-  const result = await searchMirror(env.DB.withSession("first-unconstrained"), plan, { sortBy: input.sortBy, sortOrder: input.sortOrder, start: input.start, limit: input.maxResults, ignoreDateOutliers });
+  const result = await searchMirror(env.DB.withSession("first-unconstrained"), plan, {
+    sortBy: input.sortBy,
+    sortOrder: input.sortOrder,
+    start: input.start,
+    limit: input.maxResults,
+    ignoreDateOutliers,
+  });
   if (result.kind === "live") return { live: result.reason, mirrorCouldApproximate: result.mirrorCouldApproximate };
   const note = ORDERING_NOTE[result.ordering];
   return {
@@ -104,7 +117,13 @@ async function mirrorAnswer(
     totalIsLowerBound: result.totalIsLowerBound,
     papers: result.rows.map(rowToPaper),
     source: { served_from: "mirror" },
-    notices: [...notices, ...(note ? [note] : []), ...(result.totalIsLowerBound ? [`The mirror stops counting at ${result.total.toLocaleString("en-US")}: there are at least that many.`] : [])],
+    notices: [
+      ...notices,
+      ...(note ? [note] : []),
+      ...(result.totalIsLowerBound
+        ? [`The mirror stops counting at ${result.total.toLocaleString("en-US")}: there are at least that many.`]
+        : []),
+    ],
   };
 }
 
@@ -115,8 +134,12 @@ function ageNotices(state: MirrorState, today: Date): string[] {
   const last = state.lastSuccessAt === null ? Number.NaN : Date.parse(state.lastSuccessAt);
   const ageMs = today.getTime() - last;
   if (!state.latestRunFailed && !(ageMs > STALE_AFTER_MS)) return [];
-  const age = Number.isNaN(ageMs) ? "at an unknown time" : `${Math.max(1, Math.round(ageMs / 3_600_000))} hours ago (${state.lastSuccessAt})`;
-  return [`The mirror was last refreshed ${age}${state.latestRunFailed ? "; its latest harvest run failed" : ""}: papers announced since then are missing from this answer.`];
+  const age = Number.isNaN(ageMs)
+    ? "at an unknown time"
+    : `${Math.max(1, Math.round(ageMs / 3_600_000))} hours ago (${state.lastSuccessAt})`;
+  return [
+    `The mirror was last refreshed ${age}${state.latestRunFailed ? "; its latest harvest run failed" : ""}: papers announced since then are missing from this answer.`,
+  ];
 }
 
 /** Newest first over a window that reaches into the last N days: the mirror may not hold those papers yet. */

@@ -53,7 +53,8 @@ export function toBibtex(record: CitationRecord, key: string): string {
 function note(record: CitationRecord): string | null {
   const parts: string[] = [];
   // A published arXiv paper cites the journal's DOI; its arXiv DOI stays findable.
-  if (record.kind === "arxiv" && record.doi !== record.sourceDoi) parts.push(`arXiv DOI: ${bibtexVerbatim(record.sourceDoi!)}`);
+  if (record.kind === "arxiv" && record.doi !== record.sourceDoi)
+    parts.push(`arXiv DOI: ${bibtexVerbatim(record.sourceDoi!)}`);
   if (record.kind === "nber" && record.publishedAs) parts.push(`Published as: ${bibtexText(record.publishedAs)}`);
   return parts.length > 0 ? parts.join(". ") : null;
 }

@@ -11,12 +11,15 @@ export function toCsl(record: CitationRecord, key: string): CslItem {
     type: record.kind === "nber" ? "report" : record.publishedAs ? "article-journal" : "article",
     title: record.title,
     author: record.authors.map((name) =>
-      name.literal ? { literal: name.literal } : { family: name.family, given: name.given, ...(name.suffix ? { suffix: name.suffix } : {}) },
+      name.literal
+        ? { literal: name.literal }
+        : { family: name.family, given: name.given, ...(name.suffix ? { suffix: name.suffix } : {}) },
     ),
     URL: record.url,
     source: record.source,
   };
-  if (record.year !== null) item.issued = { "date-parts": [record.month === null ? [record.year] : [record.year, record.month]] };
+  if (record.year !== null)
+    item.issued = { "date-parts": [record.month === null ? [record.year] : [record.year, record.month]] };
   if (record.doi) item.DOI = record.doi;
   const notes: string[] = [];
   if (record.kind === "arxiv") {

@@ -45,32 +45,56 @@ export async function exportCitations(env: Env, ids: readonly string[], format: 
   const keys = assignKeys(records.found);
   const text =
     format === "csl-json"
-      ? JSON.stringify(records.found.map((record, i) => toCsl(record, keys[i]!)), null, 2)
-      : records.found.map((record, i) => (format === "bibtex" ? toBibtex(record, keys[i]!) : toRis(record, keys[i]!))).join("\n\n") + "\n";
+      ? JSON.stringify(
+          records.found.map((record, i) => toCsl(record, keys[i]!)),
+          null,
+          2,
+        )
+      : `${records.found.map((record, i) => (format === "bibtex" ? toBibtex(record, keys[i]!) : toRis(record, keys[i]!))).join("\n\n")}\n`;
   return {
     format,
-    entries: records.found.map((record, i) => ({ id: record.id, key: keys[i]!, kind: record.kind, title: record.title, source: record.source })),
+    entries: records.found.map((record, i) => ({
+      id: record.id,
+      key: keys[i]!,
+      kind: record.kind,
+      title: record.title,
+      source: record.source,
+    })),
     text: records.found.length === 0 ? "" : text,
     not_found: records.missed,
   };
 }
 
 /** The citation records of the IDs, in input order, and a typed miss for each that has none. */
-export async function lookupRecords(env: Env, ids: readonly string[]): Promise<{ found: CitationRecord[]; missed: ExportMiss[] }> {
+export async function lookupRecords(
+  env: Env,
+  ids: readonly string[],
+): Promise<{ found: CitationRecord[]; missed: ExportMiss[] }> {
   const slots: ({ record: CitationRecord } | { miss: ExportMiss } | null)[] = ids.map(() => null);
   const arxiv: { index: number; input: string }[] = [];
   const nber: { index: number; id: NberId }[] = [];
-  ids.forEach((input, index) => {
-    if (parseArxivId(input).ok) return void arxiv.push({ index, input });
+  for (const [index, input] of ids.entries()) {
     const parsed = parseNberId(input);
-    if (parsed.ok) return void nber.push({ index, id: parsed.id });
-    slots[index] = {
-      miss: { id: input, reason: "invalid_id", detail: `${JSON.stringify(input.slice(0, 80))} is neither an arXiv ID (2401.12345, hep-th/9901001) nor an NBER one (w25000).` },
-    };
-  });
+    if (parseArxivId(input).ok) arxiv.push({ index, input });
+    else if (parsed.ok) nber.push({ index, id: parsed.id });
+    else {
+      slots[index] = {
+        miss: {
+          id: input,
+          reason: "invalid_id",
+          detail: `${JSON.stringify(input.slice(0, 80))} is neither an arXiv ID (2401.12345, hep-th/9901001) nor an NBER one (w25000).`,
+        },
+      };
+    }
+  }
 
   const [arxivFound, nberFound] = await Promise.all([
-    arxiv.length === 0 ? undefined : findPapers(env, arxiv.map((entry) => entry.input)),
+    arxiv.length === 0
+      ? undefined
+      : findPapers(
+          env,
+          arxiv.map((entry) => entry.input),
+        ),
     Promise.all(nber.map(async ({ id }) => nberRecord(env, id))),
   ]);
   if (arxivFound) {
@@ -115,13 +139,21 @@ function arxivSource(paper: ServedPaper): string {
 }
 
 /** The NBER info cache, then the NBER mirror, then NBER's paper page. */
-async function nberRecord(env: Env, id: NberId): Promise<{ record: CitationRecord } | { miss: Omit<ExportMiss, "id"> }> {
+async function nberRecord(
+  env: Env,
+  id: NberId,
+): Promise<{ record: CitationRecord } | { miss: Omit<ExportMiss, "id"> }> {
   const config = loadConfig(env);
   const cached = await getCachedInfo<NberPaperInfo>(env.DB, id.id, config.NBER_INFO_CACHE_TTL_DAYS);
   if (cached) return { record: fromNber(cached.value, `NBER paper page, cached ${cached.cachedAt}`) };
   const held = await mirrorPaper(env.DB, id.id);
   if (held) {
-    const info: NberPaperInfo = { ...held, url: paperUrl(id.id), pdf_url: `${PUBLIC_NBER}/papers/${id.id}.pdf`, doi: id.series === "w" ? `10.3386/${id.id}` : null };
+    const info: NberPaperInfo = {
+      ...held,
+      url: paperUrl(id.id),
+      pdf_url: `${PUBLIC_NBER}/papers/${id.id}.pdf`,
+      doi: id.series === "w" ? `10.3386/${id.id}` : null,
+    };
     return { record: fromNber(info, "NBER metadata mirror") };
   }
   try {
@@ -129,6 +161,8 @@ async function nberRecord(env: Env, id: NberId): Promise<{ record: CitationRecor
     return { record: fromNber(info, "NBER paper page") };
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
-    return { miss: { reason: error.reason === "no_match" ? "not_in_nber" : "live_lookup_failed", detail: error.message } };
+    return {
+      miss: { reason: error.reason === "no_match" ? "not_in_nber" : "live_lookup_failed", detail: error.message },
+    };
   }
 }

@@ -4,12 +4,39 @@
 import { asciiFold, surnameKey } from "./names";
 import type { CitationRecord } from "./record";
 
-const MINOR_WORDS = new Set(["a", "an", "the", "on", "of", "in", "for", "to", "and", "with", "from", "at", "by", "is", "are", "via", "towards", "toward", "what", "how", "why", "do", "does", "can"]);
+const MINOR_WORDS = new Set([
+  "a",
+  "an",
+  "the",
+  "on",
+  "of",
+  "in",
+  "for",
+  "to",
+  "and",
+  "with",
+  "from",
+  "at",
+  "by",
+  "is",
+  "are",
+  "via",
+  "towards",
+  "toward",
+  "what",
+  "how",
+  "why",
+  "do",
+  "does",
+  "can",
+]);
 
 export function baseKey(record: CitationRecord): string {
   const first = record.authors[0];
   const surname = (first && surnameKey(first)) || (record.kind === "nber" ? "nber" : "arxiv");
-  const words = asciiFold(plainTitle(record.title)).split(/[^a-z0-9]+/).filter(Boolean);
+  const words = asciiFold(plainTitle(record.title))
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   const word = words.find((candidate) => !MINOR_WORDS.has(candidate) && /[a-z]/.test(candidate)) ?? words[0] ?? "";
   return `${surname}${record.year ?? ""}${word}`;
 }
@@ -18,11 +45,11 @@ export function baseKey(record: CitationRecord): string {
 export function assignKeys(records: readonly CitationRecord[]): string[] {
   const keys = records.map(baseKey);
   const groups = new Map<string, number[]>();
-  keys.forEach((key, index) => groups.set(key, [...(groups.get(key) ?? []), index]));
+  for (const [index, key] of keys.entries()) groups.set(key, [...(groups.get(key) ?? []), index]);
   for (const [key, indexes] of groups) {
     if (indexes.length < 2) continue;
     const byId = [...indexes].sort((a, b) => (records[a]!.id < records[b]!.id ? -1 : 1));
-    byId.forEach((index, rank) => (keys[index] = rank === 0 ? key : `${key}${suffix(rank)}`));
+    for (const [rank, index] of byId.entries()) keys[index] = rank === 0 ? key : `${key}${suffix(rank)}`;
   }
   return keys;
 }

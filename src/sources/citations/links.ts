@@ -22,9 +22,19 @@ export type Link = z.infer<typeof linkSchema>;
 export function arxivLinks(paper: ArxivPaper): Link[] {
   const links: Link[] = [];
   for (const doi of (paper.doi ?? "").split(/\s+/).filter(Boolean)) {
-    links.push({ kind: "journal_doi", source: "doi", id_or_doi: doi, how: "the DOI arXiv's metadata gives for the published version" });
+    links.push({
+      kind: "journal_doi",
+      source: "doi",
+      id_or_doi: doi,
+      how: "the DOI arXiv's metadata gives for the published version",
+    });
   }
-  links.push({ kind: "arxiv_doi", source: "datacite", id_or_doi: `${ARXIV_DOI_PREFIX}${paper.base_id}`, how: "arXiv's DataCite DOI, which every arXiv ID has" });
+  links.push({
+    kind: "arxiv_doi",
+    source: "datacite",
+    id_or_doi: `${ARXIV_DOI_PREFIX}${paper.base_id}`,
+    how: "arXiv's DataCite DOI, which every arXiv ID has",
+  });
   return links;
 }
 
@@ -32,18 +42,39 @@ export async function nberLinks(env: Env, info: NberPaperInfo): Promise<{ links:
   const links: Link[] = [];
   const notices: string[] = [];
   const own = info.doi ?? (info.id.startsWith("w") ? `${NBER_DOI_PREFIX}${info.id}` : null);
-  if (own) links.push({ kind: "nber_doi", source: "doi", id_or_doi: own, how: info.doi ? "the paper page's citation_doi" : "NBER's DOI pattern 10.3386/w<number>" });
+  if (own)
+    links.push({
+      kind: "nber_doi",
+      source: "doi",
+      id_or_doi: own,
+      how: info.doi ? "the paper page's citation_doi" : "NBER's DOI pattern 10.3386/w<number>",
+    });
   const published = /\b(10\.\d{4,9}\/[^\s"<>]+)/.exec(info.published_version ?? "");
-  if (published) links.push({ kind: "published_doi", source: "doi", id_or_doi: cleanDoi(published[1]!), how: "the DOI in the page's Published Versions" });
+  if (published)
+    links.push({
+      kind: "published_doi",
+      source: "doi",
+      id_or_doi: cleanDoi(published[1]!),
+      how: "the DOI in the page's Published Versions",
+    });
 
   // The arXiv version: only from a whole mirror (never a search sent to arXiv for this).
   const mirrorEnabled = loadConfig(env).ARXIV_MIRROR_ENABLED;
   if (mirrorEnabled && (await mirrorState(env.DB)).ready) {
     const year = Number(info.date?.slice(0, 4)) || undefined;
-    const resolution = await resolveReference(env, { title: info.title, authors: info.authors.map((name) => splitName(name).family), ...(year ? { year } : {}) }, { sources: ["arxiv"] });
+    const resolution = await resolveReference(
+      env,
+      { title: info.title, authors: info.authors.map((name) => splitName(name).family), ...(year ? { year } : {}) },
+      { sources: ["arxiv"] },
+    );
     const match = resolution.matches[0];
     if (match) {
-      links.push({ kind: "arxiv_version", source: "arxiv", id_or_doi: match.id, how: `title and authors match in the arXiv mirror (confidence ${match.confidence}, title ${match.agreed.title_similarity}, surnames ${match.agreed.surnames_matched})` });
+      links.push({
+        kind: "arxiv_version",
+        source: "arxiv",
+        id_or_doi: match.id,
+        how: `title and authors match in the arXiv mirror (confidence ${match.confidence}, title ${match.agreed.title_similarity}, surnames ${match.agreed.surnames_matched})`,
+      });
     }
   } else if (mirrorEnabled) {
     notices.push("No arXiv version was looked for: the arXiv mirror is not ready.");

@@ -11,9 +11,31 @@ export interface PersonName {
   literal?: string;
 }
 
-const PARTICLES = new Set(["van", "von", "der", "den", "de", "del", "della", "di", "da", "dos", "du", "la", "le", "ter", "ten", "zu", "af", "al", "bin", "ibn"]);
+const PARTICLES = new Set([
+  "van",
+  "von",
+  "der",
+  "den",
+  "de",
+  "del",
+  "della",
+  "di",
+  "da",
+  "dos",
+  "du",
+  "la",
+  "le",
+  "ter",
+  "ten",
+  "zu",
+  "af",
+  "al",
+  "bin",
+  "ibn",
+]);
 const SUFFIXES = /^(jr\.?|sr\.?|ii|iii|iv)$/i;
-const ORGANISATION = /\b(collaboration|consortium|team|group|collab\.|project|survey|observatory|association|institute|committee)\b/i;
+const ORGANISATION =
+  /\b(collaboration|consortium|team|group|collab\.|project|survey|observatory|association|institute|committee)\b/i;
 
 export function splitName(raw: string): PersonName {
   const name = raw.replace(/\s+/g, " ").trim();
@@ -30,12 +52,20 @@ export function splitName(raw: string): PersonName {
   // Lower-case particles before the last word belong to the family name: "van der Berg".
   while (start > 1 && PARTICLES.has(words[start - 1]!)) start--;
   const suffix = words.slice(end).join(" ");
-  return { family: words.slice(start, end).join(" "), given: words.slice(0, start).join(" "), ...(suffix ? { suffix } : {}) };
+  return {
+    family: words.slice(start, end).join(" "),
+    given: words.slice(0, start).join(" "),
+    ...(suffix ? { suffix } : {}),
+  };
 }
 
 /** ASCII letters of a surname for keys and matching: "Müller" -> "muller", "van der Berg" -> "berg". */
 export function surnameKey(name: PersonName): string {
-  const family = (name.literal ?? name.family).split(" ").filter((word) => !PARTICLES.has(word)).pop() ?? "";
+  const family =
+    (name.literal ?? name.family)
+      .split(" ")
+      .filter((word) => !PARTICLES.has(word))
+      .pop() ?? "";
   return asciiFold(family).replace(/[^a-z]/g, "");
 }
 

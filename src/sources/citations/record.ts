@@ -74,7 +74,11 @@ export function fromNber(info: NberPaperInfo, source: string): CitationRecord {
     sourceDoi,
     url: `${PUBLIC_NBER}/papers/${info.id}`,
     publishedAs: info.published_version?.trim() || null,
-    report: { institution: "National Bureau of Economic Research", series: "Working Paper Series", number: info.id.replace(/^w0*/, "") },
+    report: {
+      institution: "National Bureau of Economic Research",
+      series: "Working Paper Series",
+      number: info.id.replace(/^w0*/, ""),
+    },
     source,
   };
 }

@@ -16,13 +16,16 @@ export interface ReferenceFields {
   nber_id?: string;
 }
 
-const ARXIV_IN_TEXT = /(?:arxiv:\s*|arxiv\.org\/(?:abs|pdf|html)\/|\bcorr\s+abs\/|\babs\/)((?:[a-z-]+(?:\.[a-z]{2})?\/\d{7})|\d{4}\.\d{4,5})(v\d+)?/i;
+const ARXIV_IN_TEXT =
+  /(?:arxiv:\s*|arxiv\.org\/(?:abs|pdf|html)\/|\bcorr\s+abs\/|\babs\/)((?:[a-z-]+(?:\.[a-z]{2})?\/\d{7})|\d{4}\.\d{4,5})(v\d+)?/i;
 // Old-style IDs are cited bare ("[gr-qc/0401028]"); parseArxivId checks the archive name.
 const LEGACY_IN_TEXT = /(?<![\w./-])([a-z]+(?:-[a-z]+)?(?:\.[A-Z]{2})?\/\d{7})(v\d+)?(?![\w/])/;
 const DOI_IN_TEXT = /\b(10\.\d{4,9}\/[^\s"<>]+)/;
-const NBER_IN_TEXT = /\bNBER\b[^.]{0,40}?(?:No\.?|Number|#|Paper)\s*w?(\d{3,5})\b|\bNBER\b[^.]{0,20}?\b(w\d{4,5})\b|\bnber\.org\/papers\/(w\d{3,5})\b/i;
+const NBER_IN_TEXT =
+  /\bNBER\b[^.]{0,40}?(?:No\.?|Number|#|Paper)\s*w?(\d{3,5})\b|\bNBER\b[^.]{0,20}?\b(w\d{4,5})\b|\bnber\.org\/papers\/(w\d{3,5})\b/i;
 const YEAR = /\b(1[89]\d{2}|20\d{2})[a-z]?\b/;
-const VENUE_START = /^(in\s|proc(eedings|\.)|arxiv|journal|trans(actions|\.)|advances in|conference|workshop|international|ieee|acm|phys(\.|ics|\b)|nature|science|the annals|econometrica|quarterly|review of|american economic|nber|preprint|technical report|working paper|mnras|apj|a&a)/i;
+const VENUE_START =
+  /^(in\s|proc(eedings|\.)|arxiv|journal|trans(actions|\.)|advances in|conference|workshop|international|ieee|acm|phys(\.|ics|\b)|nature|science|the annals|econometrica|quarterly|review of|american economic|nber|preprint|technical report|working paper|mnras|apj|a&a)/i;
 
 /** The identifiers in a reference, wherever they appear (text or link targets). */
 export function identifiersIn(text: string): Pick<ReferenceFields, "doi" | "arxiv_id" | "nber_id"> {
@@ -41,8 +44,10 @@ export function identifiersIn(text: string): Pick<ReferenceFields, "doi" | "arxi
     const number = (nber[1] ?? nber[2] ?? nber[3])!.replace(/^w/i, "");
     out.nber_id = `w${number.padStart(4, "0")}`;
   }
-  if (!out.arxiv_id && out.doi && /^10\.48550\/arxiv\./i.test(out.doi)) out.arxiv_id = out.doi.slice("10.48550/arXiv.".length);
-  if (!out.nber_id && out.doi && /^10\.3386\/w\d+$/i.test(out.doi)) out.nber_id = out.doi.slice("10.3386/".length).toLowerCase();
+  if (!out.arxiv_id && out.doi && /^10\.48550\/arxiv\./i.test(out.doi))
+    out.arxiv_id = out.doi.slice("10.48550/arXiv.".length);
+  if (!out.nber_id && out.doi && /^10\.3386\/w\d+$/i.test(out.doi))
+    out.nber_id = out.doi.slice("10.3386/".length).toLowerCase();
   return out;
 }
 
@@ -57,17 +62,27 @@ export function cleanDoi(raw: string): string {
 /** Splits at sentence ends (not after an initial: "A. Vaswani"), and at a colon after the authors' initials. */
 function segments(text: string): string[] {
   return text
-    .split(/(?<!\b[A-Z])(?<!\b(?:Th|Ch|Ph|Kh|Zh|Sh|Yu|Jr|St|Wm))(?<!\b(?:[Vv]ol|[Nn]o|[Pp]p|[Ee]d|[Ee]ds|[Pp]roc|[Cc]onf|[Ii]nt|[Jj])\.?)[.?!]\s+|(?<=\b[A-Z]\.):\s+/)
+    .split(
+      /(?<!\b[A-Z])(?<!\b(?:Th|Ch|Ph|Kh|Zh|Sh|Yu|Jr|St|Wm))(?<!\b(?:[Vv]ol|[Nn]o|[Pp]p|[Ee]d|[Ee]ds|[Pp]roc|[Cc]onf|[Ii]nt|[Jj])\.?)[.?!]\s+|(?<=\b[A-Z]\.):\s+/,
+    )
     .map((segment) => segment.trim().replace(/[.,;]+$/, ""))
     .filter(Boolean);
 }
 
 export function looksLikeAuthors(segment: string): boolean {
-  const words = segment.replace(/\bet al\b\.?/g, "").split(/[\s,]+/).filter(Boolean);
+  const words = segment
+    .replace(/\bet al\b\.?/g, "")
+    .split(/[\s,]+/)
+    .filter(Boolean);
   if (words.length === 0) return false;
-  const lower = words.filter((word) => /^[a-z]/.test(word) && !/^(and|van|von|de|der|den|di|da|du|la|le|dos|del|della)$/.test(word));
+  const lower = words.filter(
+    (word) => /^[a-z]/.test(word) && !/^(and|van|von|de|der|den|di|da|du|la|le|dos|del|della)$/.test(word),
+  );
   const initials = words.filter((word) => /^[A-Z]\.(-?[A-Z]\.)*$/.test(word));
-  return lower.length <= words.length * 0.15 && (segment.includes(",") || /\band\b|&/.test(segment) || initials.length > 0 || words.length <= 3);
+  return (
+    lower.length <= words.length * 0.15 &&
+    (segment.includes(",") || /\band\b|&/.test(segment) || initials.length > 0 || words.length <= 3)
+  );
 }
 
 /** Surnames in an author list: "A. Vaswani, N. Shazeer, and L. Kaiser", "Aubert D., Pichon C.", "Vaswani, A. and Shazeer, N.". */
@@ -88,7 +103,10 @@ export function surnamesIn(segment: string): string[] {
 }
 
 export function parseReference(raw: string): ReferenceFields {
-  let text = raw.replace(/\s+/g, " ").trim().replace(/^\[[^\]]{1,20}\]\s*|^\(?\d{1,3}[.)]\s+/, "");
+  let text = raw
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^\[[^\]]{1,20}\]\s*|^\(?\d{1,3}[.)]\s+/, "");
   const fields: ReferenceFields = { ...identifiersIn(text) };
   // Identifiers and links out, so that their digits are not read as years or words.
   text = text
@@ -111,7 +129,8 @@ export function parseReference(raw: string): ReferenceFields {
     if (before) fields.authors = surnamesIn(before.replace(YEAR, ""));
   } else if (parts.length > 0) {
     const first = parts[0]!;
-    const authorsFirst = !VENUE_START.test(first) && looksLikeAuthors(first.replace(/\(?\b(1[89]|20)\d{2}[a-z]?\)?.*$/, ""));
+    const authorsFirst =
+      !VENUE_START.test(first) && looksLikeAuthors(first.replace(/\(?\b(1[89]|20)\d{2}[a-z]?\)?.*$/, ""));
     if (authorsFirst) {
       // Author-year styles put the year right after the names: "Aubert D., Pichon C., 2004, MNRAS".
       fields.authors = surnamesIn(first.replace(/\(?\b(1[89]|20)\d{2}[a-z]?\)?.*$/, ""));
@@ -121,8 +140,15 @@ export function parseReference(raw: string): ReferenceFields {
     }
     if (titleIndex >= 0) fields.title = parts[titleIndex]!.replace(/^\(?\b(1[89]|20)\d{2}[a-z]?\)?[.,]?\s*/, "");
   }
-  const venue = parts.slice(Math.max(titleIndex + 1, 1)).find((part) => VENUE_START.test(part.replace(/^in:?\s+/i, "In ")));
-  if (venue) fields.venue = venue.replace(/^in:?\s+/i, "").replace(YEAR, "").replace(/\(\s*\)/g, "").replace(/[,.\s]+$/, "");
+  const venue = parts
+    .slice(Math.max(titleIndex + 1, 1))
+    .find((part) => VENUE_START.test(part.replace(/^in:?\s+/i, "In ")));
+  if (venue)
+    fields.venue = venue
+      .replace(/^in:?\s+/i, "")
+      .replace(YEAR, "")
+      .replace(/\(\s*\)/g, "")
+      .replace(/[,.\s]+$/, "");
   if (fields.authors && fields.authors.length === 0) delete fields.authors;
   return fields;
 }
@@ -130,12 +156,21 @@ export function parseReference(raw: string): ReferenceFields {
 export function isTitleLike(segment: string, minWords = 3): boolean {
   const words = segment.split(/\s+/);
   const wordy = words.filter((word) => /\p{L}{2,}/u.test(word));
-  return wordy.length >= Math.min(2, minWords) && words.length >= minWords && wordy.length >= words.length * 0.6 && !VENUE_START.test(segment) && !/^(pp?\.|pages?|vol\.|volume)\s/i.test(segment) && !/^\d/.test(segment);
+  return (
+    wordy.length >= Math.min(2, minWords) &&
+    words.length >= minWords &&
+    wordy.length >= words.length * 0.6 &&
+    !VENUE_START.test(segment) &&
+    !/^(pp?\.|pages?|vol\.|volume)\s/i.test(segment) &&
+    !/^\d/.test(segment)
+  );
 }
 
 /** Title words for comparison: TeX, accents, case and punctuation gone. */
 export function titleTokens(title: string): string[] {
-  return asciiFold(plainTitle(title)).split(/[^a-z0-9]+/).filter(Boolean);
+  return asciiFold(plainTitle(title))
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 /** Dice coefficient of the two titles' word sets (1 = the same words). */

@@ -12,7 +12,10 @@ export const REFERENCES_MAX_PAGE = 100;
 const RESOLVE_CONCURRENCY = 8;
 
 export interface ResolvedEntry extends BibliographyEntry {
-  resolved: { status: "match"; source: Candidate["source"]; id: string; confidence: number } | { status: "no_match" } | { status: "not_tried"; why: string };
+  resolved:
+    | { status: "match"; source: Candidate["source"]; id: string; confidence: number }
+    | { status: "no_match" }
+    | { status: "not_tried"; why: string };
 }
 
 export interface ReferencesResult {
@@ -25,7 +28,13 @@ export interface ReferencesResult {
   notices: string[];
 }
 
-export async function getReferences(env: Env, paperId: string, start: number, limit: number, reportProgress: ReportProgress = noProgress): Promise<ReferencesResult> {
+export async function getReferences(
+  env: Env,
+  paperId: string,
+  start: number,
+  limit: number,
+  reportProgress: ReportProgress = noProgress,
+): Promise<ReferencesResult> {
   const loaded = await loadArxivDocument(env, paperId, reportProgress);
   const entries = bibliographyOf(loaded.document);
   const page = entries.slice(start, start + limit);
@@ -43,8 +52,10 @@ export async function getReferences(env: Env, paperId: string, start: number, li
   });
   const notices = [...loaded.notices];
   if (entries.length === 0) notices.push(`No bibliography was found in the paper's text (${loaded.source}).`);
-  if (loaded.document.extraction_truncated) notices.push("The paper's text was cut at the read budget; entries past it are missing.");
-  if (loaded.source === "pdf_text") notices.push("Entries were cut from the PDF's text: titles and authors are read heuristically.");
+  if (loaded.document.extraction_truncated)
+    notices.push("The paper's text was cut at the read budget; entries past it are missing.");
+  if (loaded.source === "pdf_text")
+    notices.push("Entries were cut from the PDF's text: titles and authors are read heuristically.");
   return {
     paper_id: loaded.resolvedId,
     text_source: loaded.source,
@@ -60,11 +71,19 @@ function resolveEntry(env: Env, arxivLookups: Map<string, ServedPaper | string>)
   return async (entry: BibliographyEntry): Promise<ResolvedEntry> => {
     const { number: _n, text: _t, ...fields } = entry;
     if (!fields.title && !fields.doi && !fields.arxiv_id && !fields.nber_id) {
-      return { ...entry, resolved: { status: "not_tried", why: "no title or identifier could be read from the entry" } };
+      return {
+        ...entry,
+        resolved: { status: "not_tried", why: "no title or identifier could be read from the entry" },
+      };
     }
     const resolution = await resolveReference(env, fields, { maxMatches: 1, arxivLookups });
     const best = resolution.matches[0];
-    return { ...entry, resolved: best ? { status: "match", source: best.source, id: best.id, confidence: best.confidence } : { status: "no_match" } };
+    return {
+      ...entry,
+      resolved: best
+        ? { status: "match", source: best.source, id: best.id, confidence: best.confidence }
+        : { status: "no_match" },
+    };
   };
 }
 

@@ -15,7 +15,14 @@ import { parseNberId } from "../nber/ids";
 import type { NberPaper, NberPaperInfo } from "../nber/paper";
 import { paperUrl } from "../nber/paper";
 import { asciiFold, splitName, surnameKey } from "./names";
-import { cleanDoi, identifiersIn, parseReference, titleSimilarity, titleTokens, type ReferenceFields } from "./reference-text";
+import {
+  cleanDoi,
+  identifiersIn,
+  parseReference,
+  titleSimilarity,
+  titleTokens,
+  type ReferenceFields,
+} from "./reference-text";
 
 /** At or above this, a candidate is a match; below it the answer is no_match. */
 export const MATCH_THRESHOLD = 0.8;
@@ -60,22 +67,35 @@ interface Found {
 
 export function referenceFields(input: { reference?: string | undefined } & ReferenceFields): ReferenceFields {
   if (input.reference !== undefined && input.reference.length > MAX_REFERENCE_CHARS) {
-    throw new ToolError("invalid_argument", `The reference is ${input.reference.length} characters; at most ${MAX_REFERENCE_CHARS} are read.`, {
-      recovery: "Pass one bibliography entry, or its title, authors and year as fields.",
-    });
+    throw new ToolError(
+      "invalid_argument",
+      `The reference is ${input.reference.length} characters; at most ${MAX_REFERENCE_CHARS} are read.`,
+      {
+        recovery: "Pass one bibliography entry, or its title, authors and year as fields.",
+      },
+    );
   }
   const parsed = input.reference ? parseReference(input.reference) : {};
-  const given = Object.fromEntries(Object.entries(input).filter(([key, value]) => key !== "reference" && value !== undefined && value !== "")) as ReferenceFields;
+  const given = Object.fromEntries(
+    Object.entries(input).filter(([key, value]) => key !== "reference" && value !== undefined && value !== ""),
+  ) as ReferenceFields;
   const fields: ReferenceFields = { ...parsed, ...given };
-  if (given.authors) fields.authors = given.authors.map((name) => (name.includes(" ") || name.includes(",") ? splitName(name).family : name));
+  if (given.authors)
+    fields.authors = given.authors.map((name) =>
+      name.includes(" ") || name.includes(",") ? splitName(name).family : name,
+    );
   if (fields.doi) {
     fields.doi = cleanDoi(fields.doi);
     Object.assign(fields, { ...identifiersIn(`doi ${fields.doi}`), ...fields });
   }
   if (!fields.title && !fields.doi && !fields.arxiv_id && !fields.nber_id && !(fields.authors && fields.year)) {
-    throw new ToolError("invalid_argument", "The reference gives nothing to look up: no title, identifier, or authors with a year could be read from it.", {
-      recovery: "Pass the entry as it appears in the bibliography, or at least its title.",
-    });
+    throw new ToolError(
+      "invalid_argument",
+      "The reference gives nothing to look up: no title, identifier, or authors with a year could be read from it.",
+      {
+        recovery: "Pass the entry as it appears in the bibliography, or at least its title.",
+      },
+    );
   }
   return fields;
 }
@@ -88,7 +108,11 @@ export interface ResolveOptions {
   sources?: readonly ("arxiv" | "nber")[];
 }
 
-export async function resolveReference(env: Env, fields: ReferenceFields, { maxMatches = 3, arxivLookups, sources = ["arxiv", "nber"] }: ResolveOptions = {}): Promise<Resolution> {
+export async function resolveReference(
+  env: Env,
+  fields: ReferenceFields,
+  { maxMatches = 3, arxivLookups, sources = ["arxiv", "nber"] }: ResolveOptions = {},
+): Promise<Resolution> {
   const tried: string[] = [];
   const found: Found[] = [];
   await lookupIdentifiers(env, fields, found, tried, arxivLookups);
@@ -104,19 +128,35 @@ export async function resolveReference(env: Env, fields: ReferenceFields, { maxM
     const held = byPaper.get(key);
     if (!held || (candidate.exact && !held.exact)) byPaper.set(key, candidate);
   }
-  const scored = [...byPaper.values()].map((candidate) => score(fields, candidate)).sort((a, b) => b.confidence - a.confidence);
+  const scored = [...byPaper.values()]
+    .map((candidate) => score(fields, candidate))
+    .sort((a, b) => b.confidence - a.confidence);
   const matches = scored.filter((candidate) => candidate.confidence >= MATCH_THRESHOLD).slice(0, maxMatches);
-  const near = scored.filter((candidate) => candidate.confidence < MATCH_THRESHOLD).slice(0, matches.length > 0 ? 0 : 2);
+  const near = scored
+    .filter((candidate) => candidate.confidence < MATCH_THRESHOLD)
+    .slice(0, matches.length > 0 ? 0 : 2);
   return { status: matches.length > 0 ? "match" : "no_match", matches, near_misses: near, parsed: fields, tried };
 }
 
-async function lookupIdentifiers(env: Env, fields: ReferenceFields, found: Found[], tried: string[], arxivLookups?: Map<string, ServedPaper | string>): Promise<void> {
+async function lookupIdentifiers(
+  env: Env,
+  fields: ReferenceFields,
+  found: Found[],
+  tried: string[],
+  arxivLookups?: Map<string, ServedPaper | string>,
+): Promise<void> {
   if (fields.arxiv_id) {
     // A cited version is still the paper: look up the paper (the latest version answers).
     const base = fields.arxiv_id.replace(/v\d+$/, "");
     const outcome = arxivLookups?.get(base) ?? (await lookupArxiv(env, [base])).get(base)!;
-    if (typeof outcome !== "string") found.push({ ...fromArxivPaper(outcome, `arXiv ID ${fields.arxiv_id} looked up (${outcome.served_from})`), exact: `arXiv ID ${fields.arxiv_id}` });
-    tried.push(typeof outcome !== "string" ? `arXiv ID ${fields.arxiv_id}: found` : `arXiv ID ${fields.arxiv_id}: ${outcome}`);
+    if (typeof outcome !== "string")
+      found.push({
+        ...fromArxivPaper(outcome, `arXiv ID ${fields.arxiv_id} looked up (${outcome.served_from})`),
+        exact: `arXiv ID ${fields.arxiv_id}`,
+      });
+    tried.push(
+      typeof outcome !== "string" ? `arXiv ID ${fields.arxiv_id}: found` : `arXiv ID ${fields.arxiv_id}: ${outcome}`,
+    );
   }
   if (fields.nber_id) {
     const parsed = parseNberId(fields.nber_id);
@@ -131,12 +171,21 @@ async function lookupIdentifiers(env: Env, fields: ReferenceFields, found: Found
       return;
     }
     const rows = await mirrorByDoi(env.DB.withSession("first-unconstrained"), doi);
-    for (const row of rows) found.push({ ...fromArxivPaper(rowToPaper(row), `journal DOI ${doi} in the arXiv mirror`), exact: `DOI ${doi}` });
-    tried.push(`DOI ${doi}: ${rows.length > 0 ? `the journal DOI of arXiv ${rows.map((row) => row.id).join(", ")}` : "no arXiv paper in the mirror carries it (papers-mcp does not ask Crossref)"}`);
+    for (const row of rows)
+      found.push({ ...fromArxivPaper(rowToPaper(row), `journal DOI ${doi} in the arXiv mirror`), exact: `DOI ${doi}` });
+    tried.push(
+      `DOI ${doi}: ${rows.length > 0 ? `the journal DOI of arXiv ${rows.map((row) => row.id).join(", ")}` : "no arXiv paper in the mirror carries it (papers-mcp does not ask Crossref)"}`,
+    );
   }
 }
 
-async function searchTitle(env: Env, fields: ReferenceFields, found: Found[], tried: string[], sources: readonly ("arxiv" | "nber")[]): Promise<void> {
+async function searchTitle(
+  env: Env,
+  fields: ReferenceFields,
+  found: Found[],
+  tried: string[],
+  sources: readonly ("arxiv" | "nber")[],
+): Promise<void> {
   const words = fields.title ? titleTokens(fields.title).slice(0, 30) : [];
   if (words.length < 2) return;
   // Lower-case words only: arXiv's grammar would read AND/OR/NOT and field prefixes.
@@ -149,7 +198,13 @@ async function searchTitle(env: Env, fields: ReferenceFields, found: Found[], tr
 
 async function searchArxivTitle(env: Env, query: string, found: Found[], tried: string[]): Promise<void> {
   try {
-    const outcome = await searchPapers(env, { query, sortBy: "relevance", sortOrder: "descending", start: 0, maxResults: 5 });
+    const outcome = await searchPapers(env, {
+      query,
+      sortBy: "relevance",
+      sortOrder: "descending",
+      start: 0,
+      maxResults: 5,
+    });
     const from = "served_from" in outcome.source ? outcome.source.served_from : "live";
     for (const paper of outcome.papers) found.push(fromArxivPaper(paper, `title search in arXiv (${from})`));
     tried.push(`title search in arXiv (${from}): ${outcome.papers.length} candidates`);
@@ -161,7 +216,8 @@ async function searchArxivTitle(env: Env, query: string, found: Found[], tried: 
 
 async function searchNberTitle(env: Env, query: string, found: Found[], tried: string[]): Promise<void> {
   const result = await searchNberMirror(env.DB, { query, page: 1, perPage: 5 });
-  for (const paper of result.papers) found.push(fromNberPaper({ ...paper, url: paperUrl(paper.id) }, "title search in the NBER mirror"));
+  for (const paper of result.papers)
+    found.push(fromNberPaper({ ...paper, url: paperUrl(paper.id) }, "title search in the NBER mirror"));
   tried.push(`title search in the NBER mirror: ${result.papers.length} candidates`);
 }
 
@@ -189,7 +245,15 @@ function fromArxivPaper(paper: ArxivPaper, how: string): Found {
 }
 
 function fromNberPaper(paper: NberPaper | NberPaperInfo, how: string): Found {
-  return { source: "nber", id: paper.id, title: paper.title, authors: paper.authors, year: Number(paper.date?.slice(0, 4)) || null, doi: "doi" in paper ? paper.doi : null, how };
+  return {
+    source: "nber",
+    id: paper.id,
+    title: paper.title,
+    authors: paper.authors,
+    year: Number(paper.date?.slice(0, 4)) || null,
+    doi: "doi" in paper ? paper.doi : null,
+    how,
+  };
 }
 
 async function nberPaper(env: Env, id: string): Promise<Found | undefined> {
@@ -205,8 +269,13 @@ const round = (value: number) => Math.round(value * 100) / 100;
 export function score(fields: ReferenceFields, candidate: Found): Candidate {
   const similarity = fields.title ? titleSimilarity(fields.title, candidate.title) : null;
   const theirs = new Set(candidate.authors.map((name) => surnameKey(splitName(name))));
-  const ours = (fields.authors ?? []).slice(0, 6).map((name) => asciiFold(name).replace(/[^a-z]/g, "")).filter(Boolean);
-  const matched = ours.filter((name) => theirs.has(name) || [...theirs].some((other) => other.endsWith(name) || name.endsWith(other)));
+  const ours = (fields.authors ?? [])
+    .slice(0, 6)
+    .map((name) => asciiFold(name).replace(/[^a-z]/g, ""))
+    .filter(Boolean);
+  const matched = ours.filter(
+    (name) => theirs.has(name) || [...theirs].some((other) => other.endsWith(name) || name.endsWith(other)),
+  );
   const surnameScore = ours.length === 0 ? null : matched.length / ours.length;
   const yearGap = fields.year !== undefined && candidate.year !== null ? Math.abs(fields.year - candidate.year) : null;
   // arXiv's year is the first version's; a journal's can be a year or two later.
@@ -229,7 +298,10 @@ export function score(fields: ReferenceFields, candidate: Found): Candidate {
   }
   // The reference names another paper's identifier: whatever else agrees, this is not the one it cites.
   const citedArxiv = fields.arxiv_id?.replace(/v\d+$/, "");
-  if ((candidate.source === "arxiv" && citedArxiv && citedArxiv !== candidate.id) || (candidate.source === "nber" && fields.nber_id && fields.nber_id !== candidate.id)) {
+  if (
+    (candidate.source === "arxiv" && citedArxiv && citedArxiv !== candidate.id) ||
+    (candidate.source === "nber" && fields.nber_id && fields.nber_id !== candidate.id)
+  ) {
     confidence = Math.min(confidence, 0.5);
   }
   return {

@@ -21,7 +21,9 @@ export function toRis(record: CitationRecord, key: string): string {
   if (record.kind === "arxiv") {
     if (record.publishedAs) lines.push(line("T2", record.publishedAs));
     lines.push(line("PB", "arXiv"));
-    lines.push(line("M1", `arXiv:${record.eprint!.id}${record.eprint!.version === null ? "" : `v${record.eprint!.version}`}`));
+    lines.push(
+      line("M1", `arXiv:${record.eprint!.id}${record.eprint!.version === null ? "" : `v${record.eprint!.version}`}`),
+    );
   } else {
     lines.push(line("PB", record.report!.institution));
     lines.push(line("T2", record.report!.series));

@@ -9,7 +9,20 @@ import { parseNberId } from "./ids";
 import { paperUrl, plainText, type NberPaper } from "./paper";
 
 const SEARCH_PATH = "/api/v1/working_page_listing/contentType/working_paper/_/_/search";
-const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 
 const resultSchema = z.object({
   url: z.string(),
@@ -37,7 +50,11 @@ export function displayDateToMonth(display: string | null | undefined): string |
   return match && month >= 0 ? `${match[2]}-${String(month + 1).padStart(2, "0")}` : null;
 }
 
-export async function searchNberApi(env: Env, params: NberSearchParams, deadline?: number): Promise<{ total: number; papers: NberPaper[] }> {
+export async function searchNberApi(
+  env: Env,
+  params: NberSearchParams,
+  deadline?: number,
+): Promise<{ total: number; papers: NberPaper[] }> {
   const query = new URLSearchParams({ page: String(params.page), perPage: String(params.perPage) });
   if (params.query) query.set("q", params.query);
   if (params.startDate) query.set("startDate", params.startDate);

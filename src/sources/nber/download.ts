@@ -43,7 +43,11 @@ export async function ensureNberPdf(env: Env, id: NberId, deadline?: number): Pr
 
 async function streamedSha256(env: Env, key: string): Promise<string> {
   const object = await env.BLOBS.get(key);
-  if (!object) throw new ToolError("upstream_unavailable", "The stored PDF disappeared while it was read.", { retryable: true, recovery: "Retry." });
+  if (!object)
+    throw new ToolError("upstream_unavailable", "The stored PDF disappeared while it was read.", {
+      retryable: true,
+      recovery: "Retry.",
+    });
   const digest = new crypto.DigestStream("SHA-256");
   await object.body.pipeTo(digest);
   return [...new Uint8Array(await digest.digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -72,29 +76,50 @@ async function downloadNberPdf(env: Env, id: NberId, deadline?: number): Promise
     });
     if (response.status === 403) {
       await response.body?.cancel();
-      throw new ToolError("not_downloadable_now", `NBER refused the PDF of ${id.id} (HTTP 403): new papers are restricted during their first week, and some only to subscribers.`, {
-        retryable: true,
-        recovery: "Try again in a few days, or open the paper page on nber.org; nber_get_paper_info still gives the abstract.",
-      });
+      throw new ToolError(
+        "not_downloadable_now",
+        `NBER refused the PDF of ${id.id} (HTTP 403): new papers are restricted during their first week, and some only to subscribers.`,
+        {
+          retryable: true,
+          recovery:
+            "Try again in a few days, or open the paper page on nber.org; nber_get_paper_info still gives the abstract.",
+        },
+      );
     }
     if (response.status === 404) {
       await response.body?.cancel();
-      throw new ToolError("no_match", `NBER has no PDF for ${id.id}.`, { recovery: "Check the ID with nber_get_paper_info or nber_search_papers." });
-    }
-    const bytes = await readBytesCapped(response, loadConfig(env).NBER_MAX_PDF_BYTES, "content_too_large", `NBER's PDF of ${id.id}`);
-    if (new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
-      throw new ToolError("upstream_malformed", `NBER answered the PDF request for ${id.id} with something that is not a PDF.`, {
-        retryable: true,
-        recovery: "Retry later; NBER may be showing a bot check.",
+      throw new ToolError("no_match", `NBER has no PDF for ${id.id}.`, {
+        recovery: "Check the ID with nber_get_paper_info or nber_search_papers.",
       });
+    }
+    const bytes = await readBytesCapped(
+      response,
+      loadConfig(env).NBER_MAX_PDF_BYTES,
+      "content_too_large",
+      `NBER's PDF of ${id.id}`,
+    );
+    if (new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
+      throw new ToolError(
+        "upstream_malformed",
+        `NBER answered the PDF request for ${id.id} with something that is not a PDF.`,
+        {
+          retryable: true,
+          recovery: "Retry later; NBER may be showing a bot check.",
+        },
+      );
     }
     const sha256 = await sha256Hex(bytes);
     await env.BLOBS.put(key, bytes, { httpMetadata: { contentType: "application/pdf" }, customMetadata: { sha256 } });
     await logDownload(env.DB, { paperId: id.id, status: "stored", size: bytes.byteLength, sha256 });
     return { bytes, size: bytes.byteLength, sha256, storedAt: new Date().toISOString(), servedFrom: "live" };
   } catch (error) {
-    const status = error instanceof ToolError && error.reason === "not_downloadable_now" ? "not_downloadable_now" : "failed";
-    await logDownload(env.DB, { paperId: id.id, status, error: error instanceof ToolError ? `${error.reason}: ${error.message}` : "internal_error" });
+    const status =
+      error instanceof ToolError && error.reason === "not_downloadable_now" ? "not_downloadable_now" : "failed";
+    await logDownload(env.DB, {
+      paperId: id.id,
+      status,
+      error: error instanceof ToolError ? `${error.reason}: ${error.message}` : "internal_error",
+    });
     throw error;
   }
 }

@@ -12,7 +12,8 @@ export interface NberId {
 export type ParsedNberId = { ok: true; id: NberId } | { ok: false; input: string; problem: string };
 
 const MAX_NUMBER = 99_999;
-const URL_FORM = /^(?:https?:\/\/)?(?:www\.)?nber\.org\/(?:papers\/|system\/files\/working_papers\/[wht]\d+\/)([^/?#]+?)(?:\.pdf)?\/?(?:[?#].*)?$/i;
+const URL_FORM =
+  /^(?:https?:\/\/)?(?:www\.)?nber\.org\/(?:papers\/|system\/files\/working_papers\/[wht]\d+\/)([^/?#]+?)(?:\.pdf)?\/?(?:[?#].*)?$/i;
 
 export function nberId(series: NberId["series"], number: number): NberId {
   return { series, number, id: `${series}${String(number).padStart(4, "0")}` };

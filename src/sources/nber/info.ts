@@ -46,14 +46,23 @@ export async function getNberPaperInfo(
       if (cached) {
         defer(logInfo(env.DB, { paperId: id.id, servedFrom: "cache" }));
         const age = Math.max(0, Math.round((Date.now() - Date.parse(cached.cachedAt)) / 1000));
-        return { ...trim(cached.value, options.includeAll), served_from: "cache", cached_at: cached.cachedAt, cache_age_seconds: age, notices: [] };
+        return {
+          ...trim(cached.value, options.includeAll),
+          served_from: "cache",
+          cached_at: cached.cachedAt,
+          cache_age_seconds: age,
+          notices: [],
+        };
       }
     }
     let info: NberPaperInfo | undefined;
     try {
       info = await fetchPaperPage(env, id);
     } catch (error) {
-      const fallback = error instanceof ToolError && error.reason !== "upstream_malformed" ? await mirrorPaper(env.DB, id.id) : undefined;
+      const fallback =
+        error instanceof ToolError && error.reason !== "upstream_malformed"
+          ? await mirrorPaper(env.DB, id.id)
+          : undefined;
       if (!fallback || !(error instanceof ToolError)) throw error;
       await logInfo(env.DB, { paperId: id.id, servedFrom: "mirror" });
       return {
@@ -62,18 +71,26 @@ export async function getNberPaperInfo(
         pdf_url: `${PUBLIC_NBER}/papers/${id.id}.pdf`,
         doi: null,
         served_from: "mirror",
-        notices: [`NBER could not be asked (${error.reason}); this is the mirror's record, without the page's extra fields.`],
+        notices: [
+          `NBER could not be asked (${error.reason}); this is the mirror's record, without the page's extra fields.`,
+        ],
       };
     }
     if (!info) {
-      throw new ToolError("no_match", `NBER has no paper ${id.id}.`, { recovery: "Check the number, or find the paper with nber_search_papers." });
+      throw new ToolError("no_match", `NBER has no paper ${id.id}.`, {
+        recovery: "Check the number, or find the paper with nber_search_papers.",
+      });
     }
     await putCachedInfo(env.DB, id.id, info);
     await upsertMirror(env.DB, [{ ...info, source: "page" }]);
     await logInfo(env.DB, { paperId: id.id, servedFrom: "live" });
     return { ...trim(info, options.includeAll), served_from: "live", notices: [] };
   } catch (error) {
-    await logInfo(env.DB, { paperId: id.id, servedFrom: null, error: error instanceof ToolError ? error.reason : "internal_error" });
+    await logInfo(env.DB, {
+      paperId: id.id,
+      servedFrom: null,
+      error: error instanceof ToolError ? error.reason : "internal_error",
+    });
     throw error;
   }
 }

@@ -16,12 +16,17 @@ function displayName(author: string): string {
 export async function fetchPaperPage(env: Env, id: NberId, deadline?: number): Promise<NberPaperInfo | undefined> {
   // Concurrent lookups of one paper share one request (and one parse).
   return coalesce(`nber:page:${id.id}`, async () => {
-    const response = await politeFetch(env, "nber", `/papers/${id.id}`, { retries: 2, ...(deadline === undefined ? {} : { deadline }) });
+    const response = await politeFetch(env, "nber", `/papers/${id.id}`, {
+      retries: 2,
+      ...(deadline === undefined ? {} : { deadline }),
+    });
     if (response.status === 404) {
       await response.body?.cancel();
       return undefined;
     }
-    const html = new TextDecoder().decode(await readBytesCapped(response, 5_000_000, "upstream_malformed", "NBER's paper page"));
+    const html = new TextDecoder().decode(
+      await readBytesCapped(response, 5_000_000, "upstream_malformed", "NBER's paper page"),
+    );
     return parsePaperPage(html, id);
   });
 }
@@ -30,7 +35,10 @@ export async function fetchPaperPage(env: Env, id: NberId, deadline?: number): P
  * Handlers that collect the text of each matching element and hand it to `done` at its end tag;
  * `when` can decline an element (then its text is not collected).
  */
-function collectText(done: (text: string) => void, when: () => boolean = () => true): HTMLRewriterElementContentHandlers {
+function collectText(
+  done: (text: string) => void,
+  when: () => boolean = () => true,
+): HTMLRewriterElementContentHandlers {
   let parts: string[] | null = null;
   return {
     element(element) {
@@ -66,9 +74,15 @@ export async function parsePaperPage(html: string, id: NberId): Promise<NberPape
         if (content) (meta[name] ??= []).push(content);
       },
     })
-    .on(".page-header__intro-inner p", collectText((text) => abstract.push(text)))
+    .on(
+      ".page-header__intro-inner p",
+      collectText((text) => abstract.push(text)),
+    )
     // The paragraph right after a "Published Versions" heading is the published version.
-    .on("h2", collectText((text) => void (publishedNext = /published versions?/i.test(text))))
+    .on(
+      "h2",
+      collectText((text) => void (publishedNext = /published versions?/i.test(text))),
+    )
     .on(
       "p",
       collectText(
@@ -99,14 +113,21 @@ export async function parsePaperPage(html: string, id: NberId): Promise<NberPape
 
   const title = meta["citation_title"]?.[0];
   if (!title) {
-    throw new ToolError("upstream_malformed", `NBER's page for ${id.id} has no citation metadata (perhaps a bot check or an error page).`, {
-      retryable: true,
-      recovery: "Retry later, or open the paper page in a browser.",
-    });
+    throw new ToolError(
+      "upstream_malformed",
+      `NBER's page for ${id.id} has no citation metadata (perhaps a bot check or an error page).`,
+      {
+        retryable: true,
+        recovery: "Retry later, or open the paper page in a browser.",
+      },
+    );
   }
   const number = meta["citation_technical_report_number"]?.[0];
   if (number && number.toLowerCase() !== id.id) {
-    throw new ToolError("upstream_malformed", `NBER's page for ${id.id} describes ${number}.`, { retryable: true, recovery: "Retry later." });
+    throw new ToolError("upstream_malformed", `NBER's page for ${id.id} describes ${number}.`, {
+      retryable: true,
+      recovery: "Retry later.",
+    });
   }
   const clean = (text: string) => decodeHTML(text).replace(/\s+/g, " ").trim();
   const abstractText = clean(abstract.join(" "));
@@ -125,7 +146,7 @@ export async function parsePaperPage(html: string, id: NberId): Promise<NberPape
     date,
     abstract: abstractText === "" ? null : abstractText,
     url: paperUrl(id.id),
-    pdf_url: pdf && pdf.startsWith(`${PUBLIC_NBER}/`) ? pdf : `${PUBLIC_NBER}/papers/${id.id}.pdf`,
+    pdf_url: pdf?.startsWith(`${PUBLIC_NBER}/`) ? pdf : `${PUBLIC_NBER}/papers/${id.id}.pdf`,
     doi: meta["citation_doi"]?.[0] ?? null,
     ...(topics ? { topics } : {}),
     ...(programs ? { programs } : {}),

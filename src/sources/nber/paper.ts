@@ -27,5 +27,7 @@ export const paperUrl = (id: string) => `${PUBLIC_NBER}/papers/${id}`;
 
 /** HTML fragment -> plain text (tags dropped, entities decoded, whitespace collapsed). */
 export function plainText(html: string, decode: (text: string) => string): string {
-  return decode(html.replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim();
+  return decode(html.replace(/<[^>]*>/g, " "))
+    .replace(/\s+/g, " ")
+    .trim();
 }

@@ -13,10 +13,15 @@ import { paperUrl } from "./paper";
 
 export const nberTextKey = (id: string) => `nber/text/${id}.json`;
 
-export async function loadNberDocument(env: Env, paperId: string, reportProgress: ReportProgress = noProgress): Promise<{ id: string; document: ExtractedDocument; servedFrom: "cache" | "live"; cachedAt?: string }> {
+export async function loadNberDocument(
+  env: Env,
+  paperId: string,
+  reportProgress: ReportProgress = noProgress,
+): Promise<{ id: string; document: ExtractedDocument; servedFrom: "cache" | "live"; cachedAt?: string }> {
   const id = requireNberId(paperId);
   const stored = await getJson<ExtractedDocument>(env.BLOBS, nberTextKey(id.id));
-  if (stored) return { id: id.id, document: completeStructure(stored.value), servedFrom: "cache", cachedAt: stored.storedAt };
+  if (stored)
+    return { id: id.id, document: completeStructure(stored.value), servedFrom: "cache", cachedAt: stored.storedAt };
   const config = loadConfig(env);
   const progress = throttled(reportProgress);
   progress("fetching the PDF", 1);
@@ -24,7 +29,11 @@ export async function loadNberDocument(env: Env, paperId: string, reportProgress
   progress(`PDF ${(pdf.bytes.byteLength / 1_048_576).toFixed(1)} MB fetched`, 2);
   const document = await pdfToDocument(
     pdf.bytes,
-    { maxPages: config.ARXIV_READ_MAX_PDF_PAGES, maxChars: config.ARXIV_READ_MAX_TEXT_CHARS, onPage: (page, pages) => progress(`page ${page} of ${pages} extracted`, 2 + page, 2 + pages) },
+    {
+      maxPages: config.ARXIV_READ_MAX_PDF_PAGES,
+      maxChars: config.ARXIV_READ_MAX_TEXT_CHARS,
+      onPage: (page, pages) => progress(`page ${page} of ${pages} extracted`, 2 + page, 2 + pages),
+    },
     `Open ${paperUrl(id.id)} in a browser.`,
   );
   warmPassageIndex(passageKey(id.id, "pdf_text"), document.text);

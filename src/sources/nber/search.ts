@@ -30,26 +30,49 @@ export interface NberSearchResult {
 // The mirror is trusted for a window that ends before its newest paper: after that it may lack papers.
 const toPaper = (paper: MirrorPaper): NberPaper => ({ ...paper, url: paperUrl(paper.id) });
 
-export async function searchNber(env: Env, input: NberSearchInput, surface: string, waitUntil: (p: Promise<unknown>) => void): Promise<NberSearchResult> {
+export async function searchNber(
+  env: Env,
+  input: NberSearchInput,
+  surface: string,
+  waitUntil: (p: Promise<unknown>) => void,
+): Promise<NberSearchResult> {
   const query = input.query.replace(/\s+/g, " ").trim();
   if (query === "" || /[\u0000-\u001f\u007f]/.test(query)) {
-    throw new ToolError("invalid_query", "The query is empty or contains control characters.", { recovery: "Give a title, author, number or keywords." });
+    throw new ToolError("invalid_query", "The query is empty or contains control characters.", {
+      recovery: "Give a title, author, number or keywords.",
+    });
   }
   // NBER's series start in 1973.
   if (input.start_date) parseDay(input.start_date, "start_date", { minYear: 1970 });
   if (input.end_date) parseDay(input.end_date, "end_date", { minYear: 1970 });
   if (input.start_date && input.end_date && input.start_date > input.end_date) {
-    throw new ToolError("invalid_date", `start_date ${input.start_date} is after end_date ${input.end_date}.`, { recovery: "Swap the dates; both are inclusive." });
+    throw new ToolError("invalid_date", `start_date ${input.start_date} is after end_date ${input.end_date}.`, {
+      recovery: "Swap the dates; both are inclusive.",
+    });
   }
-  const conditions = { start_date: input.start_date ?? null, end_date: input.end_date ?? null, page: input.page, per_page: input.per_page };
-  const base = { query, page: input.page, per_page: input.per_page, start_date: input.start_date ?? null, end_date: input.end_date ?? null };
+  const conditions = {
+    start_date: input.start_date ?? null,
+    end_date: input.end_date ?? null,
+    page: input.page,
+    per_page: input.per_page,
+  };
+  const base = {
+    query,
+    page: input.page,
+    per_page: input.per_page,
+    start_date: input.start_date ?? null,
+    end_date: input.end_date ?? null,
+  };
   const notices: string[] = [];
 
   // A paper number ("w25000", "25000") is a lookup, best answered by the mirror.
   const asId = parseNberId(query);
   const coverage = await mirrorCoverage(env.DB);
   const newest = coverage.newest;
-  const mirrorCanAnswer = coverage.papers > 0 && newest !== null && (asId.ok || (input.end_date !== undefined && input.end_date.slice(0, 7) < newest.slice(0, 7)));
+  const mirrorCanAnswer =
+    coverage.papers > 0 &&
+    newest !== null &&
+    (asId.ok || (input.end_date !== undefined && input.end_date.slice(0, 7) < newest.slice(0, 7)));
 
   const fromMirror = async (): Promise<NberSearchResult> => {
     if (asId.ok) {
@@ -57,7 +80,13 @@ export async function searchNber(env: Env, input: NberSearchInput, surface: stri
       const papers = paper && input.page === 1 ? [toPaper(paper)] : [];
       return { ...base, total: paper ? 1 : 0, served_from: "mirror", papers, notices };
     }
-    const found = await searchMirror(env.DB, { query, page: input.page, perPage: input.per_page, ...(input.start_date ? { startDate: input.start_date } : {}), ...(input.end_date ? { endDate: input.end_date } : {}) });
+    const found = await searchMirror(env.DB, {
+      query,
+      page: input.page,
+      perPage: input.per_page,
+      ...(input.start_date ? { startDate: input.start_date } : {}),
+      ...(input.end_date ? { endDate: input.end_date } : {}),
+    });
     return { ...base, total: found.total, served_from: "mirror", papers: found.papers.map(toPaper), notices };
   };
 
@@ -70,14 +99,33 @@ export async function searchNber(env: Env, input: NberSearchInput, surface: stri
       result = await live();
     }
   } catch (error) {
-    await logQuery(env.DB, { surface, keyword: query, conditions, resultCount: null, servedFrom: null, error: error instanceof ToolError ? error.reason : "internal_error" });
+    await logQuery(env.DB, {
+      surface,
+      keyword: query,
+      conditions,
+      resultCount: null,
+      servedFrom: null,
+      error: error instanceof ToolError ? error.reason : "internal_error",
+    });
     throw error;
   }
   if (result.papers.length === 0) {
-    notices.push(result.total > 0 ? `page ${input.page} is past the last result (total ${result.total}).` : "No paper matches. Try fewer or different words, an author's last name, or drop the dates.");
+    notices.push(
+      result.total > 0
+        ? `page ${input.page} is past the last result (total ${result.total}).`
+        : "No paper matches. Try fewer or different words, an author's last name, or drop the dates.",
+    );
   }
   // Logged after the answer is sent: the log write is not on the caller's clock.
-  waitUntil(logQuery(env.DB, { surface, keyword: query, conditions, resultCount: result.total, servedFrom: result.served_from }));
+  waitUntil(
+    logQuery(env.DB, {
+      surface,
+      keyword: query,
+      conditions,
+      resultCount: result.total,
+      servedFrom: result.served_from,
+    }),
+  );
   return result;
 
   async function live(): Promise<NberSearchResult> {
@@ -90,11 +138,18 @@ export async function searchNber(env: Env, input: NberSearchInput, surface: stri
         ...(input.end_date ? { endDate: input.end_date } : {}),
       });
       // What NBER told us joins the mirror (after the answer is sent).
-      waitUntil(upsertMirror(env.DB, found.papers.map((paper) => ({ ...paper, source: "api" as const }))).catch((error) => console.error("mirror upsert failed", error)));
+      waitUntil(
+        upsertMirror(
+          env.DB,
+          found.papers.map((paper) => ({ ...paper, source: "api" as const })),
+        ).catch((error) => console.error("mirror upsert failed", error)),
+      );
       return { ...base, total: found.total, served_from: "live", papers: found.papers, notices };
     } catch (error) {
       if (!(error instanceof ToolError) || coverage.papers === 0) throw error;
-      notices.push(`NBER's search API could not be asked (${error.reason}); these results come from the mirror, which has papers up to ${newest ?? "?"}.`);
+      notices.push(
+        `NBER's search API could not be asked (${error.reason}); these results come from the mirror, which has papers up to ${newest ?? "?"}.`,
+      );
       return fromMirror();
     }
   }

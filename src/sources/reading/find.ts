@@ -19,11 +19,24 @@ export interface FindResult {
   notices: string[];
 }
 
-export async function findInPaper(env: Env, paperId: string, question: string, maxPassages: number, progress: ReportProgress = noProgress): Promise<FindResult> {
+export async function findInPaper(
+  env: Env,
+  paperId: string,
+  question: string,
+  maxPassages: number,
+  progress: ReportProgress = noProgress,
+): Promise<FindResult> {
   if (queryTerms(question).length === 0) {
-    throw new ToolError("invalid_query", "The question has no words to look for.", { recovery: "Ask in words, e.g. \"what dataset is used for evaluation\"." });
+    throw new ToolError("invalid_query", "The question has no words to look for.", {
+      recovery: 'Ask in words, e.g. "what dataset is used for evaluation".',
+    });
   }
-  let loaded: { id: string; source: string; servedFrom: "live" | "cache"; document: Awaited<ReturnType<typeof loadArxivDocument>>["document"] };
+  let loaded: {
+    id: string;
+    source: string;
+    servedFrom: "live" | "cache";
+    document: Awaited<ReturnType<typeof loadArxivDocument>>["document"];
+  };
   if (parseArxivId(paperId).ok) {
     const arxiv = await loadArxivDocument(env, paperId, progress);
     loaded = { id: arxiv.resolvedId, source: arxiv.source, servedFrom: arxiv.servedFrom, document: arxiv.document };
@@ -31,16 +44,33 @@ export async function findInPaper(env: Env, paperId: string, question: string, m
     const nber = await loadNberDocument(env, paperId, progress);
     loaded = { id: nber.id, source: "pdf_text", servedFrom: nber.servedFrom, document: nber.document };
   } else {
-    throw new ToolError("invalid_id", `${JSON.stringify(paperId.slice(0, 80))} is neither an arXiv ID nor an NBER one.`, {
-      recovery: "Use an arXiv ID (2401.12345, hep-th/9901001, an arxiv.org link) or an NBER ID (w25000).",
-    });
+    throw new ToolError(
+      "invalid_id",
+      `${JSON.stringify(paperId.slice(0, 80))} is neither an arXiv ID nor an NBER one.`,
+      {
+        recovery: "Use an arXiv ID (2401.12345, hep-th/9901001, an arxiv.org link) or an NBER ID (w25000).",
+      },
+    );
   }
   const passages = findPassages(passageKey(loaded.id, loaded.source), loaded.document, question, maxPassages);
   const notices: string[] = [];
   if (passages.length === 0) {
-    const sections = loaded.document.outline.filter((entry) => entry.level > 1).slice(0, 20).map((entry) => entry.title);
-    notices.push(`No passage contains any of the question's words (${queryTerms(question).join(", ")}).${sections.length > 0 ? ` The paper's sections: ${sections.join("; ")}.` : ""} Try other words, or read a section.`);
+    const sections = loaded.document.outline
+      .filter((entry) => entry.level > 1)
+      .slice(0, 20)
+      .map((entry) => entry.title);
+    notices.push(
+      `No passage contains any of the question's words (${queryTerms(question).join(", ")}).${sections.length > 0 ? ` The paper's sections: ${sections.join("; ")}.` : ""} Try other words, or read a section.`,
+    );
   }
-  if (loaded.document.extraction_truncated) notices.push("The paper's text was cut at the read budget; passages past it are not searched.");
-  return { paper_id: loaded.id, source: loaded.source, served_from: loaded.servedFrom, query_terms: queryTerms(question), passages, notices };
+  if (loaded.document.extraction_truncated)
+    notices.push("The paper's text was cut at the read budget; passages past it are not searched.");
+  return {
+    paper_id: loaded.id,
+    source: loaded.source,
+    served_from: loaded.servedFrom,
+    query_terms: queryTerms(question),
+    passages,
+    notices,
+  };
 }

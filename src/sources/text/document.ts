@@ -57,14 +57,25 @@ export function pageOf(text: string, start: number, maxCharacters: number | null
   const from = Math.min(Math.max(0, start), text.length);
   let to = maxCharacters === null ? text.length : Math.min(text.length, from + maxCharacters);
   if (to < text.length && /[\uD800-\uDBFF]/.test(text[to - 1] ?? "")) to--;
-  return { start: from, next_start: to < text.length ? to : null, truncated: to < text.length, text: text.slice(from, to) };
+  return {
+    start: from,
+    next_start: to < text.length ? to : null,
+    truncated: to < text.length,
+    text: text.slice(from, to),
+  };
 }
 
 /** The [start, end) of a section: from its heading to the next heading of the same or a higher level. */
-export function sectionRange(document: ExtractedDocument, wanted: string): { entry: OutlineEntry; start: number; end: number } | undefined {
+export function sectionRange(
+  document: ExtractedDocument,
+  wanted: string,
+): { entry: OutlineEntry; start: number; end: number } | undefined {
   const key = wanted.trim().toLowerCase();
   const index = document.outline.findIndex(
-    (entry) => entry.id.toLowerCase() === key || entry.title.toLowerCase() === key || stripNumber(entry.title).toLowerCase() === key,
+    (entry) =>
+      entry.id.toLowerCase() === key ||
+      entry.title.toLowerCase() === key ||
+      stripNumber(entry.title).toLowerCase() === key,
   );
   if (index < 0) return undefined;
   const entry = document.outline[index]!;
@@ -75,5 +86,11 @@ export function sectionRange(document: ExtractedDocument, wanted: string): { ent
 const stripNumber = (title: string) => title.replace(/^[A-Z]?[\d.]+\s+/, "");
 
 export function slug(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60) || "section";
+  return (
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 60) || "section"
+  );
 }

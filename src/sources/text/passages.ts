@@ -98,7 +98,11 @@ function termCounts(text: string): { terms: Map<string, number>; length: number 
 }
 
 function buildIndex(text: string): PassageIndex {
-  const passages: Passage[] = passageSpans(text).map(([start, end]) => ({ start, end, ...termCounts(text.slice(start, end)) }));
+  const passages: Passage[] = passageSpans(text).map(([start, end]) => ({
+    start,
+    end,
+    ...termCounts(text.slice(start, end)),
+  }));
   const documentFrequency = new Map<string, number>();
   let total = 0;
   for (const passage of passages) {
@@ -150,22 +154,30 @@ export function queryTerms(question: string): string[] {
   return [...new Set(indexTokens((kept.length > 0 ? kept : words).join(" ")))];
 }
 
-export function findPassages(key: string, document: ExtractedDocument, question: string, maxPassages: number): FoundPassage[] {
+export function findPassages(
+  key: string,
+  document: ExtractedDocument,
+  question: string,
+  maxPassages: number,
+): FoundPassage[] {
   const terms = queryTerms(question);
   if (terms.length === 0) return [];
   const index = indexFor(key, document.text);
   const n = index.passages.length;
-  const idf = new Map(terms.map((term) => {
-    const df = index.documentFrequency.get(term) ?? 0;
-    return [term, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
-  }));
+  const idf = new Map(
+    terms.map((term) => {
+      const df = index.documentFrequency.get(term) ?? 0;
+      return [term, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
+    }),
+  );
   const scored: { passage: Passage; score: number }[] = [];
   for (const passage of index.passages) {
     let score = 0;
     for (const term of terms) {
       const tf = passage.terms.get(term);
       if (!tf) continue;
-      score += idf.get(term)! * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * passage.length) / (index.averageLength || 1))));
+      score +=
+        idf.get(term)! * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * passage.length) / (index.averageLength || 1))));
     }
     if (score > 0) scored.push({ passage, score });
   }

@@ -11,7 +11,11 @@ export interface Bookmark {
 }
 
 /** Bookmarks -> outline entries at the heading's text on its page (the page's start when the text is not found). */
-export function outlineFromBookmarks(bookmarks: readonly Bookmark[], text: string, pageStarts: readonly number[]): OutlineEntry[] {
+export function outlineFromBookmarks(
+  bookmarks: readonly Bookmark[],
+  text: string,
+  pageStarts: readonly number[],
+): OutlineEntry[] {
   const entries: OutlineEntry[] = [];
   const seen = new Set<string>();
   for (const mark of bookmarks) {
@@ -31,7 +35,11 @@ export function outlineFromBookmarks(bookmarks: readonly Bookmark[], text: strin
 
 function findTitle(text: string, title: string, from: number, to: number): number | undefined {
   // The title's first words that are words (a maths fragment's leftovers would not match the text).
-  const words = title.split(" ").filter((word) => /[\p{L}\p{N}]/u.test(word)).slice(0, 6).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const words = title
+    .split(" ")
+    .filter((word) => /[\p{L}\p{N}]/u.test(word))
+    .slice(0, 6)
+    .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   if (words.length === 0) return undefined;
   const pattern = new RegExp(words.join("\\s+"), "i");
   const match = pattern.exec(text.slice(from, to));
@@ -44,7 +52,8 @@ function findTitle(text: string, title: string, from: number, to: number): numbe
 
 const NUMBERED = /^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(\p{Lu}[^\n]{1,78})$/u;
 const ROMAN = /^([IVX]{1,5})\.\s+(\p{Lu}[^\n]{2,70})$/u;
-const NAMED = /^(abstract|introduction|conclusions?|discussion|acknowledge?ments?|references|bibliography|appendix(?:\s+[A-Z])?)\s*$/i;
+const NAMED =
+  /^(abstract|introduction|conclusions?|discussion|acknowledge?ments?|references|bibliography|appendix(?:\s+[A-Z])?)\s*$/i;
 
 /** Heading-like lines: numbered in sequence (1, 1.1, 1.2, 2 ...), Roman capitals, or the usual unnumbered names. */
 export function outlineFromHeadingLines(text: string): OutlineEntry[] {
@@ -109,7 +118,8 @@ function romanValue(roman: string): number {
 }
 
 // Numbers as papers print them: 3, 3a, A.1, and REVTeX's Roman "TABLE I".
-const CAPTION = /^(Figure|Fig\.|FIG\.|FIGURE|Table|TABLE|TAB\.)\s*(\d{1,3}[a-z]?|[A-Z]\.?\d{1,2}|[IVX]{1,6})\s*[.:|]\s*(.*)$/;
+const CAPTION =
+  /^(Figure|Fig\.|FIG\.|FIGURE|Table|TABLE|TAB\.)\s*(\d{1,3}[a-z]?|[A-Z]\.?\d{1,2}|[IVX]{1,6})\s*[.:|]\s*(.*)$/;
 
 /** Caption lines ("Figure 3: ...", "TABLE 2. ...") and the paragraph that follows them. */
 export function figuresFromCaptions(text: string): FigureEntry[] {
@@ -130,7 +140,11 @@ export function figuresFromCaptions(text: string): FigureEntry[] {
     // The caption runs to the next blank line (at most six lines).
     let end = lineOffset + line.length;
     const parts = [match[3]!];
-    for (let j = i + 1; j < Math.min(lines.length, i + 7) && lines[j]!.trim() !== "" && !CAPTION.test(lines[j]!.trim()); j++) {
+    for (
+      let j = i + 1;
+      j < Math.min(lines.length, i + 7) && lines[j]!.trim() !== "" && !CAPTION.test(lines[j]!.trim());
+      j++
+    ) {
       parts.push(lines[j]!.trim());
       end += lines[j]!.length + 1;
     }
@@ -148,5 +162,10 @@ export function completeStructure<T extends ExtractedDocument>(document: T): T {
   if (document.figures !== undefined && document.outline_from !== undefined) return document;
   const outline = document.outline.length > 0 ? document.outline : outlineFromHeadingLines(document.text);
   const outlineFrom = document.outline.length > 0 ? "headings" : outline.length > 0 ? "heading_lines" : "none";
-  return { ...document, outline, outline_from: document.outline_from ?? outlineFrom, figures: document.figures ?? figuresFromCaptions(document.text) };
+  return {
+    ...document,
+    outline,
+    outline_from: document.outline_from ?? outlineFrom,
+    figures: document.figures ?? figuresFromCaptions(document.text),
+  };
 }

@@ -18,7 +18,11 @@ interface TextItem {
 }
 
 /** The PDF's text. Takes ownership of `bytes`: the caller must not use them afterwards. */
-export async function pdfToDocument(bytes: Uint8Array, limits: PdfLimits, recovery: string): Promise<ExtractedDocument> {
+export async function pdfToDocument(
+  bytes: Uint8Array,
+  limits: PdfLimits,
+  recovery: string,
+): Promise<ExtractedDocument> {
   if (bytes.byteLength < 8 || new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
     throw failed("The file is not a PDF.", recovery);
   }
@@ -52,7 +56,11 @@ export async function pdfToDocument(bytes: Uint8Array, limits: PdfLimits, recove
       }
       page.cleanup();
       limits.onPage?.(number, pages);
-      text = text.replace(/[ \t]+/g, " ").replace(/ *\n */g, "\n").replace(/\n{3,}/g, "\n\n").trim();
+      text = text
+        .replace(/[ \t]+/g, " ")
+        .replace(/ *\n */g, "\n")
+        .replace(/\n{3,}/g, "\n\n")
+        .trim();
       pageStarts.push(length + (length > 0 && text !== "" ? 2 : 0));
       if (text === "") continue;
       const piece = (length > 0 ? "\n\n" : "") + text;
@@ -84,7 +92,15 @@ export async function pdfToDocument(bytes: Uint8Array, limits: PdfLimits, recove
     outline = outlineFromHeadingLines(text);
     outlineFrom = outline.length > 0 ? "heading_lines" : "none";
   }
-  return { text, outline, title: null, bibliography_count: 0, figures: figuresFromCaptions(text), outline_from: outlineFrom, extraction_truncated: truncated };
+  return {
+    text,
+    outline,
+    title: null,
+    bibliography_count: 0,
+    figures: figuresFromCaptions(text),
+    outline_from: outlineFrom,
+    extraction_truncated: truncated,
+  };
 }
 
 interface OutlineNode {
@@ -108,7 +124,12 @@ async function readBookmarks(pdf: Awaited<ReturnType<typeof import("unpdf").getD
       try {
         const dest = typeof item.dest === "string" ? await pdf.getDestination(item.dest) : item.dest;
         const target = dest?.[0];
-        const page = typeof target === "number" ? target : target ? await pdf.getPageIndex(target as Parameters<typeof pdf.getPageIndex>[0]) : -1;
+        const page =
+          typeof target === "number"
+            ? target
+            : target
+              ? await pdf.getPageIndex(target as Parameters<typeof pdf.getPageIndex>[0])
+              : -1;
         if (page >= 0) out.push({ title: item.title, level, page });
       } catch {
         // A bookmark that does not resolve is skipped.

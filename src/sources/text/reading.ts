@@ -2,7 +2,14 @@
 // characters), one section of the outline, or one figure, table or equation by its id: a table
 // as its rows, a figure or equation as its caption with the paragraphs that refer to it.
 import { ToolError } from "../../errors";
-import { pageOf, sectionRange, type ExtractedDocument, type FigureEntry, type OutlineEntry } from "./document";
+import {
+  pageOf,
+  sectionRange,
+  type ExtractedDocument,
+  type FigureEntry,
+  type OutlineEntry,
+  type Page,
+} from "./document";
 import { estimateTokens, tokenPageEnd } from "./tokens";
 
 export const DEFAULT_MAX_TOKENS = 10_000;
@@ -47,18 +54,33 @@ export function readView(document: ExtractedDocument, request: ReadRequest, pape
     }
   }
   if (request.start > text.length) {
-    throw new ToolError("invalid_argument", `start ${request.start} is past the end of the text (${text.length} characters).`, {
-      recovery: "Use a start below total_characters (next_start of the previous page).",
-    });
+    throw new ToolError(
+      "invalid_argument",
+      `start ${request.start} is past the end of the text (${text.length} characters).`,
+      {
+        recovery: "Use a start below total_characters (next_start of the previous page).",
+      },
+    );
   }
-  let page;
+  let page: Page;
   if (request.maxCharacters !== undefined) {
     page = pageOf(text, request.start, request.maxCharacters);
   } else {
     const { end } = tokenPageEnd(text, request.start, request.maxTokens);
-    page = { start: request.start, next_start: end < text.length ? end : null, truncated: end < text.length, text: text.slice(request.start, end) };
+    page = {
+      start: request.start,
+      next_start: end < text.length ? end : null,
+      truncated: end < text.length,
+      text: text.slice(request.start, end),
+    };
   }
-  return { ...page, total_characters: text.length, tokens: estimateTokens(page.text), ...(section ? { section } : {}), ...(figure ? { figure } : {}) };
+  return {
+    ...page,
+    total_characters: text.length,
+    tokens: estimateTokens(page.text),
+    ...(section ? { section } : {}),
+    ...(figure ? { figure } : {}),
+  };
 }
 
 export type FigureIndexEntry = Omit<FigureEntry, "end">;
@@ -96,23 +118,31 @@ function findFigure(document: ExtractedDocument, wanted: string): FigureEntry | 
 function figureText(document: ExtractedDocument, figure: FigureEntry): string {
   const own = document.text.slice(figure.start, figure.end).trim();
   if (figure.kind === "table") return own;
-  const head = figure.kind === "equation" ? `Equation ${figure.number ? `(${figure.number})` : figure.id}: $$${figure.caption}$$` : figure.caption || own;
+  const head =
+    figure.kind === "equation"
+      ? `Equation ${figure.number ? `(${figure.number})` : figure.id}: $$${figure.caption}$$`
+      : figure.caption || own;
   const mentions = figure.number ? referringParagraphs(document, figure) : [];
   if (mentions.length === 0) return head;
-  return [head, "Referred to in:", ...mentions.map((paragraph) => `[@${paragraph.offset}] ${paragraph.text}`)].join("\n\n");
+  return [head, "Referred to in:", ...mentions.map((paragraph) => `[@${paragraph.offset}] ${paragraph.text}`)].join(
+    "\n\n",
+  );
 }
 
 function referringParagraphs(document: ExtractedDocument, figure: FigureEntry): { offset: number; text: string }[] {
   const number = figure.number!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const pattern =
-    figure.kind === "equation" ? new RegExp(`\\b(?:Eqs?\\.|Equations?)\\s*\\(?${number}\\)|\\(${number}\\)`) : new RegExp(`\\bFig(?:ure|\\.)?s?\\s*${number}(?![\\w.])`, "i");
+    figure.kind === "equation"
+      ? new RegExp(`\\b(?:Eqs?\\.|Equations?)\\s*\\(?${number}\\)|\\(${number}\\)`)
+      : new RegExp(`\\bFig(?:ure|\\.)?s?\\s*${number}(?![\\w.])`, "i");
   const out: { offset: number; text: string }[] = [];
   let offset = 0;
   for (const paragraph of document.text.split("\n\n")) {
     const at = offset;
     offset += paragraph.length + 2;
     if (at >= figure.start && at < figure.end) continue;
-    if (pattern.test(paragraph)) out.push({ offset: at, text: paragraph.length > 1_500 ? `${paragraph.slice(0, 1_500)}…` : paragraph });
+    if (pattern.test(paragraph))
+      out.push({ offset: at, text: paragraph.length > 1_500 ? `${paragraph.slice(0, 1_500)}…` : paragraph });
     if (out.length >= 5) break;
   }
   return out;
@@ -125,7 +155,14 @@ function sectionNotFound(document: ExtractedDocument, wanted: string, paperId: s
     sections.length > 0 ? `sections: ${sections.join(", ")}` : "",
     figures.length > 0 ? `figures, tables and equations: ${figures.join(", ")}` : "",
   ].filter(Boolean);
-  return new ToolError("section_not_found", `No section, figure or table ${JSON.stringify(wanted.slice(0, 80))} in ${paperId}.`, {
-    recovery: options.length > 0 ? `Use one of these ids or titles: ${options.join("; ")}.` : "This text has no outline or figure index; page with start instead.",
-  });
+  return new ToolError(
+    "section_not_found",
+    `No section, figure or table ${JSON.stringify(wanted.slice(0, 80))} in ${paperId}.`,
+    {
+      recovery:
+        options.length > 0
+          ? `Use one of these ids or titles: ${options.join("; ")}.`
+          : "This text has no outline or figure index; page with start instead.",
+    },
+  );
 }

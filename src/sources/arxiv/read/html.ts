@@ -5,7 +5,13 @@
 // output characters are capped.
 import { decodeHTML, decodeHTMLAttribute } from "entities";
 import { ToolError } from "../../../errors";
-import { slug, type ExtractedDocument, type FigureEntry, type MarkedUpReference, type OutlineEntry } from "../../text/document";
+import {
+  slug,
+  type ExtractedDocument,
+  type FigureEntry,
+  type MarkedUpReference,
+  type OutlineEntry,
+} from "../../text/document";
 import { stripMathBodies } from "./strip-math";
 
 export interface HtmlLimits {
@@ -13,10 +19,33 @@ export interface HtmlLimits {
   maxChars: number;
 }
 
-const SKIP_TAGS = new Set(["script", "style", "noscript", "nav", "header", "footer", "button", "svg", "form", "iframe", "template", "object", "head"]);
+const SKIP_TAGS = new Set([
+  "script",
+  "style",
+  "noscript",
+  "nav",
+  "header",
+  "footer",
+  "button",
+  "svg",
+  "form",
+  "iframe",
+  "template",
+  "object",
+  "head",
+]);
 const SKIP_CLASSES = [
-  "ltx_page_navbar", "ltx_page_footer", "ltx_page_header", "ltx_TOC", "ltx_page_logo", "ar5iv-footer", "ltx_note_mark",
-  "package-alerts", "html-header-message", "ltx_rdf", "ltx_note_type",
+  "ltx_page_navbar",
+  "ltx_page_footer",
+  "ltx_page_header",
+  "ltx_TOC",
+  "ltx_page_logo",
+  "ar5iv-footer",
+  "ltx_note_mark",
+  "package-alerts",
+  "html-header-message",
+  "ltx_rdf",
+  "ltx_note_type",
 ];
 const BLOCK_TAGS = new Set(["p", "blockquote", "dt", "dd", "pre", "figure", "figcaption"]);
 const BLOCK_CLASSES = ["ltx_para", "ltx_abstract", "ltx_authors", "ltx_dates", "ltx_keywords", "ltx_classification"];
@@ -38,9 +67,35 @@ const INTERESTING = [
   ...SKIP_CLASSES.map((name) => `.${name}`),
   ...BLOCK_TAGS,
   ...BLOCK_CLASSES.map((name) => `.${name}`),
-  "h1", "h2", "h3", "h4", "h5", "h6", "br", "li", "ul", "ol", "table", "tr", "td", "th", "math", "annotation",
-  "section", "article", ".ltx_appendix", ".ltx_bibliography", ".ltx_note_content", ".ltx_tag_note", ".ltx_tag_item",
-  ".ltx_bibblock", ".ltx_tag_bibitem", ".ltx_bibitem a", ".ltx_tag_figure", ".ltx_tag_table", ".ltx_tag_equation",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "br",
+  "li",
+  "ul",
+  "ol",
+  "table",
+  "tr",
+  "td",
+  "th",
+  "math",
+  "annotation",
+  "section",
+  "article",
+  ".ltx_appendix",
+  ".ltx_bibliography",
+  ".ltx_note_content",
+  ".ltx_tag_note",
+  ".ltx_tag_item",
+  ".ltx_bibblock",
+  ".ltx_tag_bibitem",
+  ".ltx_bibitem a",
+  ".ltx_tag_figure",
+  ".ltx_tag_table",
+  ".ltx_tag_equation",
 ].join(", ");
 /** A bibliography longer than this is kept as text only (the structured list is for resolving). */
 const MAX_REFERENCES = 2_000;
@@ -180,7 +235,8 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
       if (mathDepth === 1 && wasActive) {
         const alttext = element.getAttribute("alttext");
         const display = element.getAttribute("display") === "block";
-        if (alttext !== null && alttext.trim() !== "") pendingTex = { tex: decodeHTMLAttribute(alttext).trim(), display };
+        if (alttext !== null && alttext.trim() !== "")
+          pendingTex = { tex: decodeHTMLAttribute(alttext).trim(), display };
         else texCapture = [];
       }
       ends.push(() => {
@@ -196,7 +252,10 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
       inTexAnnotation = true;
       ends.push(() => void (inTexAnnotation = false));
     }
-    if ((tag === "section" || tag === "article" || has("ltx_appendix") || has("ltx_bibliography")) && element.getAttribute("id")) {
+    if (
+      (tag === "section" || tag === "article" || has("ltx_appendix") || has("ltx_bibliography")) &&
+      element.getAttribute("id")
+    ) {
       lastSectionId = element.getAttribute("id")!;
     } else if (has("ltx_abstract")) {
       lastSectionId = "abstract";
@@ -229,10 +288,16 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
         if (has("ltx_bibitem")) {
           bibliography++;
           out.raw(`${bibliography}. `);
-          const current = { entry: { label: "", blocks: [], links: [] } as MarkedUpReference, block: null, label: null };
+          const current = {
+            entry: { label: "", blocks: [], links: [] } as MarkedUpReference,
+            block: null,
+            label: null,
+          };
           reference = current;
           ends.push(() => {
-            current.entry.blocks = current.entry.blocks.map((block) => block.replace(/\s+/g, " ").trim()).filter(Boolean);
+            current.entry.blocks = current.entry.blocks
+              .map((block) => block.replace(/\s+/g, " ").trim())
+              .filter(Boolean);
             if (references.length < MAX_REFERENCES) references.push(current.entry);
             if (reference === current) reference = null;
           });
@@ -277,7 +342,12 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
       const isEquation = tag === "table" && (has("ltx_equation") || has("ltx_equationgroup"));
       if (id && (isFloat || isEquation) && figures.length < MAX_FIGURES) {
         const kind: FigureEntry["kind"] = isEquation ? "equation" : has("ltx_table") ? "table" : "figure";
-        const open = { entry: { id, kind, number: null, caption: "", start: out.nextOffset(), end: 0 } as FigureEntry, caption: null, tex: [] as string[], tag: null };
+        const open = {
+          entry: { id, kind, number: null, caption: "", start: out.nextOffset(), end: 0 } as FigureEntry,
+          caption: null,
+          tex: [] as string[],
+          tag: null,
+        };
         openFigures.push(open);
         ends.push(() => {
           openFigures.splice(openFigures.indexOf(open), 1);
@@ -298,7 +368,7 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
         const label: string[] = [];
         current.tag = label;
         ends.push(() => {
-          const number = /(\d+(?:[.\-]\d+)*[a-z]?|[A-Z]\.?\d+(?:\.\d+)*)/.exec(label.join(""));
+          const number = /(\d+(?:[.-]\d+)*[a-z]?|[A-Z]\.?\d+(?:\.\d+)*)/.exec(label.join(""));
           current.entry.number = number ? number[1]! : null;
           current.tag = null;
         });
@@ -410,9 +480,14 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  const stripped = limited.pipeThrough(new TextDecoderStream()).pipeThrough(stripMathBodies()).pipeThrough(new TextEncoderStream());
+  const stripped = limited
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(stripMathBodies())
+    .pipeThrough(new TextEncoderStream());
   try {
-    const transformed = rewriter.transform(new Response(stripped, { headers: { "content-type": "text/html; charset=utf-8" } }));
+    const transformed = rewriter.transform(
+      new Response(stripped, { headers: { "content-type": "text/html; charset=utf-8" } }),
+    );
     // Consumed natively: a JS WritableStream here cost a callback per output chunk (about half the time).
     await transformed.arrayBuffer();
   } catch (error) {
@@ -423,11 +498,21 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
     });
   }
   if (overLimit) throw tooLarge(limits.maxBytes);
-  return { text: out.toString().trim(), outline, title, bibliography_count: bibliography, references, figures, outline_from: outline.length > 0 ? "headings" : "none", extraction_truncated: out.full };
+  return {
+    text: out.toString().trim(),
+    outline,
+    title,
+    bibliography_count: bibliography,
+    references,
+    figures,
+    outline_from: outline.length > 0 ? "headings" : "none",
+    extraction_truncated: out.full,
+  };
 }
 
 function tooLarge(maxBytes: number): ToolError {
   return new ToolError("content_too_large", `The HTML render is larger than ${Math.round(maxBytes / 1e6)} MB.`, {
-    recovery: "Read the PDF instead (arxiv_read_paper falls back to it when asked for a version without HTML), or open the abs page.",
+    recovery:
+      "Read the PDF instead (arxiv_read_paper falls back to it when asked for a version without HTML), or open the abs page.",
   });
 }

@@ -2,7 +2,16 @@
 // inside one time budget, with the extracted document cached in R2 per (id, version, source).
 import { loadConfig } from "../../../config";
 import { ToolError } from "../../../errors";
-import { arxivPdfKey, arxivTextKey, getBytes, getJson, putBytes, putJson, type StoredJson, type TextSource } from "../../../store/blobs";
+import {
+  arxivPdfKey,
+  arxivTextKey,
+  getBytes,
+  getJson,
+  putBytes,
+  putJson,
+  type StoredJson,
+  type TextSource,
+} from "../../../store/blobs";
 import { politeFetch, readBytesCapped } from "../../../upstream/fetch";
 import { mirrorLookup } from "../../../store/arxiv-mirror";
 import { lookupArxivIds } from "../api";
@@ -82,7 +91,11 @@ export function clearRecentDocuments(): void {
   recentChars = 0;
 }
 
-export async function loadArxivDocument(env: Env, paperId: string, reportProgress: ReportProgress = noProgress): Promise<LoadedDocument> {
+export async function loadArxivDocument(
+  env: Env,
+  paperId: string,
+  reportProgress: ReportProgress = noProgress,
+): Promise<LoadedDocument> {
   const progress = throttled(reportProgress);
   const config = loadConfig(env);
   const deadline = Date.now() + config.ARXIV_READ_TIMEOUT_MS;
@@ -100,22 +113,32 @@ export async function loadArxivDocument(env: Env, paperId: string, reportProgres
   let onlyVersionIsV1 = false;
   if (version === undefined) {
     // The lookup counts against the read's budget (and never waits longer than the API timeout).
-    const outcome = (await lookupArxivIds(env, [id], Math.min(deadline, Date.now() + config.ARXIV_API_TIMEOUT_MS))).get(formatId(id));
+    const outcome = (await lookupArxivIds(env, [id], Math.min(deadline, Date.now() + config.ARXIV_API_TIMEOUT_MS))).get(
+      formatId(id),
+    );
     if (outcome?.kind === "found") {
       version = outcome.paper.version;
       onlyVersionIsV1 = outcome.paper.version === 1;
     } else if (outcome?.kind === "not_in_arxiv") {
-      throw new ToolError("no_match", `arXiv has no paper ${id.base}.`, { recovery: "Check the ID, or find the paper with arxiv_search_papers." });
+      throw new ToolError("no_match", `arXiv has no paper ${id.base}.`, {
+        recovery: "Check the ID, or find the paper with arxiv_search_papers.",
+      });
     } else {
       // arXiv's API is unreachable or rate-limited: the mirror's latest version will do.
-      const held = config.ARXIV_MIRROR_ENABLED ? await mirrorLookup(env.DB, [id.base]).catch(() => undefined) : undefined;
+      const held = config.ARXIV_MIRROR_ENABLED
+        ? await mirrorLookup(env.DB, [id.base]).catch(() => undefined)
+        : undefined;
       const paper = held?.get(id.base);
       if (paper) {
         version = paper.version;
         onlyVersionIsV1 = paper.version === 1;
-        notices.push(`arXiv's metadata could not be read just now; reading v${paper.version}, the latest version the metadata mirror holds (it can trail arXiv's by a day).`);
+        notices.push(
+          `arXiv's metadata could not be read just now; reading v${paper.version}, the latest version the metadata mirror holds (it can trail arXiv's by a day).`,
+        );
       } else {
-        notices.push("arXiv's metadata could not be read just now, so the latest version is read without knowing its number; it is not cached.");
+        notices.push(
+          "arXiv's metadata could not be read just now, so the latest version is read without knowing its number; it is not cached.",
+        );
       }
     }
   }
@@ -130,7 +153,15 @@ export async function loadArxivDocument(env: Env, paperId: string, reportProgres
         const { source: _s, only_version_is_v1, ...cachedDocument } = stored.value;
         const document = completeStructure(cachedDocument);
         const unconfirmed = revisionUnconfirmed(source, id.version, onlyVersionIsV1 || only_version_is_v1);
-        return { document, source, resolvedId, revisionUnconfirmed: unconfirmed, servedFrom: "cache", cachedAt: stored.storedAt, notices };
+        return {
+          document,
+          source,
+          resolvedId,
+          revisionUnconfirmed: unconfirmed,
+          servedFrom: "cache",
+          cachedAt: stored.storedAt,
+          notices,
+        };
       }
     }
   }
@@ -139,10 +170,14 @@ export async function loadArxivDocument(env: Env, paperId: string, reportProgres
   const budgetLeft = () => deadline - Date.now();
   const checkBudget = () => {
     if (budgetLeft() <= 0) {
-      throw new ToolError("timeout", `Reading ${resolvedId} ran out of its ${config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`, {
-        retryable: true,
-        recovery: "Retry: what was fetched is cached, so the next attempt goes further.",
-      });
+      throw new ToolError(
+        "timeout",
+        `Reading ${resolvedId} ran out of its ${config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`,
+        {
+          retryable: true,
+          recovery: "Retry: what was fetched is cached, so the next attempt goes further.",
+        },
+      );
     }
   };
   const htmlLimits = { maxBytes: config.ARXIV_READ_MAX_HTML_BYTES, maxChars: config.ARXIV_READ_MAX_TEXT_CHARS };
@@ -151,7 +186,11 @@ export async function loadArxivDocument(env: Env, paperId: string, reportProgres
   checkBudget();
   let found: { document: ExtractedDocument; source: TextSource } | undefined;
   const html = await tryFetch(tried, "arxiv_html", () =>
-    politeFetch(env, "arxiv-content", `/html/${resolvedId}`, { deadline, manualRedirect: true, passStatuses: [404, 410] }),
+    politeFetch(env, "arxiv-content", `/html/${resolvedId}`, {
+      deadline,
+      manualRedirect: true,
+      passStatuses: [404, 410],
+    }),
   );
   if (html) {
     progress("arXiv HTML fetched; extracting its text", 1);
@@ -189,7 +228,11 @@ export async function loadArxivDocument(env: Env, paperId: string, reportProgres
       checkBudget();
       const document = await pdfToDocument(
         bytes,
-        { maxPages: config.ARXIV_READ_MAX_PDF_PAGES, maxChars: config.ARXIV_READ_MAX_TEXT_CHARS, onPage: (page, pages) => progress(`page ${page} of ${pages} extracted`, 4 + page, 4 + pages) },
+        {
+          maxPages: config.ARXIV_READ_MAX_PDF_PAGES,
+          maxChars: config.ARXIV_READ_MAX_TEXT_CHARS,
+          onPage: (page, pages) => progress(`page ${page} of ${pages} extracted`, 4 + page, 4 + pages),
+        },
         `Open ${PUBLIC_ARXIV}/abs/${resolvedId} for other formats; no HTML render exists for this paper.`,
       );
       found = { document, source: "pdf_text" };
@@ -199,20 +242,30 @@ export async function loadArxivDocument(env: Env, paperId: string, reportProgres
 
   if (!found) {
     if (id.version !== undefined) {
-      const latest = (await lookupArxivIds(env, [{ ...id, version: undefined }], deadline).catch(() => undefined))?.get(id.base);
+      const latest = (await lookupArxivIds(env, [{ ...id, version: undefined }], deadline).catch(() => undefined))?.get(
+        id.base,
+      );
       if (latest?.kind === "found" && latest.paper.version < id.version) {
-        throw new ToolError("version_unavailable", `${resolvedId} does not exist; the latest version is ${latest.paper.id}.`, {
-          recovery: `Read ${latest.paper.id}, or ${id.base} for the latest.`,
-        });
+        throw new ToolError(
+          "version_unavailable",
+          `${resolvedId} does not exist; the latest version is ${latest.paper.id}.`,
+          {
+            recovery: `Read ${latest.paper.id}, or ${id.base} for the latest.`,
+          },
+        );
       }
     }
     // A source that could not answer in time is no evidence that the paper has no text: the
     // read ran out of time (the gate may have refused to spend a slot on a doomed request).
     if (tried.some((attempt) => attempt.outcome.startsWith("timeout:"))) {
-      throw new ToolError("timeout", `Reading ${resolvedId} ran out of its ${config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`, {
-        retryable: true,
-        recovery: "Retry: what was fetched is cached, so the next attempt goes further.",
-      });
+      throw new ToolError(
+        "timeout",
+        `Reading ${resolvedId} ran out of its ${config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`,
+        {
+          retryable: true,
+          recovery: "Retry: what was fetched is cached, so the next attempt goes further.",
+        },
+      );
     }
     throw new ToolError("content_unavailable", `No text of ${resolvedId} could be found. Tried: ${describe(tried)}.`, {
       recovery: `Open ${PUBLIC_ARXIV}/abs/${resolvedId}; the paper may have been withdrawn or have no PDF.`,
@@ -226,20 +279,36 @@ export async function loadArxivDocument(env: Env, paperId: string, reportProgres
     remember(arxivTextKey(resolvedId, found.source), { value: stored, storedAt: new Date().toISOString() });
   }
   const unconfirmed = revisionUnconfirmed(found.source, id.version, onlyVersionIsV1);
-  return { document: found.document, source: found.source, resolvedId, revisionUnconfirmed: unconfirmed, servedFrom: "live", notices };
+  return {
+    document: found.document,
+    source: found.source,
+    resolvedId,
+    revisionUnconfirmed: unconfirmed,
+    servedFrom: "live",
+    notices,
+  };
 }
 
 function describe(tried: Attempt[]): string {
-  return tried.length === 0 ? "nothing yet" : tried.map((attempt) => `${attempt.source}: ${attempt.outcome}`).join("; ");
+  return tried.length === 0
+    ? "nothing yet"
+    : tried.map((attempt) => `${attempt.source}: ${attempt.outcome}`).join("; ");
 }
 
 /** Runs one source's request. A miss, a 5xx or a timeout is recorded and the next source is tried; rate limiting stops the read. */
-async function tryFetch(tried: Attempt[], source: TextSource, request: () => Promise<Response>): Promise<Response | undefined> {
+async function tryFetch(
+  tried: Attempt[],
+  source: TextSource,
+  request: () => Promise<Response>,
+): Promise<Response | undefined> {
   try {
     const response = await request();
     if (response.status === 200) return response;
     await response.body?.cancel();
-    const why = response.status === 307 || response.status === 302 || response.status === 301 ? `HTTP ${response.status} (not converted)` : `HTTP ${response.status}`;
+    const why =
+      response.status === 307 || response.status === 302 || response.status === 301
+        ? `HTTP ${response.status} (not converted)`
+        : `HTTP ${response.status}`;
     tried.push({ source, outcome: why });
     return undefined;
   } catch (error) {

@@ -21,7 +21,8 @@ function tagEnd(text: string, from: number): number {
 
 // Whitespace right before a block-level tag never reaches the text; each such run would still be
 // one text callback (LaTeXML pretty-prints, so there are thousands).
-const BLOCK_GAP = />\s+(?=<\/?(?:div|p|section|article|ul|ol|li|table|tbody|thead|tfoot|tr|td|th|figure|figcaption|h[1-6]|nav|header|footer|blockquote|dl|dt|dd|math|annotation|semantics)[\s>])/g;
+const BLOCK_GAP =
+  />\s+(?=<\/?(?:div|p|section|article|ul|ol|li|table|tbody|thead|tfoot|tr|td|th|figure|figcaption|h[1-6]|nav|header|footer|blockquote|dl|dt|dd|math|annotation|semantics)[\s>])/g;
 const squeeze = (text: string) => text.replace(BLOCK_GAP, ">");
 
 const OPEN = "<math";
