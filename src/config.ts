@@ -80,6 +80,13 @@ const configSchema = z.object({
     .min(1)
     .default("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"),
   NBER_INFO_CACHE_TTL_DAYS: z.coerce.number().min(0).max(3650).default(30),
+  /** How long an NBER search API answer is reused (NBER publishes new papers weekly); 0 turns the cache off. */
+  NBER_SEARCH_CACHE_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86400)
+    .default(21600),
   NBER_MAX_PDF_BYTES: z.coerce.number().int().min(1).default(40_000_000),
   /** Origin of this server as clients see it (download links, OAuth metadata); default: the request's origin. */
   PUBLIC_BASE_URL: baseUrl.optional(),

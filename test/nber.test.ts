@@ -159,6 +159,33 @@ describe("nber_search_papers", () => {
     expect((await upstreamHits())[0]!.userAgent).toContain("Mozilla/5.0");
   });
 
+  it("reuses an NBER search answer for NBER_SEARCH_CACHE_TTL_SECONDS, and says so with its age", async () => {
+    await seed();
+    const first = await callTool("nber_search_papers", { query: "artificial intelligence" });
+    expect(first.structuredContent.served_from).toBe("live");
+    const again = await callTool("nber_search_papers", { query: "artificial intelligence" });
+    expect(again.structuredContent).toMatchObject({ served_from: "cache", total: 5 });
+    expect(again.structuredContent.cache_age_seconds).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(again.structuredContent.cached_at)).toBeLessThanOrEqual(Date.now());
+    expect(again.structuredContent.papers).toEqual(first.structuredContent.papers);
+    expect(await upstreamHits()).toHaveLength(1);
+    // With the cache off, every search asks NBER.
+    const uncached = await callToolWith(
+      "nber_search_papers",
+      { query: "artificial intelligence" },
+      { NBER_SEARCH_CACHE_TTL_SECONDS: "0" },
+    );
+    const uncachedAgain = await callToolWith(
+      "nber_search_papers",
+      { query: "artificial intelligence" },
+      { NBER_SEARCH_CACHE_TTL_SECONDS: "0" },
+    );
+    expect([uncached.result.structuredContent.served_from, uncachedAgain.result.structuredContent.served_from]).toEqual(
+      ["live", "live"],
+    );
+    expect(await upstreamHits()).toHaveLength(3);
+  });
+
   it("identical searches and paper lookups made at once go to NBER once, and every caller gets the answer", async () => {
     await seed();
     const searches = await Promise.all(

@@ -10,7 +10,7 @@ export const nberSearchPapers = defineTool({
   name: "nber_search_papers",
   title: "Search NBER working papers",
   description:
-    "Search NBER working papers by words, author or number, optionally within dates; served_from says mirror or live NBER.",
+    "Search NBER working papers by words, author or number, optionally within dates; served_from says mirror, live or cache.",
   input: z.object({
     query: z.string().min(1).max(500),
     start_date: day.optional(),
@@ -25,7 +25,9 @@ export const nberSearchPapers = defineTool({
     per_page: z.number(),
     start_date: z.string().nullable(),
     end_date: z.string().nullable(),
-    served_from: z.enum(["mirror", "live"]),
+    served_from: z.enum(["mirror", "live", "cache"]),
+    cached_at: z.string().optional(),
+    cache_age_seconds: z.number().optional(),
     papers: sameShapeAs(nberPaperSchema, "{ id, title, authors[], date, abstract, url }"),
     notices: z.array(z.string()),
   }),

@@ -3,6 +3,8 @@
 import { decodeHTML } from "entities";
 import { z } from "zod";
 import { ToolError } from "../../errors";
+import { loadConfig } from "../../config";
+import { cacheGet, cachePut } from "../../store/cache";
 import { coalesce } from "../../upstream/coalesce";
 import { politeFetch, readTextCapped } from "../../upstream/fetch";
 import { parseNberId } from "./ids";
@@ -50,28 +52,46 @@ export function displayDateToMonth(display: string | null | undefined): string |
   return match && month >= 0 ? `${match[2]}-${String(month + 1).padStart(2, "0")}` : null;
 }
 
-export async function searchNberApi(
-  env: Env,
-  params: NberSearchParams,
-  deadline?: number,
-): Promise<{ total: number; papers: NberPaper[] }> {
+export interface NberSearchAnswer {
+  total: number;
+  papers: NberPaper[];
+  /** When the answer came from the D1 cache: when NBER gave it. */
+  cachedAt?: string;
+}
+
+export async function searchNberApi(env: Env, params: NberSearchParams, deadline?: number): Promise<NberSearchAnswer> {
   const query = new URLSearchParams({ page: String(params.page), perPage: String(params.perPage) });
   if (params.query) query.set("q", params.query);
   if (params.startDate) query.set("startDate", params.startDate);
   if (params.endDate) query.set("endDate", params.endDate);
   if (params.newestFirst) query.set("sortBy", "public_date");
   // Under load many clients ask NBER the same search at once: one request, queued on the NBER
-  // gate once, answers them all.
+  // gate once, answers them all; the answer is then reused for NBER_SEARCH_CACHE_TTL_SECONDS.
   const path = `${SEARCH_PATH}?${query}`;
-  const body = await coalesce(`nber:search:${path}`, async () => {
+  const key = `nber:search:${path}`;
+  const ttlSeconds = loadConfig(env).NBER_SEARCH_CACHE_TTL_SECONDS;
+  const hit =
+    ttlSeconds > 0 && !params.newestFirst
+      ? await cacheGet<{ total: number; papers: NberPaper[] }>(env.DB, key)
+      : undefined;
+  if (hit) return { ...hit.value, cachedAt: new Date(hit.fetchedAt).toISOString() };
+  const answer = await coalesce(key, async () => {
     const response = await politeFetch(env, "nber", path, {
       retries: 2,
       passStatuses: [],
       headers: { accept: "application/json" },
       ...(deadline === undefined ? {} : { deadline }),
     });
-    return readTextCapped(response, 5_000_000, "NBER's search API");
+    const parsed = parseSearchBody(await readTextCapped(response, 5_000_000, "NBER's search API"));
+    // The listing walk (newest first) wants what NBER has now; searches are what users repeat.
+    if (ttlSeconds > 0 && !params.newestFirst)
+      await cachePut(env.DB, [{ key, value: parsed, ttlMs: ttlSeconds * 1000 }]);
+    return parsed;
   });
+  return answer;
+}
+
+function parseSearchBody(body: string): { total: number; papers: NberPaper[] } {
   let json: unknown;
   try {
     json = JSON.parse(body);

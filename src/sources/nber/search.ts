@@ -22,7 +22,10 @@ export interface NberSearchResult {
   per_page: number;
   start_date: string | null;
   end_date: string | null;
-  served_from: "mirror" | "live";
+  served_from: "mirror" | "live" | "cache";
+  /** A cached NBER answer: when NBER gave it, and how old it is. */
+  cached_at?: string;
+  cache_age_seconds?: number;
   papers: NberPaper[];
   notices: string[];
 }
@@ -137,6 +140,18 @@ export async function searchNber(
         ...(input.start_date ? { startDate: input.start_date } : {}),
         ...(input.end_date ? { endDate: input.end_date } : {}),
       });
+      if (found.cachedAt !== undefined) {
+        const age = Math.max(0, Math.round((Date.now() - Date.parse(found.cachedAt)) / 1000));
+        return {
+          ...base,
+          total: found.total,
+          served_from: "cache",
+          cached_at: found.cachedAt,
+          cache_age_seconds: age,
+          papers: found.papers,
+          notices,
+        };
+      }
       // What NBER told us joins the mirror (after the answer is sent).
       waitUntil(
         upsertMirror(
