@@ -6,7 +6,7 @@
 // and return { ok, ... } values: an error thrown across RPC would lose its type.
 import { Agent } from "agents";
 import { loadConfig } from "../config";
-import { ToolError } from "../errors";
+import { type ErrorReason, ToolError } from "../errors";
 import { paperKey } from "../store/arxiv-key";
 import { mirrorLookup, mirrorNewestKey, mirrorState, searchMirror } from "../store/arxiv-mirror";
 import { ftsQuery, mirrorPaper, newestNberNumber, nberPapersAfter } from "../store/nber";
@@ -24,7 +24,7 @@ export const CHECK_PAGE = 50;
 /** When the precomputed news is made: after the 02:30 UTC harvest has had time to finish. */
 const PRECOMPUTE_CRON = "30 6 * * *";
 
-export type AgentError = { reason: string; message: string; recovery: string };
+export type AgentError = { reason: ErrorReason; message: string; recovery: string };
 export type AgentResult<T> = ({ ok: true } & T) | { ok: false; error: AgentError };
 
 export interface WatchInput {
@@ -95,7 +95,7 @@ interface PaperRow {
   reported_version: number | null;
 }
 
-const fail = (reason: string, message: string, recovery: string): { ok: false; error: AgentError } => ({
+const fail = (reason: ErrorReason, message: string, recovery: string): { ok: false; error: AgentError } => ({
   ok: false,
   error: { reason, message, recovery },
 });

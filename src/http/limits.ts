@@ -3,6 +3,7 @@
 // expensive calls (each call of a JSON-RPC batch counts). Transport-level refusals (body size, the
 // endpoint limit) are JSON-RPC errors with a reason and a Retry-After; a refused tool call is a tool
 // error result the agent can read.
+import type { ErrorReason } from "../errors";
 
 import { collectCapped } from "../streams";
 
@@ -14,7 +15,7 @@ export const EXPENSIVE_TOOLS: ReadonlySet<string> = new Set([
 
 export function jsonRpcRefusal(
   status: number,
-  reason: string,
+  reason: ErrorReason,
   message: string,
   recovery: string,
   retryAfterSeconds?: number,
@@ -43,7 +44,7 @@ export const MAX_BATCH_MESSAGES = 20;
  */
 export function toolCallRefusal(
   parsed: unknown,
-  reason: string,
+  reason: ErrorReason,
   message: string,
   recovery: string,
   retryAfterSeconds: number,

@@ -4,7 +4,7 @@
 import type { McpServer, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { Config } from "../config";
-import { ToolError } from "../errors";
+import { type ErrorReason, ToolError } from "../errors";
 import { toErrorResult } from "./errors";
 import { memoizedSchema } from "./schema";
 import { noProgress, type ReportProgress } from "../progress";
@@ -39,7 +39,7 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   output: O;
   annotations: ToolAnnotations;
   /** Every error reason the handler can produce (besides invalid_argument and internal_error). */
-  errors: readonly string[];
+  errors: readonly ErrorReason[];
   handler(args: z.output<I>, context: ToolContext): Promise<z.output<O>> | z.output<O>;
   /** Compact text for clients that show only `content`. */
   render(result: z.output<O>): string;

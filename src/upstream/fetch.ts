@@ -2,7 +2,7 @@
 // base (never from user input), waits for a CrawlGate slot, fetches with a timeout and turns
 // every kind of failure into a typed ToolError.
 import { loadConfig, upstreamSettings, type Upstream } from "../config";
-import { ToolError } from "../errors";
+import { type ErrorReason, ToolError } from "../errors";
 import { collectCapped } from "../streams";
 import type { CrawlGate } from "./gate";
 
@@ -259,7 +259,7 @@ export async function readTextCapped(response: Response, maxBytes: number, upstr
 export async function readBytesCapped(
   response: Response,
   maxBytes: number,
-  reason: string,
+  reason: ErrorReason,
   what: string,
 ): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? "0");
@@ -289,7 +289,7 @@ export async function readBytesCapped(
   return bytes;
 }
 
-function tooLarge(what: string, maxBytes: number, reason: string): ToolError {
+function tooLarge(what: string, maxBytes: number, reason: ErrorReason): ToolError {
   const mb = Math.round(maxBytes / 1e6);
   return reason === "content_too_large"
     ? new ToolError(reason, `${what} is larger than ${mb} MB, this server's limit.`, {

@@ -4,11 +4,11 @@
 // retry_after_ms; other reasons are invalid-params errors. All carry { reason, recovery } in
 // `data` so agents can branch.
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
-import type { ToolError } from "../../errors";
+import type { ErrorReason, ToolError } from "../../errors";
 
 export function resourceError(
   uri: string,
-  reason: string,
+  reason: ErrorReason,
   message: string,
   recovery: string,
   transient?: { retryAfterMs?: number },
