@@ -9,58 +9,10 @@ import os from "node:os";
 import path from "node:path";
 import { ROOT, startStack } from "../lib/dev-server.mjs";
 import { loadSampleRecords } from "../arxiv/sample.mjs";
+import { arg, callTool, measure, percentile, round } from "../lib/mcp-bench.mjs";
 
-const arg = (flag, fallback) => {
-  const at = process.argv.indexOf(flag);
-  return at >= 0 ? process.argv[at + 1] : fallback;
-};
 const count = Number(arg("--count", "200"));
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2025-11-25",
-};
-let client = 0;
-
-async function call(mcpUrl, workspace, name, args) {
-  const response = await fetch(mcpUrl, {
-    method: "POST",
-    headers: { ...HEADERS, "cf-connecting-ip": `bench-${++client}`, "x-papers-workspace": workspace },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
-  });
-  const text = await response.text();
-  const data = text.startsWith("event:")
-    ? text
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .at(-1)
-        ?.slice(6)
-    : text;
-  const message = JSON.parse(data);
-  if (response.status !== 200 || message.error || message.result?.isError)
-    throw new Error(`${name}: ${text.slice(0, 400)}`);
-  return message.result.structuredContent;
-}
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const round = (x) => Math.round(x * 100) / 100;
-async function measure(label, runs, work) {
-  for (let i = 0; i < 10; i++) await work(i);
-  const samples = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await work(i);
-    samples.push(performance.now() - t);
-  }
-  samples.sort((a, b) => a - b);
-  return {
-    case: label,
-    count: runs,
-    p50_ms: round(percentile(samples, 50)),
-    p95_ms: round(percentile(samples, 95)),
-    max_ms: round(samples.at(-1)),
-  };
-}
+const call = (url, workspace, name, args) => callTool(url, name, args, { "x-papers-workspace": workspace });
 
 // Watch queries: title words of the sample papers (each watch a real phrase of the mirror's vocabulary).
 const records = loadSampleRecords();

@@ -10,60 +10,10 @@ import os from "node:os";
 import path from "node:path";
 import { ROOT, startStack } from "../lib/dev-server.mjs";
 import { loadSampleRecords } from "../arxiv/sample.mjs";
+import { arg, callTool, measure, round } from "../lib/mcp-bench.mjs";
 
-const arg = (flag, fallback) => {
-  const at = process.argv.indexOf(flag);
-  return at >= 0 ? process.argv[at + 1] : fallback;
-};
 const count = Number(arg("--count", "300"));
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2025-11-25",
-};
-let client = 0;
-
-async function call(mcpUrl, name, args) {
-  const response = await fetch(mcpUrl, {
-    method: "POST",
-    headers: { ...HEADERS, "cf-connecting-ip": `bench-${++client}` },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
-  });
-  const text = await response.text();
-  const data = text.startsWith("event:")
-    ? text
-        .split("\n")
-        .find((line) => line.startsWith("data: "))
-        ?.slice(6)
-    : text;
-  const message = JSON.parse(data);
-  if (response.status !== 200 || message.error || message.result?.isError)
-    throw new Error(`${name}: ${text.slice(0, 400)}`);
-  return message.result.structuredContent;
-}
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const round = (x) => Math.round(x * 100) / 100;
-
-async function measure(label, runs, work, check) {
-  const first = await work();
-  check?.(first);
-  for (let i = 0; i < 10; i++) await work();
-  const samples = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await work();
-    samples.push(performance.now() - t);
-  }
-  samples.sort((a, b) => a - b);
-  return {
-    case: label,
-    count: runs,
-    p50_ms: round(percentile(samples, 50)),
-    p95_ms: round(percentile(samples, 95)),
-    max_ms: round(samples.at(-1)),
-  };
-}
+const call = (url, name, args) => callTool(url, name, args);
 
 const escapeHtml = (text) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 const plainNames = (line) =>

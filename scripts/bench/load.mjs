@@ -8,18 +8,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ROOT, startStack } from "../lib/dev-server.mjs";
+import { arg, MCP_HEADERS, mcpMessage, percentile } from "../lib/mcp-bench.mjs";
 
-const arg = (flag, fallback) => {
-  const at = process.argv.indexOf(flag);
-  return at >= 0 ? process.argv[at + 1] : fallback;
-};
 const CLIENTS = Number(arg("--clients", "32"));
 const CALLS = Number(arg("--calls", "60"));
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2025-11-25",
-};
 
 // Three distinct NBER searches (the fake upstream has answers for them), two NBER papers, and calls the mirror answers.
 const MIX = [
@@ -42,21 +34,14 @@ async function call(mcpUrl, clientId, name, args) {
   const started = performance.now();
   const response = await fetch(mcpUrl, {
     method: "POST",
-    headers: { ...HEADERS, "cf-connecting-ip": clientId },
+    headers: { ...MCP_HEADERS, "cf-connecting-ip": clientId },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
   });
   const text = await response.text();
   const ms = performance.now() - started;
-  const data = text.startsWith("event:")
-    ? text
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .at(-1)
-        ?.slice(6)
-    : text;
   let outcome = `http_${response.status}`;
   try {
-    const message = JSON.parse(data);
+    const message = mcpMessage(text);
     outcome = message.error
       ? "jsonrpc_error"
       : message.result?.isError
@@ -68,8 +53,7 @@ async function call(mcpUrl, clientId, name, args) {
   return { name, ms, outcome };
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const round = (x) => Math.round(x * 10) / 10;
+const round1 = (x) => Math.round(x * 10) / 10;
 
 const stack = await startStack({ waitFor: "health", seed: true });
 try {
@@ -102,9 +86,9 @@ try {
         name,
         {
           calls: ms.length,
-          p50_ms: round(percentile(ms, 50)),
-          p95_ms: round(percentile(ms, 95)),
-          max_ms: round(ms.at(-1)),
+          p50_ms: round1(percentile(ms, 50)),
+          p95_ms: round1(percentile(ms, 95)),
+          max_ms: round1(ms.at(-1)),
         },
       ];
     }),
@@ -118,7 +102,7 @@ try {
     calls_per_client: CALLS,
     calls: results.length,
     wall_ms: Math.round(wall),
-    latency: { p50_ms: round(percentile(all, 50)), p95_ms: round(percentile(all, 95)), max_ms: round(all.at(-1)) },
+    latency: { p50_ms: round1(percentile(all, 50)), p95_ms: round1(percentile(all, 95)), max_ms: round1(all.at(-1)) },
     by_tool: byTool,
     outcomes,
     upstream_requests: hits.length,

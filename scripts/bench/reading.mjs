@@ -9,60 +9,11 @@ import os from "node:os";
 import path from "node:path";
 import { getDocumentProxy } from "unpdf";
 import { ROOT, startStack } from "../lib/dev-server.mjs";
+import { arg, callTool, measure, timed } from "../lib/mcp-bench.mjs";
 import { makeTextPdf } from "./make-pdf.mjs";
 
-const arg = (flag, fallback) => {
-  const at = process.argv.indexOf(flag);
-  return at >= 0 ? process.argv[at + 1] : fallback;
-};
 const count = Number(arg("--count", "200"));
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2025-11-25",
-};
-let client = 0;
-
-async function call(mcpUrl, name, args) {
-  const response = await fetch(mcpUrl, {
-    method: "POST",
-    headers: { ...HEADERS, "cf-connecting-ip": `bench-${++client}` },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
-  });
-  const text = await response.text();
-  const data = text.startsWith("event:")
-    ? text
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .at(-1)
-        ?.slice(6)
-    : text;
-  const message = JSON.parse(data);
-  if (response.status !== 200 || message.error || message.result?.isError)
-    throw new Error(`${name}: ${text.slice(0, 400)}`);
-  return message.result.structuredContent;
-}
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const round = (x) => Math.round(x * 100) / 100;
-async function timed(work) {
-  const t = performance.now();
-  const result = await work();
-  return { ms: round(performance.now() - t), result };
-}
-async function measure(label, runs, work) {
-  for (let i = 0; i < 10; i++) await work(i);
-  const samples = [];
-  for (let i = 0; i < runs; i++) samples.push((await timed(() => work(i))).ms);
-  samples.sort((a, b) => a - b);
-  return {
-    case: label,
-    count: runs,
-    p50_ms: round(percentile(samples, 50)),
-    p95_ms: round(percentile(samples, 95)),
-    max_ms: round(samples.at(-1)),
-  };
-}
+const call = (url, name, args) => callTool(url, name, args);
 
 // Real text for the bench paper: the recorded PDFs' lines, in order, as many times as 100 pages need.
 const lines = [];
