@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { loadArxivDocument } from "../../sources/arxiv/read/reader";
 import { PUBLIC_ARXIV } from "../../sources/arxiv/paper";
-import { DEFAULT_MAX_TOKENS, figureIndex, readView } from "../../sources/text/reading";
+import { figureIndex, readView } from "../../sources/text/reading";
 import { defineTool } from "../tool";
-import { readInput, readOutput, renderRead } from "./read-shared";
+import { readInput, readOutput, readRequest, renderRead } from "./read-shared";
 
 export const arxivReadPaper = defineTool({
   name: "arxiv_read_paper",
@@ -41,16 +41,7 @@ export const arxivReadPaper = defineTool({
   async handler({ paper_id, start, max_tokens, max_characters, section }, { env, progress }) {
     const loaded = await loadArxivDocument(env, paper_id, progress);
     const { document } = loaded;
-    const view = readView(
-      document,
-      {
-        start,
-        maxTokens: max_tokens ?? DEFAULT_MAX_TOKENS,
-        ...(max_characters !== undefined ? { maxCharacters: max_characters } : {}),
-        ...(section !== undefined ? { section } : {}),
-      },
-      loaded.resolvedId,
-    );
+    const view = readView(document, readRequest({ start, max_tokens, max_characters, section }), loaded.resolvedId);
     const firstPage = start === 0 && section === undefined;
     const notices = [...loaded.notices];
     if (document.extraction_truncated)

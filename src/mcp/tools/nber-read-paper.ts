@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { paperUrl } from "../../sources/nber/paper";
 import { loadNberDocument } from "../../sources/nber/read";
-import { DEFAULT_MAX_TOKENS, figureIndex, readView } from "../../sources/text/reading";
+import { figureIndex, readView } from "../../sources/text/reading";
 import { defineTool } from "../tool";
-import { readInput, readOutput, renderRead } from "./read-shared";
+import { readInput, readOutput, readRequest, renderRead } from "./read-shared";
 
 export const nberReadPaper = defineTool({
   name: "nber_read_paper",
@@ -35,16 +35,7 @@ export const nberReadPaper = defineTool({
   ],
   async handler({ paper_id, start, max_tokens, max_characters, section }, { env, progress }) {
     const { id, document, servedFrom } = await loadNberDocument(env, paper_id, progress);
-    const view = readView(
-      document,
-      {
-        start,
-        maxTokens: max_tokens ?? DEFAULT_MAX_TOKENS,
-        ...(max_characters !== undefined ? { maxCharacters: max_characters } : {}),
-        ...(section !== undefined ? { section } : {}),
-      },
-      id,
-    );
+    const view = readView(document, readRequest({ start, max_tokens, max_characters, section }), id);
     const firstPage = start === 0 && section === undefined;
     return {
       paper_id: id,

@@ -1,7 +1,7 @@
 // What the two read tools share: their paging arguments, outline and figure entries, and the
 // text rendering that ends every long answer with the exact cursor for the next piece.
 import { z } from "zod";
-import { DEFAULT_MAX_TOKENS } from "../../sources/text/reading";
+import { DEFAULT_MAX_TOKENS, type ReadRequest } from "../../sources/text/reading";
 import { compactObject, sameShapeAs } from "../schema";
 
 export const outlineEntry = z.object({ level: z.number(), id: z.string(), title: z.string(), offset: z.number() });
@@ -27,6 +27,21 @@ export const readInput = {
     .describe("instead of max_tokens; null: all"),
   section: z.string().min(1).max(300).optional().describe("outline or figure id"),
 };
+
+/** The read tools' paging arguments as the reading view takes them. */
+export function readRequest(args: {
+  start: number;
+  max_tokens?: number | undefined;
+  max_characters?: number | null | undefined;
+  section?: string | undefined;
+}): ReadRequest {
+  return {
+    start: args.start,
+    maxTokens: args.max_tokens ?? DEFAULT_MAX_TOKENS,
+    ...(args.max_characters !== undefined ? { maxCharacters: args.max_characters } : {}),
+    ...(args.section !== undefined ? { section: args.section } : {}),
+  };
+}
 
 /** The paging fields both read tools answer. */
 export const readOutput = {
