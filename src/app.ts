@@ -7,6 +7,8 @@ import { nberHarvester } from "./harvest/nber";
 import { ToolError } from "./errors";
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { bearerToken, sha256Hex, tokenMatches, unauthorized } from "./http/auth";
+import type { GrantProps } from "./http/consent";
+import { SIGN_IN_CALLBACK_PATH } from "./http/oauth-paths";
 import { withCors } from "./http/cors";
 import { preconditionStatus } from "./http/preconditions";
 import {
@@ -82,19 +84,21 @@ function limit(binding: RateLimit, key: string): Promise<{ success: boolean }> {
 }
 
 /**
- * Who is calling, for limits: the OAuth client, the bearer token (by digest), or the IP address.
+ * Who is calling, for limits and per-client state: the signed-in OAuth user (the same across their
+ * clients and grants, so registering again resets nothing), the bearer token (by digest), or the IP address.
  * In bearer mode a missing or wrong token is answered here with 401.
  */
 async function identify(
   c: AppContext,
   config: Config,
 ): Promise<{ client: string; identity: string | null } | { refusal: Response }> {
-  const props = (c.executionCtx as unknown as { props?: { clientId?: string; userId?: string } }).props;
-  if (config.AUTH_MODE === "oauth")
-    return {
-      client: `oauth:${props?.clientId ?? "unknown"}`,
-      identity: props?.userId ? `oauth-user:${props.userId}` : null,
-    };
+  if (config.AUTH_MODE === "oauth") {
+    // The provider let the request through only with a valid token; its grant's props name the user.
+    const props = (c.executionCtx as unknown as { props?: Partial<GrantProps> }).props;
+    if (!props?.userId) return { refusal: unauthorized("papers-mcp", "The token names no user; sign in again.") };
+    const user = `oauth-user:${props.userId}`;
+    return { client: user, identity: user };
+  }
   if (config.AUTH_MODE === "bearer") {
     const token = bearerToken(c.req.header("authorization"));
     if (!(await tokenMatches(token, config.AUTH_TOKEN_HASHES))) {
@@ -216,13 +220,22 @@ app.all("/mcp", async (c) => {
   }
 });
 
-// The OAuth consent page (AUTH_MODE=oauth; the provider in index.ts injects OAUTH_PROVIDER).
+// OAuth sign-in and consent (AUTH_MODE=oauth; the provider in index.ts injects OAUTH_PROVIDER).
+// The pages are loaded only in OAuth mode: the provider and identity libraries are not needed otherwise.
 app.on(["GET", "POST"], "/authorize", async (c) => {
   const oauth = (c.env as Env & { OAUTH_PROVIDER?: OAuthHelpers }).OAUTH_PROVIDER;
-  if (loadConfig(c.env).AUTH_MODE !== "oauth" || !oauth) return c.notFound();
-  // Loaded only in OAuth mode: the provider library is not needed otherwise.
+  const config = loadConfig(c.env);
+  if (config.AUTH_MODE !== "oauth" || !oauth) return c.notFound();
   const { handleAuthorize } = await import("./http/consent");
-  return handleAuthorize(c.req.raw, oauth);
+  return handleAuthorize(c.req.raw, oauth, c.env, config);
+});
+
+app.get(SIGN_IN_CALLBACK_PATH, async (c) => {
+  const oauth = (c.env as Env & { OAUTH_PROVIDER?: OAuthHelpers }).OAUTH_PROVIDER;
+  const config = loadConfig(c.env);
+  if (config.AUTH_MODE !== "oauth" || !oauth) return c.notFound();
+  const { handleSignInCallback } = await import("./http/consent");
+  return handleSignInCallback(c.req.raw, oauth, c.env, config);
 });
 
 // Operator routes: always behind the admin token, whatever AUTH_MODE is.

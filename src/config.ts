@@ -3,6 +3,21 @@ import { z } from "zod";
 
 const baseUrl = z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, ""));
 const millis = (fallback: number) => z.coerce.number().int().min(0).max(3_600_000).default(fallback);
+/** A comma-separated list, trimmed and lower-cased; empty entries dropped. */
+const lowerCaseList = z
+  .string()
+  .default("")
+  .transform((list) =>
+    list
+      .split(",")
+      .map((entry) => entry.trim().toLowerCase())
+      .filter((entry) => entry.length > 0),
+  );
+const LOOPBACK_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const isLoopbackHttp = (url: string) => {
+  const parsed = new URL(url);
+  return parsed.protocol === "http:" && LOOPBACK_HOSTNAMES.has(parsed.hostname);
+};
 
 const configSchema = z.object({
   ARXIV_API_BASE_URL: baseUrl.default("https://export.arxiv.org/api"),
@@ -64,15 +79,7 @@ const configSchema = z.object({
     .min(0)
     .max(30 * 86400)
     .default(14400),
-  MCP_ALLOWED_HOSTNAMES: z
-    .string()
-    .default("")
-    .transform((list) =>
-      list
-        .split(",")
-        .map((host) => host.trim().toLowerCase())
-        .filter((host) => host.length > 0),
-    ),
+  MCP_ALLOWED_HOSTNAMES: lowerCaseList,
   UPSTREAM_USER_AGENT: z.string().min(1).default("papers-mcp/0.1"),
   /** NBER's CDN turns away non-browser agents; this one it accepts. */
   NBER_USER_AGENT: z
@@ -90,8 +97,29 @@ const configSchema = z.object({
   NBER_MAX_PDF_BYTES: z.coerce.number().int().min(1).default(40_000_000),
   /** Origin of this server as clients see it (download links, OAuth metadata); default: the request's origin. */
   PUBLIC_BASE_URL: baseUrl.optional(),
-  /** none: public read-only endpoint; bearer: tokens from AUTH_TOKEN_HASHES; oauth: OAuth 2.1 (DCR, PKCE). */
+  /** none: public read-only endpoint; bearer: tokens from AUTH_TOKEN_HASHES; oauth: OAuth 2.1 (DCR, PKCE) with sign-in at OAUTH_IDP. */
   AUTH_MODE: z.enum(["none", "bearer", "oauth"]).default("none"),
+  /** AUTH_MODE=oauth: who signs users in, a GitHub OAuth app or any OpenID Connect provider (OAUTH_OIDC_ISSUER). */
+  OAUTH_IDP: z.enum(["github", "oidc"]).default("github"),
+  /** The OAuth app's client id at the identity provider. */
+  OAUTH_IDP_CLIENT_ID: z.string().min(1).optional(),
+  /** Secret: the OAuth app's client secret at the identity provider. */
+  OAUTH_IDP_CLIENT_SECRET: z.string().min(1).optional(),
+  OAUTH_GITHUB_BASE_URL: baseUrl.default("https://github.com"),
+  OAUTH_GITHUB_API_BASE_URL: baseUrl.default("https://api.github.com"),
+  /** OAUTH_IDP=oidc: the issuer, exactly as the provider's discovery document spells it (a trailing slash matters). */
+  OAUTH_OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+  OAUTH_IDP_TIMEOUT_MS: millis(10000),
+  /** Who may sign in: any match admits. GitHub logins and organizations apply to OAUTH_IDP=github only. None set: nobody. */
+  OAUTH_ALLOWED_GITHUB_LOGINS: lowerCaseList,
+  OAUTH_ALLOWED_GITHUB_ORGS: lowerCaseList,
+  /** Verified email addresses, and domains of verified addresses (lab.example.edu; no subdomains). */
+  OAUTH_ALLOWED_EMAILS: lowerCaseList,
+  OAUTH_ALLOWED_EMAIL_DOMAINS: lowerCaseList,
+  /** Lifetime of an access token we issue (refresh tokens renew it); at least 60 s, KV's shortest expiry. */
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /** Client registrations (/register) accepted per UTC day, over all callers; each one is a KV write. */
+  OAUTH_MAX_REGISTRATIONS_PER_DAY: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   /** Secret: comma-separated SHA-256 hex digests of the accepted bearer tokens. */
   AUTH_TOKEN_HASHES: z
     .string()
@@ -175,6 +203,33 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
   }
 }
 
+/** What AUTH_MODE=oauth needs beyond PUBLIC_BASE_URL; http is for a loopback wrangler dev only. */
+function oauthProblems(config: Config): { path: string[]; message: string }[] {
+  const problems: { path: string[]; message: string }[] = [];
+  const local = isLoopbackHttp(config.PUBLIC_BASE_URL!);
+  if (!local && !config.PUBLIC_BASE_URL!.startsWith("https:"))
+    problems.push({ path: ["PUBLIC_BASE_URL"], message: "must be https (http only on a loopback host)" });
+  if (!config.OAUTH_IDP_CLIENT_ID)
+    problems.push({ path: ["OAUTH_IDP_CLIENT_ID"], message: "AUTH_MODE=oauth needs it" });
+  if (!config.OAUTH_IDP_CLIENT_SECRET)
+    problems.push({ path: ["OAUTH_IDP_CLIENT_SECRET"], message: "AUTH_MODE=oauth needs it (a secret)" });
+  if (config.OAUTH_IDP === "oidc" && !config.OAUTH_OIDC_ISSUER)
+    problems.push({ path: ["OAUTH_OIDC_ISSUER"], message: "OAUTH_IDP=oidc needs the issuer URL" });
+  // The client secret travels to these: plain http only while the whole setup is local.
+  const idpUrls =
+    config.OAUTH_IDP === "oidc"
+      ? { OAUTH_OIDC_ISSUER: config.OAUTH_OIDC_ISSUER }
+      : {
+          OAUTH_GITHUB_BASE_URL: config.OAUTH_GITHUB_BASE_URL,
+          OAUTH_GITHUB_API_BASE_URL: config.OAUTH_GITHUB_API_BASE_URL,
+        };
+  for (const [name, url] of Object.entries(idpUrls)) {
+    if (url && !local && !url.startsWith("https:"))
+      problems.push({ path: [name], message: "must be https unless PUBLIC_BASE_URL is a loopback http origin" });
+  }
+  return problems;
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -202,6 +257,10 @@ export function loadConfig(env: object): Config {
     .refine((config) => config.AUTH_MODE !== "oauth" || config.PUBLIC_BASE_URL !== undefined, {
       message: "AUTH_MODE=oauth needs PUBLIC_BASE_URL (the https origin clients use)",
       path: ["PUBLIC_BASE_URL"],
+    })
+    .superRefine((config, context) => {
+      if (config.AUTH_MODE !== "oauth" || config.PUBLIC_BASE_URL === undefined) return;
+      for (const problem of oauthProblems(config)) context.addIssue({ code: "custom", ...problem });
     })
     .safeParse(vars);
   if (!result.success) {

@@ -39,6 +39,8 @@ export const ERROR_CATALOGUE = {
   request_too_large: "an HTTP request body over the server's cap",
   batch_too_large: "a JSON-RPC batch with too many messages",
   unauthorized: "a missing or wrong bearer or admin token (HTTP 401)",
+  not_allowed: "a signed-in user who is not on the server's allowlist (OAuth sign-in, HTTP 403)",
+  sign_in_failed: "the identity provider refused, failed or forged the sign-in (OAuth, HTTP 400/502)",
   server_misconfigured: "the operator's configuration is invalid",
   internal_error: "a bug in papers-mcp",
 } as const;

@@ -2,7 +2,10 @@
 // handlers; Durable Object classes re-exported.
 import type { OAuthProvider } from "@cloudflare/workers-oauth-provider";
 import { app } from "./app";
-import { ConfigError, loadConfig } from "./config";
+import { type Config, ConfigError, loadConfig } from "./config";
+import { oauthEndpointRefusal } from "./http/oauth-limits";
+import { AUTHORIZE_PATH, REGISTER_PATH, TOKEN_PATH } from "./http/oauth-paths";
+import { countRegistrationToday } from "./store/oauth";
 import { handleQueueBatch, registerHarvester, runScheduled } from "./harvest/dispatch";
 import { arxivHarvester, resumeStalledArxivRun } from "./harvest/arxiv";
 import { nberHarvester } from "./harvest/nber";
@@ -15,28 +18,31 @@ registerHarvester("nber", nberHarvester);
 
 const appHandler = { fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, env, ctx) };
 
-// One provider per isolate and public origin: it serves /register, /token, the metadata
+// One provider per isolate and configuration: it serves /register, /token, the metadata
 // documents, and checks tokens on /mcp and /files/ before the app sees the request.
 // The library is imported only in OAuth mode (it is not needed otherwise).
 const providers = new Map<string, OAuthProvider<Env>>();
 
-async function oauthProvider(base: string): Promise<OAuthProvider<Env>> {
-  let provider = providers.get(base);
+async function oauthProvider(config: Config): Promise<OAuthProvider<Env>> {
+  const base = config.PUBLIC_BASE_URL!;
+  const key = `${base} ${config.OAUTH_ACCESS_TOKEN_TTL_SECONDS}`;
+  let provider = providers.get(key);
   if (!provider) {
     const { OAuthProvider } = await import("@cloudflare/workers-oauth-provider");
     provider = new OAuthProvider<Env>({
       apiRoute: ["/mcp", "/files/"],
       apiHandler: appHandler,
       defaultHandler: appHandler,
-      authorizeEndpoint: "/authorize",
-      tokenEndpoint: "/token",
-      clientRegistrationEndpoint: "/register",
+      authorizeEndpoint: AUTHORIZE_PATH,
+      tokenEndpoint: TOKEN_PATH,
+      clientRegistrationEndpoint: REGISTER_PATH,
+      accessTokenTTL: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
       scopesSupported: ["papers:read"],
       requiredScopes: ["papers:read"],
       // The resource is the whole origin, so one token covers /mcp and the /files/ it links to.
       resourceMetadata: { resource: base, authorization_servers: [base] },
     });
-    providers.set(base, provider);
+    providers.set(key, provider);
   }
   return provider;
 }
@@ -62,17 +68,21 @@ function watchHarvest(env: Env, ctx: ExecutionContext): void {
 export default {
   async fetch(request, env, ctx) {
     watchHarvest(env, ctx);
-    let mode: string;
-    let base: string | undefined;
+    let config: Config;
     try {
-      ({ AUTH_MODE: mode, PUBLIC_BASE_URL: base } = loadConfig(env));
+      config = loadConfig(env);
     } catch (error) {
       if (error instanceof ConfigError) return app.fetch(request, env, ctx); // the app answers 503 and says why
       throw error;
     }
-    return mode === "oauth" && base
-      ? (await oauthProvider(base)).fetch(request, env, ctx)
-      : app.fetch(request, env, ctx);
+    if (config.AUTH_MODE !== "oauth" || !config.PUBLIC_BASE_URL) return app.fetch(request, env, ctx);
+    const refusal = await oauthEndpointRefusal(request, {
+      perIp: env.RATE_LIMIT_OAUTH,
+      registrationsPerIp: env.RATE_LIMIT_REGISTER,
+      maxRegistrationsPerDay: config.OAUTH_MAX_REGISTRATIONS_PER_DAY,
+      countRegistration: () => countRegistrationToday(env.DB),
+    });
+    return refusal ?? (await oauthProvider(config)).fetch(request, env, ctx);
   },
   scheduled: (controller, env, ctx) => ctx.waitUntil(runScheduled(controller, env)),
   queue: (batch, env, _ctx) => handleQueueBatch(batch, env),

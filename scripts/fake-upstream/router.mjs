@@ -6,12 +6,14 @@
 //   <origin>/arxiv-api   export.arxiv.org/api       <origin>/arxiv-oai  oaipmh.arxiv.org/oai
 //   <origin>/arxiv       arxiv.org (abs/html/pdf)   <origin>/ar5iv      ar5iv.labs.arxiv.org
 //   <origin>/nber        www.nber.org
+//   <origin>/idp         a HAND-MADE identity provider (GitHub and OpenID Connect) for AUTH_MODE=oauth
 // Control routes (not upstreams): GET /_hits (arrival log, measured here), POST /_reset, and
 // <prefix>/_scenario/<name> which returns HAND-MADE failure responses (429, 503, "Rate exceeded.",
 // a slow answer); those are not recordings and say so in an x-fake-upstream header.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createSyntheticOai } from "./oai-synthetic.mjs";
+import { FAKE_IDP_CLIENT, createFakeIdentityProvider } from "./identity-provider.mjs";
 import { MIRROR_COLUMNS, mirrorRowFingerprint, toMirrorRow } from "../../src/store/arxiv-row.ts";
 
 /** Host name tests use for the fake upstream (never resolvable on a real network). */
@@ -28,6 +30,18 @@ export const UPSTREAM_PREFIXES = {
 /** Worker vars that point every upstream at the fake origin. */
 export function fakeUpstreamVars(origin) {
   return Object.fromEntries(Object.entries(UPSTREAM_PREFIXES).map(([name, prefix]) => [name, origin + prefix]));
+}
+
+/** Worker vars for AUTH_MODE=oauth against the fake identity provider (hand-made; see identity-provider.mjs). */
+export function fakeIdentityProviderVars(origin, idp = "github") {
+  return {
+    OAUTH_IDP: idp,
+    OAUTH_IDP_CLIENT_ID: FAKE_IDP_CLIENT.id,
+    OAUTH_IDP_CLIENT_SECRET: FAKE_IDP_CLIENT.secret,
+    OAUTH_GITHUB_BASE_URL: `${origin}/idp/github`,
+    OAUTH_GITHUB_API_BASE_URL: `${origin}/idp/github/api`,
+    OAUTH_OIDC_ISSUER: `${origin}/idp/oidc`,
+  };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,6 +66,7 @@ function apiKey(params) {
 
 export function createFixtureRouter({ fixturesDir }) {
   const hits = [];
+  const identityProvider = createFakeIdentityProvider();
   let apiManifest;
   let handMadeManifest;
 
@@ -328,6 +343,10 @@ export function createFixtureRouter({ fixturesDir }) {
     const url = new URL(request.url);
     if (url.pathname.startsWith("/arxiv-oai/synthetic")) return syntheticOai(url, request);
     if (url.pathname === "/_hits") return Response.json(hits);
+    if (url.pathname.startsWith("/idp/")) {
+      const answer = await identityProvider.handle(request);
+      if (answer) return answer;
+    }
     if (url.pathname.startsWith("/_fixtures/")) return fixtureFile(url.pathname.slice("/_fixtures/".length));
     if (url.pathname === "/_reset") {
       hits.length = 0;

@@ -15,8 +15,12 @@ export async function startFakeUpstream({ port = 0, fixturesDir = path.join(root
     try {
       const controller = new AbortController();
       res.on("close", () => controller.abort());
+      // Bodies (form posts to the fake identity provider, control routes) are read whole: they are small.
+      const chunks = [];
+      if (req.method !== "GET" && req.method !== "HEAD") for await (const chunk of req) chunks.push(chunk);
       const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url}`, {
         method: req.method,
+        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
         headers: Object.entries(req.headers).flatMap(([key, value]) =>
           typeof value === "string" ? [[key, value]] : [],
         ),

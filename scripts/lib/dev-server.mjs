@@ -129,6 +129,7 @@ export async function loopbackArgs() {
 }
 
 /**
+ * vars: extra Worker vars, or a function of { url, fakeOrigin } giving them (for vars that name the stack itself).
  * prepareState(d1File): called after the migrations with the local D1's SQLite file, before
  * wrangler dev opens it (the mirror benchmark fills it with a synthetic mirror).
  */
@@ -158,14 +159,17 @@ export async function startStack({
     rmSync(stateDir, { recursive: true, force: true });
     throw error;
   }
-  const allVars = { ...fakeUpstreamVars(fake.origin), ...vars };
+  const loopback = await loopbackArgs();
+  const url = `http://127.0.0.1:${loopback[loopback.indexOf("--port") + 1]}`;
+  // vars may depend on where the stack runs (AUTH_MODE=oauth needs PUBLIC_BASE_URL and the fake provider's origin).
+  const extraVars = typeof vars === "function" ? vars({ url, fakeOrigin: fake.origin }) : vars;
+  const allVars = { ...fakeUpstreamVars(fake.origin), ...extraVars };
   const args = [
-    ...(await loopbackArgs()),
+    ...loopback,
     "--persist-to",
     path.join(stateDir, "state"),
     ...Object.entries(allVars).flatMap(([key, value]) => ["--var", `${key}:${value}`]),
   ];
-  const url = `http://127.0.0.1:${args[args.indexOf("--port") + 1]}`;
   const startedAt = Date.now();
   let dev = spawnWranglerDev(args, env);
   const stop = async () => {

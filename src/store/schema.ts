@@ -129,3 +129,9 @@ export const mirrorSchema = sqliteTable("mirror_schema", {
   source: text("source").primaryKey(),
   version: integer("version").notNull(),
 });
+
+/** Client registrations counted per UTC day (AUTH_MODE=oauth); only src/store/oauth.ts writes it. */
+export const oauthRegistrationDays = sqliteTable("oauth_registration_days", {
+  day: text("day").primaryKey(),
+  count: integer("count").notNull(),
+});
