@@ -4,7 +4,7 @@
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createFixtureRouter, fakeUpstreamVars } from "./router.mjs";
+import { createFixtureRouter, fakeIdentityProviderVars, fakeUpstreamVars } from "./router.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -53,4 +53,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   console.log(`fake upstream serving recorded fixtures at ${origin}`);
   console.log("Point papers-mcp at it with these lines in .dev.vars, then npm start:");
   for (const [name, value] of Object.entries(fakeUpstreamVars(origin))) console.log(`${name}="${value}"`);
+  console.log("For AUTH_MODE=oauth against its hand-made identity provider (add fake_user=alice to its sign-in URL):");
+  for (const [name, value] of Object.entries(fakeIdentityProviderVars(origin))) console.log(`${name}="${value}"`);
 }
