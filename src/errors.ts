@@ -28,6 +28,7 @@ export const ERROR_CATALOGUE = {
   not_downloadable_now: "NBER refuses the PDF (new or subscriber-only)",
   rate_limited: "too many calls or upstream rate limiting; retry_after_ms says when",
   too_many_concurrent: "too many expensive calls at once from this client",
+  server_busy: "the server is extracting as many PDFs as its memory allows; retry_after_ms says when",
   upstream_unavailable: "an upstream is down or answered 5xx",
   upstream_malformed: "an upstream answered something unreadable",
   timeout: "the call's time budget ran out",

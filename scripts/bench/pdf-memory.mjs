@@ -6,9 +6,10 @@ import { makeTextPdf } from "./make-pdf.mjs";
 
 const [bundle, source, maxPages] = process.argv.slice(2);
 const { pdfToDocument } = await import(bundle);
-const bytes = source.startsWith("generated:")
-  ? makeTextPdf(Number(source.slice("generated:".length)))
-  : new Uint8Array(readFileSync(source));
+// A generated PDF is written by the parent (run.mjs) to a file first, so that the generator's
+// garbage is not in this process's baseline: here every PDF is one buffer read from disk.
+const bytes = new Uint8Array(readFileSync(source));
+const pdfBytes = bytes.byteLength;
 // Load pdf.js once first, so its code is in the baseline rather than in the measurement.
 await pdfToDocument(makeTextPdf(1), { maxPages: 1, maxChars: 1000 }, "bench").catch(() => undefined);
 global.gc?.();
@@ -29,6 +30,7 @@ console.log(
   JSON.stringify({
     ms: Math.round(ms),
     chars: document.text.length,
+    pdf_mb: mb(pdfBytes),
     baseline_mb: mb(baseline),
     peak_mb: mb(peak),
     growth_mb: mb(peak - baseline),

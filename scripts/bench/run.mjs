@@ -227,6 +227,15 @@ async function nberMirrorD1(stateDir) {
 }
 
 /** PDF extraction memory in Node under a 128 MB heap cap (workerd does not report isolate memory). */
+/** A generated PDF written to `dir` (the child reads it as one buffer, as a Worker holds a fetched body). */
+function generated(dir, pages, totalMb = 0) {
+  const file = path.join(dir, `generated-${pages}-${totalMb}.pdf`);
+  // Just under the cap: the figures fill what the text leaves of totalMb.
+  const imageBytes = totalMb > 0 ? totalMb * 1_000_000 - pages * 5_000 : 0;
+  writeFileSync(file, makeTextPdf(pages, 45, undefined, { imageBytes }));
+  return file;
+}
+
 async function pdfMemoryBenchmarks() {
   const { execFileSync } = await import("node:child_process");
   const dir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-bench-"));
@@ -246,8 +255,11 @@ async function pdfMemoryBenchmarks() {
         path.join(ROOT, "test/fixtures/pdf", name),
         300,
       ]),
-      ["generated 500 pages, page budget 300 (default)", "generated:500", 300],
-      ["generated 500 pages, all pages", "generated:500", 500],
+      ["generated 500 pages, page budget 300 (default)", generated(dir, 500), 300],
+      ["generated 500 pages, all pages", generated(dir, 500), 500],
+      // The largest PDF a read accepts (ARXIV_READ_MAX_PDF_BYTES, NBER_MAX_PDF_BYTES: 40 MB): text plus figures.
+      ["generated 300 pages + figures, 40 MB (the cap)", generated(dir, 300, 40), 300],
+      ["generated 500 pages + figures, 40 MB (the cap), page budget 300", generated(dir, 500, 40), 300],
     ];
     return cases.map(([label, source, maxPages]) => {
       const out = execFileSync(

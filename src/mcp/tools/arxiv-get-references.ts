@@ -29,6 +29,7 @@ export const arxivGetReferences = defineTool({
     "no_match",
     "content_unavailable",
     "timeout",
+    "server_busy",
     "rate_limited",
     "version_unavailable",
     "pdf_extraction_failed",

@@ -35,6 +35,7 @@ export const arxivReadPaper = defineTool({
     "version_unavailable",
     "rate_limited",
     "timeout",
+    "server_busy",
     "content_too_large",
     "section_not_found",
   ],

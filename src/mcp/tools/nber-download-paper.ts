@@ -30,6 +30,7 @@ export const nberDownloadPaper = defineTool({
     "upstream_unavailable",
     "upstream_malformed",
     "timeout",
+    "server_busy",
   ],
   async handler({ paper_id }, { env, origin }) {
     const id = requireNberId(paper_id);

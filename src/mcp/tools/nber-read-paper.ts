@@ -31,6 +31,7 @@ export const nberReadPaper = defineTool({
     "upstream_unavailable",
     "upstream_malformed",
     "timeout",
+    "server_busy",
     "section_not_found",
   ],
   async handler({ paper_id, start, max_tokens, max_characters, section }, { env, progress }) {

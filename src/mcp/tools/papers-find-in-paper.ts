@@ -40,6 +40,7 @@ export const papersFindInPaper = defineTool({
     "pdf_extraction_failed",
     "rate_limited",
     "timeout",
+    "server_busy",
   ],
   handler: ({ paper_id, query, max_passages }, { env, progress }) =>
     findInPaper(env, paper_id, query, max_passages, progress),

@@ -4,6 +4,7 @@ import { loadConfig } from "../../config";
 import { ToolError } from "../../errors";
 import { logDownload } from "../../store/nber";
 import { politeFetch, readBytesCapped } from "../../upstream/fetch";
+import { withPdfMemory } from "../text/pdf-memory";
 import type { NberId } from "./ids";
 
 export const nberPdfKey = (id: NberId) => `nber/pdf/${id.id}.pdf`;
@@ -37,7 +38,13 @@ export async function ensureNberPdf(env: Env, id: NberId, deadline?: number): Pr
     await logDownload(env.DB, { paperId: id.id, status: "cached", size: head.size, sha256 });
     return { size: head.size, sha256, storedAt: head.uploaded.toISOString(), servedFrom: "cache" };
   }
-  const { bytes: _bytes, ...info } = await downloadNberPdf(env, id, deadline);
+  // The body is held while it is digested and stored: it counts against the isolate's PDF budget.
+  const cap = loadConfig(env).NBER_MAX_PDF_BYTES;
+  const { bytes: _bytes, ...info } = await withPdfMemory(
+    cap,
+    { extract: false, deadline: deadline ?? Date.now() + loadConfig(env).NBER_TIMEOUT_MS },
+    () => downloadNberPdf(env, id, deadline),
+  );
   return info;
 }
 
@@ -53,7 +60,7 @@ async function streamedSha256(env: Env, key: string): Promise<string> {
   return [...new Uint8Array(await digest.digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The PDF's bytes (for its text), from R2 or fetched once into it. */
+/** The PDF's bytes (for its text), from R2 or fetched once into it. The caller holds the PDF budget (pdf-memory.ts). */
 export async function fetchNberPdf(env: Env, id: NberId, deadline?: number): Promise<StoredPdf> {
   const key = nberPdfKey(id);
   const stored = await env.BLOBS.get(key);

@@ -7,7 +7,8 @@ import { pdfToDocument } from "../text/pdf";
 import { completeStructure } from "../text/pdf-structure";
 import { passageKey, warmPassageIndex } from "../text/passages";
 import { noProgress, throttled, type ReportProgress } from "../../progress";
-import { fetchNberPdf } from "./download";
+import { withPdfMemory } from "../text/pdf-memory";
+import { fetchNberPdf, nberPdfKey } from "./download";
 import { requireNberId } from "./info";
 import { paperUrl } from "./paper";
 
@@ -25,17 +26,22 @@ export async function loadNberDocument(
   const config = loadConfig(env);
   const progress = throttled(reportProgress);
   progress("fetching the PDF", 1);
-  const pdf = await fetchNberPdf(env, id, Date.now() + config.ARXIV_READ_TIMEOUT_MS);
-  progress(`PDF ${(pdf.bytes.byteLength / 1_048_576).toFixed(1)} MB fetched`, 2);
-  const document = await pdfToDocument(
-    pdf.bytes,
-    {
-      maxPages: config.ARXIV_READ_MAX_PDF_PAGES,
-      maxChars: config.ARXIV_READ_MAX_TEXT_CHARS,
-      onPage: (page, pages) => progress(`page ${page} of ${pages} extracted`, 2 + page, 2 + pages),
-    },
-    `Open ${paperUrl(id.id)} in a browser.`,
-  );
+  // The PDF's memory comes from the isolate's budget before it is read: its stored size, else the cap.
+  const deadline = Date.now() + config.ARXIV_READ_TIMEOUT_MS;
+  const size = (await env.BLOBS.head(nberPdfKey(id)))?.size ?? config.NBER_MAX_PDF_BYTES;
+  const document = await withPdfMemory(size, { extract: true, deadline }, async () => {
+    const pdf = await fetchNberPdf(env, id, deadline);
+    progress(`PDF ${(pdf.bytes.byteLength / 1_048_576).toFixed(1)} MB fetched`, 2);
+    return pdfToDocument(
+      pdf.bytes,
+      {
+        maxPages: config.ARXIV_READ_MAX_PDF_PAGES,
+        maxChars: config.ARXIV_READ_MAX_TEXT_CHARS,
+        onPage: (page, pages) => progress(`page ${page} of ${pages} extracted`, 2 + page, 2 + pages),
+      },
+      `Open ${paperUrl(id.id)} in a browser.`,
+    );
+  });
   warmPassageIndex(passageKey(id.id, "pdf_text"), document.text);
   await putJson(env.BLOBS, nberTextKey(id.id), document);
   return { id: id.id, document, servedFrom: "live" };

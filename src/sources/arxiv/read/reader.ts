@@ -13,6 +13,7 @@ import {
   type TextSource,
 } from "../../../store/blobs";
 import { politeFetch, readBytesCapped } from "../../../upstream/fetch";
+import { announcedSize, withPdfMemory } from "../../text/pdf-memory";
 import { mirrorLookup } from "../../../store/arxiv-mirror";
 import { lookupArxivIds } from "../api";
 import { formatId, parseArxivId, type ArxivId } from "../ids";
@@ -212,19 +213,8 @@ export async function loadArxivDocument(
   // 3. The PDF of exactly this revision, text by unpdf (the PDF itself is kept in R2).
   if (!found) {
     checkBudget();
-    let bytes = cacheable ? await getBytes(env.BLOBS, arxivPdfKey(resolvedId)) : undefined;
-    if (!bytes) {
-      const response = await tryFetch(tried, "pdf_text", () =>
-        politeFetch(env, "arxiv-content", `/pdf/${resolvedId}`, { deadline, passStatuses: [404, 410] }),
-      );
-      if (response) {
-        progress("fetching the PDF", 3);
-        bytes = await readBytesCapped(response, config.ARXIV_READ_MAX_PDF_BYTES, "content_too_large", "arXiv's PDF");
-        progress(`PDF ${(bytes.byteLength / 1_048_576).toFixed(1)} MB fetched`, 4);
-        if (cacheable) await putBytes(env.BLOBS, arxivPdfKey(resolvedId), bytes, "application/pdf");
-      }
-    }
-    if (bytes) {
+    // The PDF's memory is taken from the isolate's budget before its body is read (pdf-memory.ts).
+    const extract = async (bytes: Uint8Array) => {
       checkBudget();
       const document = await pdfToDocument(
         bytes,
@@ -237,6 +227,33 @@ export async function loadArxivDocument(
       );
       found = { document, source: "pdf_text" };
       tried.push({ source: "pdf_text", outcome: "ok" });
+    };
+    const stored = cacheable ? await env.BLOBS.head(arxivPdfKey(resolvedId)) : null;
+    if (stored) {
+      await withPdfMemory(stored.size, { extract: true, deadline }, async () => {
+        const bytes = await getBytes(env.BLOBS, arxivPdfKey(resolvedId));
+        if (bytes) await extract(bytes);
+      });
+    }
+    if (!found) {
+      const response = await tryFetch(tried, "pdf_text", () =>
+        politeFetch(env, "arxiv-content", `/pdf/${resolvedId}`, { deadline, passStatuses: [404, 410] }),
+      );
+      if (response) {
+        const cap = config.ARXIV_READ_MAX_PDF_BYTES;
+        try {
+          await withPdfMemory(announcedSize(response, cap), { extract: true, deadline }, async () => {
+            progress("fetching the PDF", 3);
+            const bytes = await readBytesCapped(response, cap, "content_too_large", "arXiv's PDF");
+            progress(`PDF ${(bytes.byteLength / 1_048_576).toFixed(1)} MB fetched`, 4);
+            if (cacheable) await putBytes(env.BLOBS, arxivPdfKey(resolvedId), bytes, "application/pdf");
+            await extract(bytes);
+          });
+        } catch (error) {
+          await response.body?.cancel().catch(() => undefined); // unread when the budget never came free
+          throw error;
+        }
+      }
     }
   }
 
