@@ -5,6 +5,7 @@ import { app } from "./app";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { oauthEndpointRefusal } from "./http/oauth-limits";
 import { AUTHORIZE_PATH, REGISTER_PATH, TOKEN_PATH } from "./http/oauth-paths";
+import { withTypedRefusal } from "./http/provider-refusals";
 import { countRegistrationToday } from "./store/oauth";
 import { handleQueueBatch, registerHarvester, runScheduled } from "./harvest/dispatch";
 import { arxivHarvester, resumeStalledArxivRun } from "./harvest/arxiv";
@@ -82,7 +83,7 @@ export default {
       maxRegistrationsPerDay: config.OAUTH_MAX_REGISTRATIONS_PER_DAY,
       countRegistration: () => countRegistrationToday(env.DB),
     });
-    return refusal ?? (await oauthProvider(config)).fetch(request, env, ctx);
+    return refusal ?? withTypedRefusal(await (await oauthProvider(config)).fetch(request, env, ctx));
   },
   scheduled: (controller, env, ctx) => ctx.waitUntil(runScheduled(controller, env)),
   queue: (batch, env, _ctx) => handleQueueBatch(batch, env),

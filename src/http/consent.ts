@@ -81,14 +81,20 @@ const CONSENT_TTL_SECONDS = 600;
 export async function handleAuthorize(request: Request, oauth: OAuthHelpers, env: Env, config: Config) {
   try {
     if (request.method === "GET") {
-      const authRequest = await oauth.parseAuthRequest(request);
+      const authRequest = await oauth.parseAuthRequest(request).catch((error: unknown) => {
+        // The library throws a plain Error for a request it cannot parse (a missing or unknown response_type, ...).
+        if (error instanceof AuthorizationError || error instanceof CimdFetchError || !(error instanceof Error))
+          throw error;
+        throw new AuthorizationError("invalid_request", { description: error.message.slice(0, 300) });
+      });
       const pending = newPendingSignIn(config);
       // The client's request and the PKCE verifier are sealed by the library, bound to this browser by a cookie.
       const upstream = await oauth.beginUpstream(authRequest, { data: pending });
       upstream.headers.set("location", await signInUrl(config, upstream.state, pending));
       return new Response(null, { status: 302, headers: upstream.headers });
     }
-    const form = await request.formData();
+    const form = await request.formData().catch(() => null);
+    if (!form) return refusal(400, "invalid_request", "Cannot authorize", "The consent form was not sent as a form.");
     const handle = String(form.get("handle") ?? "");
     if (form.get("decision") !== "approve") {
       const denied = await oauth.denyConsent(request, handle);
