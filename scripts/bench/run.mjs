@@ -261,20 +261,29 @@ async function pdfMemoryBenchmarks() {
       ["generated 300 pages + figures, 40 MB (the cap)", generated(dir, 300, 40), 300],
       ["generated 500 pages + figures, 40 MB (the cap), page budget 300", generated(dir, 500, 40), 300],
     ];
-    return cases.map(([label, source, maxPages]) => {
-      const out = execFileSync(
-        process.execPath,
-        [
-          "--max-old-space-size=128",
-          "--expose-gc",
-          path.join(ROOT, "scripts/bench/pdf-memory.mjs"),
-          bundle,
-          source,
-          String(maxPages),
-        ],
-        { encoding: "utf8" },
+    // Peaks include garbage V8 has not collected yet, so they vary run to run: the worst of three is reported.
+    const runOnce = (source, maxPages) =>
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          [
+            "--max-old-space-size=128",
+            "--expose-gc",
+            path.join(ROOT, "scripts/bench/pdf-memory.mjs"),
+            bundle,
+            source,
+            String(maxPages),
+          ],
+          { encoding: "utf8" },
+        )
+          .trim()
+          .split("\n")
+          .at(-1),
       );
-      return { case: label, max_pages: maxPages, ...JSON.parse(out.trim().split("\n").at(-1)) };
+    return cases.map(([label, source, maxPages]) => {
+      const runs = [0, 1, 2].map(() => runOnce(source, maxPages));
+      const worst = runs.reduce((a, b) => (b.peak_mb > a.peak_mb ? b : a));
+      return { case: label, max_pages: maxPages, runs: runs.length, ...worst };
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -429,9 +438,11 @@ try {
         `| ${r.case} | ${r.input_kb} | ${r.first_ms} | ${r.warm_p50_ms} | ${r.chars} | ${r.extraction_truncated} | ${r.workerd_idle_rss_mb} | ${r.workerd_peak_growth_mb} |`,
     ),
     "",
-    "| PDF extraction memory (Node, 128 MB heap cap) | ms | characters | heap+buffers baseline MB | peak MB | growth MB |",
-    "|---|---|---|---|---|---|",
-    ...pdfMemory.map((r) => `| ${r.case} | ${r.ms} | ${r.chars} | ${r.baseline_mb} | ${r.peak_mb} | ${r.growth_mb} |`),
+    "| PDF extraction memory (Node, 128 MB heap cap; worst of 3 runs) | PDF MB | ms | characters | heap+buffers baseline MB | peak MB | growth MB |",
+    "|---|---|---|---|---|---|---|",
+    ...pdfMemory.map(
+      (r) => `| ${r.case} | ${r.pdf_mb} | ${r.ms} | ${r.chars} | ${r.baseline_mb} | ${r.peak_mb} | ${r.growth_mb} |`,
+    ),
     "",
     "| NBER mirror query in D1 (30,083 papers; count + first page of 20) | hits | D1 ms (median of 3) |",
     "|---|---|---|",
