@@ -26,6 +26,8 @@ export default defineConfig(async () => {
             ARXIV_CONTENT_REQUEST_DELAY_MS: "50",
             NBER_REQUEST_DELAY_MS: "50",
             ARXIV_API_TIMEOUT_MS: "2000",
+            // 15,000 fuzz calls would print 15,000 log lines; test/errors.test.ts turns it on where it checks it.
+            LOG_TOOL_CALLS: "false",
           },
           outboundService: async (request: Request) => {
             const url = new URL(request.url);

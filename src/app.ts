@@ -4,7 +4,7 @@ import { createMcpHandler } from "agents/mcp/server";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { startArxivHarvest } from "./harvest/arxiv";
 import { nberHarvester } from "./harvest/nber";
-import { ToolError } from "./errors";
+import { PapersError } from "./errors";
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { bearerToken, sha256Hex, tokenMatches, unauthorized } from "./http/auth";
 import type { GrantProps } from "./http/consent";
@@ -29,7 +29,7 @@ import { renderLanding } from "./landing";
 import { createServer } from "./mcp/server";
 import { TOOLS } from "./mcp/registry";
 import { readStoreHealth } from "./store/status";
-import { nberPdfKey } from "./sources/nber/download";
+import { nberPdfKey } from "./store/blobs";
 import { parseNberId } from "./sources/nber/ids";
 import { SERVER_NAME, SERVER_VERSION } from "./version";
 
@@ -288,7 +288,7 @@ app.post("/admin/harvest", async (c) => {
     const run = await startArxivHarvest(c.env, mode);
     return c.json({ started: "arxiv", mode, ...run, progress: "/admin/harvest" }, 202);
   } catch (error) {
-    if (error instanceof ToolError)
+    if (error instanceof PapersError)
       return c.json({ error: { reason: error.reason, message: error.message, recovery: error.recovery } }, 409);
     throw error;
   }

@@ -80,7 +80,7 @@ const configSchema = z.object({
     .max(30 * 86400)
     .default(14400),
   MCP_ALLOWED_HOSTNAMES: lowerCaseList,
-  UPSTREAM_USER_AGENT: z.string().min(1).default("papers-mcp/0.1"),
+  UPSTREAM_USER_AGENT: z.string().min(1).default("papers-mcp/0.1 (+https://github.com/papers-mcp/papers-mcp)"),
   /** NBER's CDN turns away non-browser agents; this one it accepts. */
   NBER_USER_AGENT: z
     .string()
@@ -138,11 +138,19 @@ const configSchema = z.object({
     .optional(),
   /** Largest JSON-RPC request body /mcp accepts. */
   MCP_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(262_144),
+  /** One JSON log line per tool call (tool, outcome or reason, served_from, ms); the tests turn it off. */
+  LOG_TOOL_CALLS: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
   /** Expensive tool calls (reads, downloads) one client may have running at once in an isolate. */
   MAX_CONCURRENT_EXPENSIVE_PER_CLIENT: z.coerce.number().int().min(1).max(100).default(2),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** Every variable's name (docs/configuration.md and wrangler.toml are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(configSchema.shape);
 
 /** The upstreams we talk to. Gates are keyed by these names, never by URL host. */
 export const UPSTREAMS = ["arxiv-api", "arxiv-oai", "arxiv-content", "ar5iv", "nber"] as const;

@@ -1,6 +1,6 @@
 // The Atom parser against both recorded feed generations, the API's error entry, and broken input.
 import { describe, expect, it } from "vitest";
-import { ToolError } from "../src/errors";
+import { PapersError } from "../src/errors";
 import { ArxivApiError, parseAtomFeed } from "../src/sources/arxiv/atom";
 import { FAKE } from "./helpers";
 
@@ -76,8 +76,8 @@ describe("parseAtomFeed", () => {
       parseAtomFeed(body);
       expect.unreachable();
     } catch (error) {
-      expect(error).toBeInstanceOf(ToolError);
-      expect((error as ToolError).reason).toBe("upstream_malformed");
+      expect(error).toBeInstanceOf(PapersError);
+      expect((error as PapersError).reason).toBe("upstream_malformed");
     }
   });
 });

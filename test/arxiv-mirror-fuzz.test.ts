@@ -4,7 +4,7 @@
 // anything but a result, a typed invalid_query/invalid_category/invalid_date, or a live route.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ToolError } from "../src/errors";
+import { PapersError } from "../src/errors";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror } from "../src/store/arxiv-mirror";
 import { toMatch } from "../src/search/expression";
@@ -121,7 +121,10 @@ describe("mirror query translation against real FTS5", () => {
           outcome = "mirror";
         }
       } catch (error) {
-        if (error instanceof ToolError && ["invalid_query", "invalid_category", "invalid_date"].includes(error.reason))
+        if (
+          error instanceof PapersError &&
+          ["invalid_query", "invalid_category", "invalid_date"].includes(error.reason)
+        )
           outcome = error.reason;
         else
           throw new Error(

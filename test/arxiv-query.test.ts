@@ -1,13 +1,13 @@
 // The query validator and builder, table-tested, then fuzzed.
 import { describe, expect, it } from "vitest";
-import { ToolError } from "../src/errors";
+import { PapersError } from "../src/errors";
 import { buildSearchQuery, normalizeQuery, parseQuery, type QueryNode } from "../src/sources/arxiv/query";
 
 function reasonOf(run: () => unknown): string {
   try {
     run();
   } catch (error) {
-    if (error instanceof ToolError) return error.reason;
+    if (error instanceof PapersError) return error.reason;
     throw error;
   }
   return "ok";
@@ -176,8 +176,8 @@ describe("parseQuery (the AST the mirror translates)", () => {
 
   it("rejects what the live validation rejects, with the same typed error", () => {
     for (const bad of ["a AND", "(a", "ti:", '"', "()", "AND a"]) {
-      expect(() => parseQuery(bad), bad).toThrow(ToolError);
-      expect(() => normalizeQuery(bad), bad).toThrow(ToolError);
+      expect(() => parseQuery(bad), bad).toThrow(PapersError);
+      expect(() => normalizeQuery(bad), bad).toThrow(PapersError);
     }
   });
 });

@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { htmlToDocument } from "../src/sources/arxiv/read/html";
 import { pdfToDocument } from "../src/sources/text/pdf";
-import { ToolError } from "../src/errors";
+import { PapersError } from "../src/errors";
 import { FAKE, callTool, callToolWith, resetUpstream, toolError, upstreamHits } from "./helpers";
 
 beforeEach(resetUpstream);
@@ -271,8 +271,8 @@ describe("hostile content and budgets", () => {
       await pdfToDocument(pdf, { maxPages: 10, maxChars: 100_000 }, "r");
       expect.unreachable();
     } catch (error) {
-      expect(error).toBeInstanceOf(ToolError);
-      expect((error as ToolError).reason).toBe("pdf_extraction_failed");
+      expect(error).toBeInstanceOf(PapersError);
+      expect((error as PapersError).reason).toBe("pdf_extraction_failed");
     }
   });
 });

@@ -329,7 +329,7 @@ describe("fuzz: every tool, hostile arguments", () => {
       }
       // Every reason seen is one the tool declares (plus the wrapper's invalid_argument).
       const declared = new Set([
-        ...REGISTERED.find((t) => t.name === tool)!.errors,
+        ...REGISTERED.find((t) => t.name === tool)!.errors.map((error) => error.reason),
         "invalid_argument",
         "invalid_params",
         "request_too_large",

@@ -1,18 +1,18 @@
 // CrawlGate + politeFetch, measured at the fake upstream.
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ToolError } from "../src/errors";
+import { PapersError } from "../src/errors";
 import { parseRetryAfter, politeFetch, upstreamUrl } from "../src/upstream/fetch";
 import { resetUpstream, upstreamHits } from "./helpers";
 
-async function failure(promise: Promise<unknown>): Promise<ToolError> {
+async function failure(promise: Promise<unknown>): Promise<PapersError> {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof ToolError) return error;
+    if (error instanceof PapersError) return error;
     throw error;
   }
-  throw new Error("expected a ToolError, got a result");
+  throw new Error("expected a PapersError, got a result");
 }
 
 beforeEach(resetUpstream);
@@ -144,7 +144,7 @@ describe("URL building", () => {
   it("only appends absolute paths to the configured base", () => {
     expect(upstreamUrl("https://export.arxiv.org/api", "/query?x=1")).toBe("https://export.arxiv.org/api/query?x=1");
     for (const bad of ["query", "//evil.example/x", "/a b", "/a\\b", "http://evil.example/"]) {
-      expect(() => upstreamUrl("https://export.arxiv.org/api", bad)).toThrow(ToolError);
+      expect(() => upstreamUrl("https://export.arxiv.org/api", bad)).toThrow(PapersError);
     }
   });
 

@@ -9,7 +9,7 @@ import {
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { HARVESTERS, type HarvestMessage } from "../src/harvest/dispatch";
-import { ToolError } from "../src/errors";
+import { PapersError } from "../src/errors";
 import worker from "../src/index";
 
 function message(id: string, body: unknown, attempts = 1) {
@@ -37,7 +37,7 @@ describe("queue consumer", () => {
       onPage: async (_env, page) => {
         seen.push(page);
         if (page.cursor === "busy") {
-          throw new ToolError("upstream_unavailable", "503", {
+          throw new PapersError("upstream_unavailable", "503", {
             retryable: true,
             retryAfterMs: 30_000,
             recovery: "wait",

@@ -2,7 +2,7 @@
 // typed error, without reading past the size caps, leaving the caches empty and the gate usable.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ToolError } from "../src/errors";
+import { PapersError } from "../src/errors";
 import { pdfToDocument } from "../src/sources/text/pdf";
 import { FAKE, callTool, callToolWith, resetUpstream, toolError } from "./helpers";
 
@@ -50,9 +50,9 @@ describe("hostile upstreams", () => {
   it("an encrypted PDF is pdf_extraction_failed (encrypted)", async () => {
     const started = Date.now();
     const error = await pdfToDocument(encryptedPdf(), { maxPages: 10, maxChars: 10_000 }, "r").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ToolError);
-    expect((error as ToolError).reason).toBe("pdf_extraction_failed");
-    expect((error as ToolError).message).toMatch(/encrypted|does not parse/i);
+    expect(error).toBeInstanceOf(PapersError);
+    expect((error as PapersError).reason).toBe("pdf_extraction_failed");
+    expect((error as PapersError).message).toMatch(/encrypted|does not parse/i);
     console.log(`hostile upstream encrypted-pdf: ${Date.now() - started} ms`);
   });
 
@@ -62,7 +62,7 @@ describe("hostile upstreams", () => {
       { maxPages: 10, maxChars: 10_000 },
       "r",
     ).catch((e: unknown) => e);
-    expect((error as ToolError).reason).toBe("pdf_extraction_failed");
+    expect((error as PapersError).reason).toBe("pdf_extraction_failed");
   });
 
   it("reading through a 429 leaves the caches empty and reports rate_limited", async () => {

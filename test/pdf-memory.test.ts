@@ -2,7 +2,7 @@
 // working set) before the body is read, so concurrent big PDFs wait instead of overrunning 128 MB.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ToolError } from "../src/errors";
+import { PapersError } from "../src/errors";
 import { ByteBudget, PDF_ISOLATE_BUDGET_BYTES, PDF_WORKING_SET_BYTES, pdfMemory } from "../src/sources/text/pdf-memory";
 import { callToolWith, toolError, upstreamHits } from "./helpers";
 
@@ -46,7 +46,7 @@ describe("ByteBudget", () => {
     const budget = new ByteBudget(90 * MB);
     const held = await budget.acquire(80 * MB, soon());
     const refused = await budget.acquire(74 * MB, Date.now() + 30).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(ToolError);
+    expect(refused).toBeInstanceOf(PapersError);
     expect(refused).toMatchObject({ reason: "server_busy", retryable: true, retryAfterMs: 5000 });
     const fits = await budget.acquire(10 * MB, soon());
     expect(budget.inUse).toBe(90 * MB);

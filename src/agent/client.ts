@@ -1,11 +1,11 @@
 // The tools' way to a client's research agent: the Durable Object named by the caller's identity.
 import { getAgentByName } from "agents";
-import { ToolError } from "../errors";
+import { PapersError } from "../errors";
 import type { AgentError } from "./research-agent";
 
 export async function agentFor(env: Env, identity: string | null) {
   if (identity === null) {
-    throw new ToolError(
+    throw new PapersError(
       "no_identity",
       "Watches and the library belong to a client, and this call has no client identity.",
       {
@@ -21,7 +21,7 @@ export async function agentFor(env: Env, identity: string | null) {
 export function unwrap<R extends { ok: true } | { ok: false; error: AgentError }>(result: R): Extract<R, { ok: true }> {
   if (!result.ok) {
     const { error } = result as { ok: false; error: AgentError };
-    throw new ToolError(error.reason, error.message, { recovery: error.recovery });
+    throw new PapersError(error.reason, error.message, { recovery: error.recovery });
   }
   return result as Extract<R, { ok: true }>;
 }

@@ -6,7 +6,7 @@
 // and return { ok, ... } values: an error thrown across RPC would lose its type.
 import { Agent } from "agents";
 import { loadConfig } from "../config";
-import { type ErrorReason, ToolError } from "../errors";
+import { type ErrorReason, PapersError } from "../errors";
 import { paperKey } from "../store/arxiv-key";
 import { mirrorLookup, mirrorNewestKey, mirrorState, searchMirror } from "../store/arxiv-mirror";
 import { ftsQuery, mirrorPaper, newestNberNumber, nberPapersAfter } from "../store/nber";
@@ -337,7 +337,7 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
     try {
       planned = planMirrorSearch(query, {}, new Date());
     } catch (error) {
-      if (error instanceof ToolError) return fail(error.reason, error.message, error.recovery);
+      if (error instanceof PapersError) return fail(error.reason, error.message, error.recovery);
       throw error;
     }
     if ("live" in planned)

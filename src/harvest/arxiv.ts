@@ -9,7 +9,7 @@
 // a failed run resumes at the start of its window, and the refresh watermark moves only when a
 // whole run completes (docs/mirror.md "Harvest").
 import { loadConfig, type Config } from "../config";
-import { ToolError } from "../errors";
+import { PapersError } from "../errors";
 import {
   FULL_VERIFY_MAX_PAPERS,
   finishSlicedVerify,
@@ -80,7 +80,7 @@ export type HarvestMode = "cold" | "refresh";
 export async function startArxivHarvest(env: Env, mode: HarvestMode): Promise<{ run_id: string; from: string | null }> {
   const state = await readArxivState(env.DB);
   if (mode === "refresh" && !state?.watermark) {
-    throw new ToolError(
+    throw new PapersError(
       "invalid_request",
       "A refresh lists from the watermark of the last completed run, and no run has completed yet.",
       {
@@ -463,7 +463,7 @@ async function retryLater(env: Env, runId: string, cursor: Cursor, error: unknow
     {
       attempt: cursor.attempt ?? 1,
       failingSinceMs: failingSince,
-      retryAfterMs: error instanceof ToolError ? error.retryAfterMs : undefined,
+      retryAfterMs: error instanceof PapersError ? error.retryAfterMs : undefined,
       gateRefusal: error instanceof GateRefusal,
     },
     {

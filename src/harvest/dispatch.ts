@@ -2,7 +2,7 @@
 // itself in HARVESTERS; this file owns message validation, routing and the dead-letter path.
 import { z } from "zod";
 import { drizzle } from "drizzle-orm/d1";
-import { ToolError } from "../errors";
+import { PapersError } from "../errors";
 import { cachePurgeExpired } from "../store/cache";
 import { harvestState } from "../store/schema";
 
@@ -92,7 +92,7 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
     } catch (error) {
       console.error(`queue: ${parsed.data.source} page failed (attempt ${message.attempts})`, error);
       // An upstream that said "come back in N seconds" (503 + Retry-After) gets exactly that.
-      const retryAfterMs = error instanceof ToolError ? error.retryAfterMs : undefined;
+      const retryAfterMs = error instanceof PapersError ? error.retryAfterMs : undefined;
       message.retry(
         retryAfterMs === undefined ? undefined : { delaySeconds: Math.min(43_200, Math.ceil(retryAfterMs / 1000)) },
       );

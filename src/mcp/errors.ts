@@ -1,10 +1,10 @@
 // One wrapper turns any thrown error into an MCP tool error result that an agent can branch on:
 // { reason, message, retryable, retry_after_ms?, recovery }. Handlers never catch.
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { ToolError } from "../errors";
+import { PapersError } from "../errors";
 import { ConfigError } from "../config";
 
-export { ToolError };
+export { PapersError };
 
 export interface ErrorPayload {
   reason: string;
@@ -15,7 +15,7 @@ export interface ErrorPayload {
 }
 
 export function toErrorPayload(error: unknown): ErrorPayload {
-  if (error instanceof ToolError) {
+  if (error instanceof PapersError) {
     return {
       reason: error.reason,
       message: error.message,
@@ -44,6 +44,10 @@ export function toErrorPayload(error: unknown): ErrorPayload {
 
 // The payload travels as JSON text, not structuredContent: clients (SDK v1 among them) check
 // structuredContent against the tool's outputSchema even on isError results.
-export function toErrorResult(error: unknown): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: toErrorPayload(error) }) }] };
+export function toErrorResult(error: unknown): { result: CallToolResult; reason: string } {
+  const payload = toErrorPayload(error);
+  return {
+    result: { isError: true, content: [{ type: "text", text: JSON.stringify({ error: payload }) }] },
+    reason: payload.reason,
+  };
 }

@@ -1,8 +1,10 @@
 // Every tool and resource the server offers. A new capability adds its file and one line here.
-import type { McpServer } from "@modelcontextprotocol/server";
-import { registerArxivCategoryResources } from "./resources/arxiv-categories";
-import { registerArxivMirrorStatusResource } from "./resources/arxiv-mirror-status";
-import { registerArxivPaperResource } from "./resources/arxiv-paper";
+import type { DefinedResource } from "./resource";
+import { arxivCategories, arxivCategory } from "./resources/arxiv-categories";
+import { arxivMirrorStatus } from "./resources/arxiv-mirror-status";
+import { arxivPaper } from "./resources/arxiv-paper";
+import { nberPaper } from "./resources/nber-paper";
+import { papersLibrary as papersLibraryResource, papersWatches } from "./resources/papers-watches";
 import { arxivGetMetadata } from "./tools/arxiv-get-metadata";
 import { arxivGetReferences } from "./tools/arxiv-get-references";
 import { arxivListCategories } from "./tools/arxiv-list-categories";
@@ -17,8 +19,6 @@ import { papersFindInPaper } from "./tools/papers-find-in-paper";
 import { papersLibrary } from "./tools/papers-library";
 import { papersWatch } from "./tools/papers-watch";
 import { papersResolveReference } from "./tools/papers-resolve-reference";
-import { registerNberPaperResource } from "./resources/nber-paper";
-import { registerWatchResources } from "./resources/papers-watches";
 import type { DefinedTool } from "./tool";
 
 export const TOOLS: readonly DefinedTool[] = [
@@ -38,10 +38,12 @@ export const TOOLS: readonly DefinedTool[] = [
   papersLibrary,
 ] as unknown as DefinedTool[];
 
-export const RESOURCE_REGISTRARS: readonly ((server: McpServer, env: Env, identity: string | null) => void)[] = [
-  registerArxivCategoryResources,
-  registerArxivPaperResource,
-  registerArxivMirrorStatusResource,
-  registerNberPaperResource,
-  registerWatchResources,
+export const RESOURCES: readonly DefinedResource[] = [
+  arxivCategories,
+  arxivCategory,
+  arxivPaper,
+  arxivMirrorStatus,
+  nberPaper,
+  papersWatches,
+  papersLibraryResource,
 ];

@@ -5,7 +5,8 @@ import { waitUntil } from "cloudflare:workers";
 import { loadConfig } from "../config";
 import { SERVER_NAME, SERVER_VERSION } from "../version";
 import { SERVER_INSTRUCTIONS } from "./instructions";
-import { RESOURCE_REGISTRARS, TOOLS } from "./registry";
+import { RESOURCES, TOOLS } from "./registry";
+import { registerResource } from "./resource";
 import { registerTool, type ToolContext } from "./tool";
 
 export function createServer(env: Env, origin: string, identity: string | null = null): McpServer {
@@ -21,6 +22,6 @@ export function createServer(env: Env, origin: string, identity: string | null =
     identity,
   };
   for (const tool of TOOLS) registerTool(server, tool, context);
-  for (const register of RESOURCE_REGISTRARS) register(server, env, identity);
+  for (const resource of RESOURCES) registerResource(server, resource, { env, config: context.config, identity });
   return server;
 }

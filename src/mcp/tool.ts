@@ -1,10 +1,11 @@
 // The tool pattern: one file per tool exports defineTool({...}); registerTool() wires it into a
 // McpServer. Results go out as structuredContent plus a compact text rendering; thrown errors go
-// through toErrorResult().
+// through toErrorResult(). A tool declares the reasons it can fail with, and when; its handler
+// fails through a typed fail() that accepts only those. Every call writes one log line.
 import type { McpServer, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { Config } from "../config";
-import { type ErrorReason, ToolError } from "../errors";
+import { type ErrorReason, PapersError, type PapersErrorOptions } from "../errors";
 import { toErrorResult } from "./errors";
 import { memoizedSchema } from "./schema";
 import { noProgress, type ReportProgress } from "../progress";
@@ -30,43 +31,93 @@ export interface ResourceLinkContent {
   size?: number;
 }
 
-export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
+/** One reason a tool can fail with, when it happens, and what to do (default: the catalogue's recovery). */
+export interface ErrorDeclaration<R extends ErrorReason = ErrorReason> {
+  reason: R;
+  when: string;
+  recovery?: string;
+}
+
+/** Reasons every tool may fail with without declaring them: bad arguments, and our own bugs. */
+export const UNDECLARED_REASONS: readonly ErrorReason[] = [
+  "invalid_argument",
+  "internal_error",
+  "server_misconfigured",
+];
+
+/** Ends the call with a declared reason (or invalid_argument). */
+export type Fail<R extends ErrorReason> = (
+  reason: R | "invalid_argument",
+  message: string,
+  options?: PapersErrorOptions,
+) => never;
+
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject, R extends ErrorReason = ErrorReason> {
   name: string;
   title: string;
   /** Two or three sentences: what it does, what it takes, what comes back. */
   description: string;
+  /** One line for the server instructions: when an agent should reach for this tool. */
+  useWhen: string;
   input: I;
   output: O;
   annotations: ToolAnnotations;
-  /** Every error reason the handler can produce (besides invalid_argument and internal_error). */
-  errors: readonly ErrorReason[];
-  handler(args: z.output<I>, context: ToolContext): Promise<z.output<O>> | z.output<O>;
+  /** Every reason the tool can fail with (besides invalid_argument and internal_error), and when. */
+  errors: readonly ErrorDeclaration<R>[];
+  handler(args: z.output<I>, context: ToolContext & { fail: Fail<R> }): Promise<z.output<O>> | z.output<O>;
   /** Compact text for clients that show only `content`. */
   render(result: z.output<O>): string;
   /** resource_link items to add to the content (a downloaded file). */
   links?(result: z.output<O>): ResourceLinkContent[];
 }
 
-export interface DefinedTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject>
-  extends ToolSpec<I, O> {
+export interface DefinedTool<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+  R extends ErrorReason = ErrorReason,
+> extends ToolSpec<I, O, R> {
   readonly inputSchema: ReturnType<typeof memoizedSchema<I>>;
   readonly outputSchema: ReturnType<typeof memoizedSchema<O>>;
+  /** The declared reasons and the ones every tool may have. */
+  readonly reasons: ReadonlySet<ErrorReason>;
 }
 
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: ToolSpec<I, O>): DefinedTool<I, O> {
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject, R extends ErrorReason>(
+  spec: ToolSpec<I, O, R>,
+): DefinedTool<I, O, R> {
   return {
     ...spec,
     inputSchema: memoizedSchema(spec.input, { lenient: true }),
     outputSchema: memoizedSchema(spec.output),
+    reasons: new Set<ErrorReason>([...spec.errors.map((error) => error.reason), ...UNDECLARED_REASONS]),
   };
 }
 
-export function invalidArgument(toolName: string, error: z.ZodError): ToolError {
+/** The handler's fail(): a PapersError with the declared recovery unless the call site has a better one. */
+function failFor<R extends ErrorReason>(errors: readonly ErrorDeclaration<R>[]): Fail<R> {
+  return (reason, message, options = {}) => {
+    const declared = errors.find((error) => error.reason === reason);
+    throw new PapersError(reason, message, { ...options, recovery: options.recovery ?? declared?.recovery });
+  };
+}
+
+/**
+ * One line per call, for the operator: which tool, how it ended (ok or the reason), where the
+ * answer came from, how long it took. A reason the tool did not declare is flagged: its contract drifted.
+ */
+function logCall(tool: DefinedTool, outcome: string, servedFrom: unknown, ms: number): void {
+  const line: Record<string, unknown> = { event: "tool_call", tool: tool.name, outcome, ms: Math.round(ms) };
+  if (typeof servedFrom === "string") line.served_from = servedFrom;
+  if (outcome !== "ok" && !tool.reasons.has(outcome as ErrorReason)) line.undeclared = true;
+  console.log(JSON.stringify(line));
+}
+
+export function invalidArgument(toolName: string, error: z.ZodError): PapersError {
   const problems = error.issues
     .slice(0, 5)
     .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "arguments"}: ${issue.message}`)
     .join("; ");
-  return new ToolError("invalid_argument", `Invalid arguments for ${toolName}: ${problems}.`, {
+  return new PapersError("invalid_argument", `Invalid arguments for ${toolName}: ${problems}.`, {
     recovery: `Fix the named fields to match ${toolName}'s inputSchema (see tools/list) and call again.`,
   });
 }
@@ -97,9 +148,9 @@ function progressFor(ctx: ServerContext | undefined): ReportProgress {
   };
 }
 
-export function registerTool<I extends z.ZodObject, O extends z.ZodObject>(
+export function registerTool<I extends z.ZodObject, O extends z.ZodObject, R extends ErrorReason>(
   server: McpServer,
-  tool: DefinedTool<I, O>,
+  tool: DefinedTool<I, O, R>,
   context: Omit<ToolContext, "progress">,
 ): void {
   server.registerTool(
@@ -112,16 +163,31 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject>(
       annotations: tool.annotations,
     },
     async (rawArgs: unknown, ctx?: ServerContext) => {
+      const started = performance.now();
       try {
         const parsed = tool.input.safeParse(rawArgs ?? {});
         if (!parsed.success) throw invalidArgument(tool.name, parsed.error);
-        const result = await tool.handler(parsed.data, { ...context, progress: progressFor(ctx) });
+        const result = await tool.handler(parsed.data, {
+          ...context,
+          progress: progressFor(ctx),
+          fail: failFor(tool.errors),
+        });
+        if (context.config.LOG_TOOL_CALLS)
+          logCall(
+            tool as unknown as DefinedTool,
+            "ok",
+            (result as { served_from?: unknown }).served_from,
+            performance.now() - started,
+          );
         return {
           content: [{ type: "text" as const, text: tool.render(result) }, ...(tool.links?.(result) ?? [])],
           structuredContent: result as Record<string, unknown>,
         };
       } catch (error) {
-        return toErrorResult(error);
+        const answer = toErrorResult(error);
+        if (context.config.LOG_TOOL_CALLS)
+          logCall(tool as unknown as DefinedTool, answer.reason, undefined, performance.now() - started);
+        return answer.result;
       }
     },
   );

@@ -1,5 +1,5 @@
 // Calendar days as tools take them (YYYY-MM-DD, UTC), shared by every source.
-import { ToolError } from "../errors";
+import { PapersError } from "../errors";
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -20,7 +20,7 @@ export function parseDay(value: string, field: string, { minYear = 1900 }: { min
       );
     })();
   if (!valid) {
-    throw new ToolError(
+    throw new PapersError(
       "invalid_date",
       `${field} ${JSON.stringify(value.slice(0, 40))} is not a real day as YYYY-MM-DD.`,
       {

@@ -5,6 +5,10 @@ export type TextSource = "arxiv_html" | "ar5iv" | "pdf_text";
 
 export const arxivPdfKey = (versionedId: string) => `arxiv/pdf/${versionedId}.pdf`;
 export const arxivTextKey = (versionedId: string, source: TextSource) => `arxiv/text/${versionedId}.${source}.json`;
+/** An NBER paper's PDF (nber_download_paper, nber_read_paper, /files/nber/...), by its validated number (w12345). */
+export const nberPdfKey = (id: { id: string }) => `nber/pdf/${id.id}.pdf`;
+/** An NBER paper's extracted text. */
+export const nberTextKey = (id: string) => `nber/text/${id}.json`;
 
 export interface StoredJson<T> {
   value: T;

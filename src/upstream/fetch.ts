@@ -1,8 +1,8 @@
 // politeFetch(): the only way code reaches an upstream. It builds the URL from the configured
 // base (never from user input), waits for a CrawlGate slot, fetches with a timeout and turns
-// every kind of failure into a typed ToolError.
+// every kind of failure into a typed PapersError.
 import { loadConfig, upstreamSettings, type Upstream } from "../config";
-import { type ErrorReason, ToolError } from "../errors";
+import { type ErrorReason, PapersError } from "../errors";
 import { collectCapped } from "../streams";
 import type { CrawlGate } from "./gate";
 
@@ -29,7 +29,7 @@ type GateStub = DurableObjectStub<CrawlGate>;
  * Our own crawl gate said "not now" (it is cooling down, or its queue is past the caller's
  * budget): nothing was sent upstream. A harvest waits and tries again without counting a failure.
  */
-export class GateRefusal extends ToolError {
+export class GateRefusal extends PapersError {
   override name = "GateRefusal";
 }
 
@@ -40,7 +40,7 @@ function gateFor(env: Env, name: string): GateStub {
 /** Builds base + path. The path must be absolute (or a query on the base) and may not switch host or scheme. */
 export function upstreamUrl(baseUrl: string, path: string): string {
   if (!(path.startsWith("/") || path.startsWith("?")) || path.startsWith("//") || /[\s\\]/.test(path)) {
-    throw new ToolError("internal_error", `Refusing to build an upstream URL from path ${JSON.stringify(path)}`, {
+    throw new PapersError("internal_error", `Refusing to build an upstream URL from path ${JSON.stringify(path)}`, {
       recovery: "This is a bug in papers-mcp; please report it.",
     });
   }
@@ -74,7 +74,7 @@ export async function politeFetch(
       const backoffMs = 500 * 2 ** (attempt - 1);
       const retry =
         attempt < attempts &&
-        error instanceof ToolError &&
+        error instanceof PapersError &&
         error.reason === "upstream_unavailable" &&
         error.retryAfterMs === undefined &&
         (options.deadline === undefined || Date.now() + backoffMs < options.deadline);
@@ -130,7 +130,7 @@ async function fetchOnce(
   } catch (error) {
     if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
       throw timeoutError(upstream);
-    throw new ToolError("upstream_unavailable", `${upstream} could not be reached.`, {
+    throw new PapersError("upstream_unavailable", `${upstream} could not be reached.`, {
       retryable: true,
       recovery: "Retry in a minute; if it persists the upstream is down.",
       cause: error,
@@ -140,7 +140,7 @@ async function fetchOnce(
   if (!options.manualRedirect && REDIRECTS.has(response.status) && location) {
     await response.body?.cancel();
     if (hops >= MAX_REDIRECTS) {
-      throw new ToolError("upstream_unavailable", `${upstream} redirected more than ${MAX_REDIRECTS} times.`, {
+      throw new PapersError("upstream_unavailable", `${upstream} redirected more than ${MAX_REDIRECTS} times.`, {
         retryable: true,
         recovery: "Retry later; the upstream is misconfigured.",
       });
@@ -201,7 +201,7 @@ async function classify(
     await response.body?.cancel();
     const { cooldownMs } = await gate.reportRateLimited(retryAfterMs);
     const waitMs = Math.max(cooldownMs, retryAfterMs ?? 0);
-    throw new ToolError(
+    throw new PapersError(
       status === 429 ? "rate_limited" : "upstream_unavailable",
       status === 429
         ? `${upstream} rate-limited this server (HTTP 429).`
@@ -212,14 +212,14 @@ async function classify(
   const passed = (options.passStatuses ?? [404]).includes(status);
   if (status >= 500 && !passed) {
     await response.body?.cancel();
-    throw new ToolError("upstream_unavailable", `${upstream} answered HTTP ${status}.`, {
+    throw new PapersError("upstream_unavailable", `${upstream} answered HTTP ${status}.`, {
       retryable: true,
       recovery: "Retry in a minute; if it persists the upstream is down.",
     });
   }
   if (status >= 400 && !passed) {
     await response.body?.cancel();
-    throw new ToolError("invalid_request", `${upstream} rejected the request (HTTP ${status}).`, {
+    throw new PapersError("invalid_request", `${upstream} rejected the request (HTTP ${status}).`, {
       recovery: "Check the arguments; this request will not succeed if repeated unchanged.",
     });
   }
@@ -228,7 +228,7 @@ async function classify(
     const text = await response.text();
     if (text.trim() === "Rate exceeded.") {
       const { cooldownMs } = await gate.reportRateLimited();
-      throw new ToolError("rate_limited", `${upstream} answered "Rate exceeded.".`, {
+      throw new PapersError("rate_limited", `${upstream} answered "Rate exceeded.".`, {
         retryable: true,
         retryAfterMs: cooldownMs,
         recovery: `Retry after ${Math.ceil(cooldownMs / 1000)} s.`,
@@ -240,8 +240,8 @@ async function classify(
   return response;
 }
 
-function timeoutError(upstream: Upstream): ToolError {
-  return new ToolError("timeout", `${upstream} did not answer within the time budget.`, {
+function timeoutError(upstream: Upstream): PapersError {
+  return new PapersError("timeout", `${upstream} did not answer within the time budget.`, {
     retryable: true,
     recovery: "Retry later, or narrow the request.",
   });
@@ -274,12 +274,12 @@ export async function readBytesCapped(
   } catch (error) {
     // The request's timeout signal also covers the body: a body that never ends stops here.
     if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-      throw new ToolError("timeout", `${what} did not finish arriving within the time budget.`, {
+      throw new PapersError("timeout", `${what} did not finish arriving within the time budget.`, {
         retryable: true,
         recovery: "Retry later.",
       });
     }
-    throw new ToolError("upstream_unavailable", `${what} broke off while arriving.`, {
+    throw new PapersError("upstream_unavailable", `${what} broke off while arriving.`, {
       retryable: true,
       recovery: "Retry in a minute.",
       cause: error,
@@ -289,13 +289,13 @@ export async function readBytesCapped(
   return bytes;
 }
 
-function tooLarge(what: string, maxBytes: number, reason: ErrorReason): ToolError {
+function tooLarge(what: string, maxBytes: number, reason: ErrorReason): PapersError {
   const mb = Math.round(maxBytes / 1e6);
   return reason === "content_too_large"
-    ? new ToolError(reason, `${what} is larger than ${mb} MB, this server's limit.`, {
+    ? new PapersError(reason, `${what} is larger than ${mb} MB, this server's limit.`, {
         recovery: "Open the paper on arxiv.org instead.",
       })
-    : new ToolError(reason, `${what} sent more than ${mb} MB where a small answer was expected.`, {
+    : new PapersError(reason, `${what} sent more than ${mb} MB where a small answer was expected.`, {
         retryable: true,
         recovery: "Retry later; if it persists, the upstream is misbehaving.",
       });

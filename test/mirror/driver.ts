@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { arxivHarvester, startArxivHarvest } from "../../src/harvest/arxiv";
 import type { HarvestMessage } from "../../src/harvest/dispatch";
-import { ToolError } from "../../src/errors";
+import { PapersError } from "../../src/errors";
 import { pageWriteStatements } from "../../src/store/arxiv-mirror";
 import type { MirrorRecord } from "../../src/store/arxiv-row";
 import { FAKE } from "../helpers";
@@ -137,7 +137,7 @@ export async function driveHarvest(options: DriveOptions = {}): Promise<DriveRes
     } catch (error) {
       // What the queue does with a thrown message: deliver it again, after the delay asked for.
       result.errors.push({ page: message.cursor ?? "", error });
-      const delayMs = error instanceof ToolError ? error.retryAfterMs : undefined;
+      const delayMs = error instanceof PapersError ? error.retryAfterMs : undefined;
       if (delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, Math.min(delayMs, 10_000)));
       queue.unshift(message);
     }

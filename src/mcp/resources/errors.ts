@@ -4,7 +4,7 @@
 // retry_after_ms; other reasons are invalid-params errors. All carry { reason, recovery } in
 // `data` so agents can branch.
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
-import type { ErrorReason, ToolError } from "../../errors";
+import type { ErrorReason, PapersError } from "../../errors";
 
 export function resourceError(
   uri: string,
@@ -26,8 +26,8 @@ export function resourceError(
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `${message} ${recovery}`, { reason, recovery, uri });
 }
 
-/** A ToolError from a source, as the resource read's JSON-RPC error. */
-export function resourceErrorFrom(uri: string, error: ToolError): ProtocolError {
+/** A PapersError from a source, as the resource read's JSON-RPC error. */
+export function resourceErrorFrom(uri: string, error: PapersError): ProtocolError {
   return resourceError(
     uri,
     error.reason,

@@ -8,6 +8,8 @@ import { defineTool } from "../tool";
 export const arxivGetMetadata = defineTool({
   name: "arxiv_get_metadata",
   title: "arXiv paper metadata",
+  useWhen:
+    "look arXiv papers up by ID in any spelling or by arxiv.org link (title, authors, abstract, versions, DOIs).",
   description:
     "arXiv metadata by ID (2401.12345, 2401.12345v2, hep-th/9901001, arXiv:..., arxiv.org links). Up to 100 IDs: 10 are looked up, the rest return as remaining_ids; each miss says why.",
   input: z.object({
@@ -37,14 +39,14 @@ export const arxivGetMetadata = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [
-    "invalid_request",
-    "invalid_id",
-    "no_match",
-    "version_not_served",
-    "rate_limited",
-    "upstream_unavailable",
-    "upstream_malformed",
-    "timeout",
+    { reason: "invalid_request", when: "arXiv's API rejected the lookup as malformed (HTTP 400)" },
+    { reason: "invalid_id", when: "an ID is not an arXiv ID in any spelling" },
+    { reason: "no_match", when: "no such paper exists" },
+    { reason: "version_not_served", when: "the version asked for is one arXiv's API no longer serves" },
+    { reason: "rate_limited", when: "this client's limit, or the upstream's, was hit" },
+    { reason: "upstream_unavailable", when: "the upstream is down and no mirror or cache holds the answer" },
+    { reason: "upstream_malformed", when: "the upstream answered something unreadable" },
+    { reason: "timeout", when: "the call ran out of its time budget" },
   ],
   handler: async ({ paper_ids }, { env }) => {
     const result = await getMetadata(env, paper_ids);

@@ -5,6 +5,7 @@ import { defineTool } from "../tool";
 export const arxivGetReferences = defineTool({
   name: "arxiv_get_references",
   title: "arXiv paper references",
+  useWhen: "an arXiv paper's bibliography, each entry resolved to an arXiv or NBER ID where one exists.",
   description:
     "An arXiv paper's bibliography from its HTML or PDF: each entry structured and resolved to an arXiv or NBER paper when one matches.",
   input: z.object({
@@ -25,14 +26,14 @@ export const arxivGetReferences = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [
-    "invalid_id",
-    "no_match",
-    "content_unavailable",
-    "timeout",
-    "server_busy",
-    "rate_limited",
-    "version_unavailable",
-    "pdf_extraction_failed",
+    { reason: "invalid_id", when: "an ID is not an arXiv ID in any spelling" },
+    { reason: "no_match", when: "no such paper exists" },
+    { reason: "content_unavailable", when: "no text of the paper holds a reference list" },
+    { reason: "timeout", when: "the call ran out of its time budget" },
+    { reason: "server_busy", when: "the server's PDF memory is taken by other reads" },
+    { reason: "rate_limited", when: "this client's limit, or the upstream's, was hit" },
+    { reason: "version_unavailable", when: "the version asked for does not exist" },
+    { reason: "pdf_extraction_failed", when: "the PDF has no text layer or does not parse" },
   ],
   handler: async ({ paper_id, start, max_results }, { env, progress }) => {
     const result = await getReferences(env, paper_id, start, max_results, progress);

@@ -15,6 +15,7 @@ const category = z.object({
 export const arxivListCategories = defineTool({
   name: "arxiv_list_categories",
   title: "List arXiv categories",
+  useWhen: "find the category codes for cat: and category (all, or one group or archive).",
   description:
     "The ~155 active arXiv categories (code, name, group, archive). Filter by group (cs, econ, eess, math, physics, q-bio, q-fin, stat) or archive (astro-ph, hep-th).",
   input: z.object({
@@ -31,7 +32,7 @@ export const arxivListCategories = defineTool({
     categories: z.array(category),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
-  errors: ["invalid_group"],
+  errors: [{ reason: "invalid_group", when: "group is neither a category group nor an archive" }],
   handler({ group }) {
     const categories = listCategories(group);
     return { group: group ?? null, count: categories.length, categories };

@@ -8,6 +8,7 @@ import { readInput, readOutput, readRequest, renderRead } from "./read-shared";
 export const arxivReadPaper = defineTool({
   name: "arxiv_read_paper",
   title: "Read an arXiv paper",
+  useWhen: "read an arXiv paper's full text by pages of max_tokens, or one section, figure or table.",
   description:
     "An arXiv paper's text (Markdown, TeX maths) from arXiv HTML, ar5iv or the PDF (source says which), max_tokens a page. Page 1 has the outline and figures; section reads one section or figure.",
   input: z.object({
@@ -28,16 +29,16 @@ export const arxivReadPaper = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [
-    "invalid_id",
-    "no_match",
-    "content_unavailable",
-    "pdf_extraction_failed",
-    "version_unavailable",
-    "rate_limited",
-    "timeout",
-    "server_busy",
-    "content_too_large",
-    "section_not_found",
+    { reason: "invalid_id", when: "an ID is not an arXiv ID in any spelling" },
+    { reason: "no_match", when: "no such paper exists" },
+    { reason: "content_unavailable", when: "no HTML, ar5iv or PDF text exists for the paper" },
+    { reason: "pdf_extraction_failed", when: "the PDF has no text layer or does not parse" },
+    { reason: "version_unavailable", when: "the version asked for does not exist" },
+    { reason: "rate_limited", when: "this client's limit, or the upstream's, was hit" },
+    { reason: "timeout", when: "the call ran out of its time budget" },
+    { reason: "server_busy", when: "the server's PDF memory is taken by other reads" },
+    { reason: "content_too_large", when: "the paper's HTML or PDF is over the size cap" },
+    { reason: "section_not_found", when: "section names no section, figure or table of the paper" },
   ],
   async handler({ paper_id, start, max_tokens, max_characters, section }, { env, progress }) {
     const loaded = await loadArxivDocument(env, paper_id, progress);

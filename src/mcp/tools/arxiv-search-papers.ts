@@ -2,7 +2,6 @@ import { z } from "zod";
 import { paperSchema, renderPaper, servedFromFields } from "../../sources/arxiv/paper";
 import { MAX_QUERY_LENGTH } from "../../sources/arxiv/query";
 import { searchPapers } from "../../sources/arxiv/search";
-import { ToolError } from "../../errors";
 import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
 
@@ -13,6 +12,8 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
 export const arxivSearchPapers = defineTool({
   name: "arxiv_search_papers",
   title: "Search arXiv",
+  useWhen:
+    "find arXiv papers by words, title, author, abstract or category (arXiv's query grammar: ti: au: abs: cat:, AND/OR/ANDNOT); page with next_start.",
   description:
     'Search arXiv with its grammar: ti: au: abs: co: jr: cat: all:, upper-case AND/OR/ANDNOT (one precedence, grouped right; spaces mean OR), "phrases", parentheses. Mirror-backed.',
   input: z.object({
@@ -39,19 +40,19 @@ export const arxivSearchPapers = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [
-    "invalid_query",
-    "invalid_category",
-    "invalid_date",
-    "start_beyond_result_limit",
-    "rate_limited",
-    "upstream_unavailable",
-    "upstream_malformed",
-    "invalid_request",
-    "timeout",
+    { reason: "invalid_query", when: "the query has no words or does not parse" },
+    { reason: "invalid_category", when: "a category is not one of arXiv's codes" },
+    { reason: "invalid_date", when: "a date is malformed, out of range, or the range is reversed" },
+    { reason: "start_beyond_result_limit", when: "start is past arXiv's 10,000-result window" },
+    { reason: "rate_limited", when: "this client's limit, or the upstream's, was hit" },
+    { reason: "upstream_unavailable", when: "the upstream is down and no mirror or cache holds the answer" },
+    { reason: "upstream_malformed", when: "the upstream answered something unreadable" },
+    { reason: "invalid_request", when: "arXiv's API rejected the query as malformed (HTTP 400)" },
+    { reason: "timeout", when: "the call ran out of its time budget" },
   ],
-  async handler(args, { env }) {
+  async handler(args, { env, fail }) {
     if (args.start >= RESULT_WINDOW) {
-      throw new ToolError(
+      return fail(
         "start_beyond_result_limit",
         `arXiv serves only the first ${RESULT_WINDOW.toLocaleString("en-US")} results of a query; start was ${args.start}.`,
         {

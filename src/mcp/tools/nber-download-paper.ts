@@ -7,6 +7,7 @@ import { defineTool } from "../tool";
 export const nberDownloadPaper = defineTool({
   name: "nber_download_paper",
   title: "Download an NBER paper",
+  useWhen: "hand a user an NBER paper's PDF (a link to this server's copy).",
   description:
     "Stores an NBER paper's PDF (fetched once) and returns an HTTPS link to it with size and sha256. Brand-new papers may be not_downloadable_now.",
   input: z.object({ paper_id: z.string().min(1).max(300) }),
@@ -22,15 +23,15 @@ export const nberDownloadPaper = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true, idempotentHint: true },
   errors: [
-    "invalid_id",
-    "no_match",
-    "not_downloadable_now",
-    "content_too_large",
-    "rate_limited",
-    "upstream_unavailable",
-    "upstream_malformed",
-    "timeout",
-    "server_busy",
+    { reason: "invalid_id", when: "paper_id is not an NBER number" },
+    { reason: "no_match", when: "NBER has no such paper or no PDF of it" },
+    { reason: "not_downloadable_now", when: "NBER withholds the PDF (its first week, or subscribers only)" },
+    { reason: "content_too_large", when: "the PDF is over NBER_MAX_PDF_BYTES" },
+    { reason: "rate_limited", when: "this client's limit, or the upstream's, was hit" },
+    { reason: "upstream_unavailable", when: "the upstream is down and no mirror or cache holds the answer" },
+    { reason: "upstream_malformed", when: "the upstream answered something unreadable" },
+    { reason: "timeout", when: "the call ran out of its time budget" },
+    { reason: "server_busy", when: "the server's PDF memory is taken by other reads" },
   ],
   async handler({ paper_id }, { env, origin }) {
     const id = requireNberId(paper_id);

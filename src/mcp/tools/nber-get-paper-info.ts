@@ -7,6 +7,7 @@ import { defineTool } from "../tool";
 export const nberGetPaperInfo = defineTool({
   name: "nber_get_paper_info",
   title: "NBER paper info",
+  useWhen: "an NBER paper's title, authors, abstract, date, programs and links.",
   description:
     "An NBER paper's title, authors, date, abstract, links (w25000, 25000 or nber.org link); include_all adds topics, programs, JEL, published version.",
   input: z.object({
@@ -22,7 +23,14 @@ export const nberGetPaperInfo = defineTool({
     links: z.array(linkSchema).meta({ description: "{kind, source, id_or_doi, how}", "x-compact": true }),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
-  errors: ["invalid_id", "no_match", "rate_limited", "upstream_unavailable", "upstream_malformed", "timeout"],
+  errors: [
+    { reason: "invalid_id", when: "paper_id is not an NBER number (w12345, 12345, an nber.org link)" },
+    { reason: "no_match", when: "NBER has no such paper" },
+    { reason: "rate_limited", when: "this client's limit, or the upstream's, was hit" },
+    { reason: "upstream_unavailable", when: "the upstream is down and no mirror or cache holds the answer" },
+    { reason: "upstream_malformed", when: "the upstream answered something unreadable" },
+    { reason: "timeout", when: "the call ran out of its time budget" },
+  ],
   handler: async ({ paper_id, include_all, refresh }, { env, waitUntil }) => {
     const info = await getNberPaperInfo(env, paper_id, { includeAll: include_all, refresh }, waitUntil);
     const { links, notices } = await nberLinks(env, info);

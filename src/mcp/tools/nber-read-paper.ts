@@ -8,6 +8,7 @@ import { readInput, readOutput, readRequest, renderRead } from "./read-shared";
 export const nberReadPaper = defineTool({
   name: "nber_read_paper",
   title: "Read an NBER paper",
+  useWhen: "read an NBER paper's full text by pages, or one section.",
   description: "Text of an NBER paper's PDF, paged like arxiv_read_paper.",
   input: z.object({
     paper_id: z.string().min(1).max(300),
@@ -22,17 +23,17 @@ export const nberReadPaper = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [
-    "invalid_id",
-    "no_match",
-    "not_downloadable_now",
-    "pdf_extraction_failed",
-    "content_too_large",
-    "rate_limited",
-    "upstream_unavailable",
-    "upstream_malformed",
-    "timeout",
-    "server_busy",
-    "section_not_found",
+    { reason: "invalid_id", when: "paper_id is not an NBER number" },
+    { reason: "no_match", when: "NBER has no such paper or no PDF of it" },
+    { reason: "not_downloadable_now", when: "NBER withholds the PDF (its first week, or subscribers only)" },
+    { reason: "pdf_extraction_failed", when: "the PDF has no text layer or does not parse" },
+    { reason: "content_too_large", when: "the PDF is over NBER_MAX_PDF_BYTES" },
+    { reason: "rate_limited", when: "this client's limit, or the upstream's, was hit" },
+    { reason: "upstream_unavailable", when: "the upstream is down and no mirror or cache holds the answer" },
+    { reason: "upstream_malformed", when: "the upstream answered something unreadable" },
+    { reason: "timeout", when: "the call ran out of its time budget" },
+    { reason: "server_busy", when: "the server's PDF memory is taken by other reads" },
+    { reason: "section_not_found", when: "section names no section, figure or table of the paper" },
   ],
   async handler({ paper_id, start, max_tokens, max_characters, section }, { env, progress }) {
     const { id, document, servedFrom } = await loadNberDocument(env, paper_id, progress);

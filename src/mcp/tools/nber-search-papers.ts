@@ -9,6 +9,7 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
 export const nberSearchPapers = defineTool({
   name: "nber_search_papers",
   title: "Search NBER working papers",
+  useWhen: "find NBER working papers by words, with a date range.",
   description:
     "Search NBER working papers by words, author or number, optionally within dates; served_from says mirror, live or cache.",
   input: z.object({
@@ -33,13 +34,13 @@ export const nberSearchPapers = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [
-    "invalid_request",
-    "invalid_query",
-    "invalid_date",
-    "rate_limited",
-    "upstream_unavailable",
-    "upstream_malformed",
-    "timeout",
+    { reason: "invalid_request", when: "NBER's search API rejected the request (HTTP 400)" },
+    { reason: "invalid_query", when: "the query is empty or too long" },
+    { reason: "invalid_date", when: "a date is malformed, out of range, or the range is reversed" },
+    { reason: "rate_limited", when: "this client's limit, or the upstream's, was hit" },
+    { reason: "upstream_unavailable", when: "the upstream is down and no mirror or cache holds the answer" },
+    { reason: "upstream_malformed", when: "the upstream answered something unreadable" },
+    { reason: "timeout", when: "the call ran out of its time budget" },
   ],
   handler: (args, { env, waitUntil }) => searchNber(env, args, "nber_search_papers", waitUntil),
   render(result) {

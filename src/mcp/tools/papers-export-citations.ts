@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { EXPORT_MAX_IDS, exportCitations } from "../../sources/citations/export";
 import { agentFor } from "../../agent/client";
-import { ToolError } from "../../errors";
 import { defineTool } from "../tool";
 
 export const papersExportCitations = defineTool({
   name: "papers_export_citations",
   title: "Export citations",
+  useWhen: "cite papers: BibTeX, RIS or CSL-JSON from the real records (arXiv and NBER IDs, or a library tag).",
   description:
     "BibTeX, RIS or CSL-JSON for up to 50 arXiv and NBER IDs (mixed), from the real records (eprint, arXiv and journal DOIs, NBER series). Unknown IDs are listed in not_found.",
   input: z.object({
@@ -38,12 +38,15 @@ export const papersExportCitations = defineTool({
       .meta({ description: "{id, reason, detail}", "x-compact": true }),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
-  errors: ["no_identity", "no_match"],
-  async handler({ ids, tag, format }, { env, identity }) {
+  errors: [
+    { reason: "no_identity", when: "the call carries no client identity for per-client state" },
+    { reason: "no_match", when: "a tag names no paper of the library" },
+  ],
+  async handler({ ids, tag, format }, { env, identity, fail }) {
     const tagged = tag === undefined ? [] : (await (await agentFor(env, identity)).taggedIds(tag)).ids;
     const all = [...(ids ?? []), ...tagged];
     if (all.length === 0) {
-      throw new ToolError(
+      return fail(
         tag === undefined ? "invalid_argument" : "no_match",
         tag === undefined
           ? "Pass ids, or a tag of your library."

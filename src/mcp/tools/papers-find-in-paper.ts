@@ -5,6 +5,7 @@ import { defineTool } from "../tool";
 export const papersFindInPaper = defineTool({
   name: "papers_find_in_paper",
   title: "Find in a paper",
+  useWhen: "the passages of a paper that answer a question, before paging the whole paper.",
   description:
     "The passages of an arXiv or NBER paper that best answer a question (BM25), each with its section and start/end offsets into the read tool's text. Cheap after the first read.",
   input: z.object({
@@ -33,14 +34,14 @@ export const papersFindInPaper = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [
-    "invalid_id",
-    "invalid_query",
-    "no_match",
-    "content_unavailable",
-    "pdf_extraction_failed",
-    "rate_limited",
-    "timeout",
-    "server_busy",
+    { reason: "invalid_id", when: "paper_id is neither an arXiv ID nor an NBER number" },
+    { reason: "invalid_query", when: "the question has no words to search for" },
+    { reason: "no_match", when: "no such paper exists" },
+    { reason: "content_unavailable", when: "no HTML, ar5iv or PDF text exists for the paper" },
+    { reason: "pdf_extraction_failed", when: "the PDF has no text layer or does not parse" },
+    { reason: "rate_limited", when: "this client's limit, or the upstream's, was hit" },
+    { reason: "timeout", when: "the call ran out of its time budget" },
+    { reason: "server_busy", when: "the server's PDF memory is taken by other reads" },
   ],
   handler: ({ paper_id, query, max_passages }, { env, progress }) =>
     findInPaper(env, paper_id, query, max_passages, progress),

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { agentFor, unwrap } from "../../agent/client";
 import { MAX_LIBRARY, MAX_NOTE_CHARS } from "../../agent/research-agent";
-import { ToolError } from "../../errors";
 import { defineTool } from "../tool";
 
 const compact = (note: string) => z.array(z.looseObject({})).meta({ description: note, "x-compact": true });
@@ -9,6 +8,7 @@ const compact = (note: string) => z.array(z.looseObject({})).meta({ description:
 export const papersLibrary = defineTool({
   name: "papers_library",
   title: "Library of saved papers",
+  useWhen: "keep papers for later, with tags and notes (export them by tag).",
   description: `Your saved papers (at most ${MAX_LIBRARY}): add arXiv or NBER IDs with tags and a note, list (by tag; each with its latest version), remove. papers_export_citations takes a tag.`,
   input: z.object({
     action: z.enum(["add", "list", "remove"]),
@@ -27,14 +27,12 @@ export const papersLibrary = defineTool({
     not_found: z.array(z.string()).optional(),
   }),
   annotations: { readOnlyHint: false, openWorldHint: false, idempotentHint: false },
-  errors: ["no_identity"],
-  async handler(args, { env, identity }) {
+  errors: [{ reason: "no_identity", when: "the call carries no client identity for per-client state" }],
+  async handler(args, { env, identity, fail }) {
     const agent = await agentFor(env, identity);
     if (args.action === "list") return { action: args.action, papers: (await agent.listLibrary(args.tag)).papers };
     if (!args.ids)
-      throw new ToolError("invalid_argument", `action=${args.action} needs ids.`, {
-        recovery: "Pass the papers' IDs in ids.",
-      });
+      return fail("invalid_argument", `action=${args.action} needs ids.`, { recovery: "Pass the papers' IDs in ids." });
     if (args.action === "add") {
       const { added, not_added } = unwrap(
         await agent.addPapers(

@@ -22,6 +22,7 @@ const candidate = z.object({
 export const papersResolveReference = defineTool({
   name: "papers_resolve_reference",
   title: "Resolve a reference",
+  useWhen: "check a reference before trusting it: the real paper it names, or no_match.",
   description:
     "Checks a bibliography entry (text or fields) against arXiv and NBER: the real paper with a confidence and what agreed, or no_match and what was tried.",
   input: z.object({

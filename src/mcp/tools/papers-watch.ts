@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { agentFor, unwrap } from "../../agent/client";
 import { MAX_WATCHES } from "../../agent/research-agent";
-import { ToolError } from "../../errors";
 import { defineTool } from "../tool";
 
 const compact = (note: string) => z.array(z.looseObject({})).meta({ description: note, "x-compact": true });
@@ -9,6 +8,7 @@ const compact = (note: string) => z.array(z.looseObject({})).meta({ description:
 export const papersWatch = defineTool({
   name: "papers_watch",
   title: "Watches: what is new",
+  useWhen: "follow a topic: saved searches whose new papers come back on check.",
   description: `Your saved searches (at most ${MAX_WATCHES}): create (name + arxiv_query in arXiv's grammar and/or categories, or nber_query), list, delete, and check: the papers that entered the mirror since the last check, newest first.`,
   input: z.object({
     action: z.enum(["create", "list", "delete", "check"]),
@@ -31,27 +31,31 @@ export const papersWatch = defineTool({
   }),
   annotations: { readOnlyHint: false, openWorldHint: false, idempotentHint: false },
   errors: [
-    "no_identity",
-    "invalid_watch",
-    "watch_unanswerable",
-    "watch_exists",
-    "too_many_watches",
-    "no_such_watch",
-    "invalid_query",
-    "invalid_category",
+    { reason: "no_identity", when: "the call carries no client identity for per-client state" },
+    { reason: "invalid_watch", when: "a create has no query, or one for each source" },
+    { reason: "watch_unanswerable", when: "the watch's query is one the mirror cannot answer" },
+    { reason: "watch_exists", when: "a watch with that name exists" },
+    { reason: "too_many_watches", when: "the client has as many watches as it may" },
+    { reason: "no_such_watch", when: "no watch has that id or name" },
+    { reason: "invalid_query", when: "arxiv_query does not parse" },
+    { reason: "invalid_category", when: "a category is not one of arXiv's codes" },
   ],
-  async handler(args, { env, identity }) {
+  async handler(args, { env, identity, fail }) {
     const agent = await agentFor(env, identity);
+    const missing = (field: string, action: string) =>
+      fail("invalid_argument", `action=${action} needs ${field}.`, {
+        recovery: `Pass ${field}; see papers_watch's inputSchema.`,
+      });
     switch (args.action) {
       case "create": {
-        if (!args.name) throw missing("name", "create");
+        if (!args.name) return missing("name", "create");
         const { watch } = unwrap(await agent.createWatch({ name: args.name, ...pick(args) }));
         return { action: args.action, watches: [watch] };
       }
       case "list":
         return { action: args.action, watches: (await agent.listWatches()).watches };
       case "delete": {
-        if (!args.watch) throw missing("watch", "delete");
+        if (!args.watch) return missing("watch", "delete");
         return { action: args.action, deleted: unwrap(await agent.deleteWatch(args.watch)).deleted };
       }
       case "check": {
@@ -99,10 +103,4 @@ function pick(args: {
     ...(args.categories !== undefined ? { categories: args.categories } : {}),
     ...(args.nber_query !== undefined ? { nber_query: args.nber_query } : {}),
   };
-}
-
-function missing(field: string, action: string): ToolError {
-  return new ToolError("invalid_argument", `action=${action} needs ${field}.`, {
-    recovery: `Pass ${field}; see papers_watch's inputSchema.`,
-  });
 }

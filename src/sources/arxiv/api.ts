@@ -1,29 +1,22 @@
 // The arXiv export API: search and ID lookup, through the API gate, cached in D1, with identical
 // in-flight requests coalesced (one upstream fetch however many callers ask at once).
 import { loadConfig } from "../../config";
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import { cacheGetMany, cachePut, type CacheHit } from "../../store/cache";
 import { politeFetch, readTextCapped } from "../../upstream/fetch";
 import { coalesce } from "../../upstream/coalesce";
 import { ArxivApiError, parseAtomFeed, type AtomFeed } from "./atom";
 import { formatId, type ArxivId } from "./ids";
 import type { ArxivPaper } from "./paper";
+import { fromCache, type ServedFrom } from "../served-from";
 
 const MAX_FEED_BYTES = 10_000_000;
 const VERSIONED_TTL_MS = 30 * 86_400_000; // a given version never changes
 
-export type ServedFrom =
-  | { served_from: "live" }
-  | { served_from: "mirror" }
-  | { served_from: "cache"; cached_at: string; cache_age_seconds: number };
+export type { ServedFrom };
 
 export function servedFrom(hit: CacheHit<unknown> | undefined, now = Date.now()): ServedFrom {
-  if (!hit) return { served_from: "live" };
-  return {
-    served_from: "cache",
-    cached_at: new Date(hit.fetchedAt).toISOString(),
-    cache_age_seconds: Math.max(0, Math.round((now - hit.fetchedAt) / 1000)),
-  };
+  return hit ? fromCache(hit.fetchedAt, now) : { served_from: "live" };
 }
 
 interface FetchFeedOptions {
@@ -49,7 +42,7 @@ async function fetchFeed(env: Env, path: string, options: FetchFeedOptions = {})
     const body = await readTextCapped(response, MAX_FEED_BYTES, "arxiv-api");
     if (body.trim() === "") {
       if (attempt < 2) continue;
-      throw new ToolError("upstream_unavailable", "arXiv's API answered with an empty body twice.", {
+      throw new PapersError("upstream_unavailable", "arXiv's API answered with an empty body twice.", {
         retryable: true,
         recovery: "Retry in a minute.",
       });
@@ -60,7 +53,7 @@ async function fetchFeed(env: Env, path: string, options: FetchFeedOptions = {})
       // A 400 is arXiv rejecting the request, whether or not its body is a readable error entry.
       if (error instanceof ArxivApiError || response.status === 400) {
         const detail = error instanceof ArxivApiError ? error.message : `HTTP ${response.status}`;
-        throw new ToolError("invalid_request", `arXiv rejected the request: ${detail}.`, {
+        throw new PapersError("invalid_request", `arXiv rejected the request: ${detail}.`, {
           recovery: "Check the query syntax and IDs; this request will not succeed if repeated unchanged.",
         });
       }
@@ -110,7 +103,7 @@ export type LookupOutcome =
   | { kind: "found"; paper: ArxivPaper; source: ServedFrom }
   | { kind: "not_in_arxiv" }
   | { kind: "version_not_served"; latest: ArxivPaper }
-  | { kind: "live_lookup_failed"; error: ToolError };
+  | { kind: "live_lookup_failed"; error: PapersError };
 
 const paperKey = (id: ArxivId) => `arxiv:paper:${formatId(id)}`;
 
@@ -163,7 +156,7 @@ export async function lookupArxivIds(
         const requested = id.version ?? 0;
         if (latest && requested < latest.version) outcomes.set(formatId(id), { kind: "version_not_served", latest });
         else if (latest && requested === latest.version) {
-          const error = new ToolError("upstream_unavailable", "arXiv answered HTTP 500 for this version.", {
+          const error = new PapersError("upstream_unavailable", "arXiv answered HTTP 500 for this version.", {
             retryable: true,
             recovery: "Retry later, or ask without the version.",
           });
@@ -181,7 +174,7 @@ export async function lookupArxivIds(
     }
     await cachePut(env.DB, toCache);
   } catch (error) {
-    if (!(error instanceof ToolError)) throw error;
+    if (!(error instanceof PapersError)) throw error;
     for (const id of missing) outcomes.set(formatId(id), { kind: "live_lookup_failed", error });
   }
   return outcomes;

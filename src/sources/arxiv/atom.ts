@@ -1,7 +1,7 @@
 // arXiv export API Atom feed -> typed papers. Handles both feed generations (the classic one with
 // per-element namespaces and wrapped text, and the 2026 one), the API's error entries, and
 // refuses DOCTYPEs (no entity tricks reach the parser).
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import { createXmlParser, declaresEntities, xmlOptional, xmlSquash, xmlText, type XmlNode } from "../../xml";
 import { PUBLIC_ARXIV, type ArxivPaper } from "./paper";
 
@@ -21,8 +21,8 @@ const parser = createXmlParser(["entry", "author", "category", "link", "affiliat
 
 const ABS_ID = /\/abs\/(.+?)v(\d+)$/;
 
-function malformed(message: string): ToolError {
-  return new ToolError(
+function malformed(message: string): PapersError {
+  return new PapersError(
     "upstream_malformed",
     `arXiv's API answered something that is not a valid Atom feed: ${message}`,
     {

@@ -1,6 +1,6 @@
 // The arXiv category taxonomy (static, from arXiv's own definitions; see data/PROVENANCE.md).
 import taxonomy from "./data/arxiv-taxonomy.json";
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 
 export interface ArxivCategory {
   code: string;
@@ -62,7 +62,7 @@ export function listCategories(filter?: string): ArxivCategory[] {
   const wanted = filter.trim().toLowerCase();
   if (ARXIV_GROUPS.includes(wanted)) return summaries.filter((category) => category.group === wanted);
   if (ARCHIVES.has(wanted)) return summaries.filter((category) => category.archive === wanted);
-  throw new ToolError("invalid_group", `Unknown arXiv group or archive ${JSON.stringify(filter.slice(0, 80))}.`, {
+  throw new PapersError("invalid_group", `Unknown arXiv group or archive ${JSON.stringify(filter.slice(0, 80))}.`, {
     recovery: `Use one of the groups ${ARXIV_GROUPS.join(", ")}, an archive such as astro-ph or hep-th, or omit group for all categories.`,
   });
 }

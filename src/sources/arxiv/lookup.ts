@@ -1,7 +1,7 @@
 // Metadata by ID for tools and resources: parse every spelling, look up, and say exactly why
 // each miss missed. Throws only when nothing at all can be answered.
 import { loadConfig } from "../../config";
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import { mirrorLookup, mirrorState } from "../../store/arxiv-mirror";
 import { lookupArxivIds, type LookupOutcome } from "./api";
 import { rowToPaper } from "./mirror";
@@ -37,7 +37,7 @@ export async function getMetadata(env: Env, inputs: readonly string[]): Promise<
   if (papers.length === 0) {
     if (notFound.every((miss) => miss.reason === "invalid_id")) {
       const first = parseArxivId(batch[0]);
-      throw new ToolError(
+      throw new PapersError(
         "invalid_id",
         `No well-formed arXiv ID among ${batch.length} given${first.ok ? "" : `: ${JSON.stringify(first.input)} is ${first.problem}`}.`,
         {
@@ -64,7 +64,7 @@ export interface FoundPapers {
   papers: (ServedPaper & { input: string; pinned: boolean })[];
   not_found: NotFound[];
   /** The error of arXiv's API when a live lookup failed (rate limited, down). */
-  liveFailure?: ToolError;
+  liveFailure?: PapersError;
 }
 
 /** Every input looked up (mirror, cache, arXiv), each miss with its reason; never throws for misses. */
@@ -76,7 +76,7 @@ export async function findPapers(env: Env, inputs: readonly string[]): Promise<F
   const papers: FoundPapers["papers"] = [];
   const notFound: NotFound[] = [];
   const seen = new Set<string>();
-  let liveFailure: ToolError | undefined;
+  let liveFailure: PapersError | undefined;
   for (const { input, parsed: p } of parsed) {
     if (!p.ok) {
       notFound.push({ id: input, reason: "invalid_id", detail: `${JSON.stringify(p.input)} is ${p.problem}.` });
@@ -208,15 +208,15 @@ function describeMiss(input: string, id: ArxivId, outcome: Exclude<Outcome, { ki
   }
 }
 
-function allMissed(notFound: NotFound[]): ToolError {
+function allMissed(notFound: NotFound[]): PapersError {
   const reasons = new Set(notFound.map((miss) => miss.reason));
   const details = notFound.map((miss) => `${miss.id}: ${miss.detail}`).join(" ");
   if (reasons.size === 1 && reasons.has("version_not_served")) {
-    return new ToolError("version_not_served", details, {
+    return new PapersError("version_not_served", details, {
       recovery: "Ask for the IDs without a version to get the latest versions.",
     });
   }
-  return new ToolError("no_match", `None of the IDs matched a paper. ${details}`, {
+  return new PapersError("no_match", `None of the IDs matched a paper. ${details}`, {
     recovery:
       "Check the IDs (arXiv IDs look like 2401.12345 or hep-th/9901001); search with arxiv_search_papers if you only know the title.",
   });

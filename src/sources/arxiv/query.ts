@@ -3,7 +3,7 @@
 // precedence and group to the right; field prefixes ti: au: abs: co: jr: cat: rn: id: all:,
 // plus submittedDate:/lastUpdatedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]. We do not rewrite the
 // user's logic; we reject what arXiv would misread and say how to fix it.
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import { parseDay } from "../dates";
 import { nearestCategoryCodes, resolveCategoryFilter } from "./categories";
 
@@ -26,8 +26,8 @@ export type QueryNode =
   | { kind: "term"; field: string | null; value: string }
   | { kind: "op"; op: Operator; left: QueryNode; right: QueryNode };
 
-function invalidQuery(message: string, recovery: string): ToolError {
-  return new ToolError("invalid_query", message, { recovery });
+function invalidQuery(message: string, recovery: string): PapersError {
+  return new PapersError("invalid_query", message, { recovery });
 }
 
 function tokenize(query: string): Token[] {
@@ -122,9 +122,9 @@ function checkFieldValue(field: string, value: string): string {
   return value;
 }
 
-export function invalidCategory(value: string): ToolError {
+export function invalidCategory(value: string): PapersError {
   const nearest = nearestCategoryCodes(value);
-  return new ToolError(
+  return new PapersError(
     "invalid_category",
     `${JSON.stringify(value.slice(0, 60))} is not an arXiv category or archive.`,
     {
@@ -279,7 +279,7 @@ export function submittedRange({ submittedFrom, submittedTo }: SearchFilters, to
       ? today.toISOString().slice(0, 10).replaceAll("-", "")
       : parseDay(submittedTo, "submitted_to", ARXIV_DAYS);
   if (from > to) {
-    throw new ToolError(
+    throw new PapersError(
       "invalid_date",
       `submitted_from (${submittedFrom}) is after submitted_to (${submittedTo ?? "today"}).`,
       {

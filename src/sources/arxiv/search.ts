@@ -2,7 +2,7 @@
 // would, else from arXiv's API (with the reason in the answer). When arXiv's API fails on a
 // search the mirror could have answered (only more approximately), the mirror answers and says so.
 import { loadConfig } from "../../config";
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import { mirrorState, searchMirror, type MirrorOrdering, type MirrorState } from "../../store/arxiv-mirror";
 import { searchArxiv, type ServedFrom, type SortBy } from "./api";
 import { rowToPaper } from "./mirror";
@@ -77,7 +77,7 @@ export async function searchPapers(env: Env, input: SearchInput, today = new Dat
     });
     return { query: searchQuery, total: feed.total, totalIsLowerBound: false, papers: feed.papers, source, notices };
   } catch (error) {
-    if (!(error instanceof ToolError) || !error.retryable || fallbackPlan === undefined) throw error;
+    if (!(error instanceof PapersError) || !error.retryable || fallbackPlan === undefined) throw error;
     const fallback = await mirrorAnswer(
       env,
       fallbackPlan,

@@ -2,7 +2,7 @@
 // our other tools look them up (the arXiv mirror, cache, API; the NBER info cache, mirror, page),
 // written as one BibTeX, RIS or CSL-JSON document. A miss is reported beside the entries.
 import { loadConfig } from "../../config";
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import { getCachedInfo, mirrorPaper } from "../../store/nber";
 import { findPapers, type NotFound } from "../arxiv/lookup";
 import { parseArxivId } from "../arxiv/ids";
@@ -160,7 +160,7 @@ async function nberRecord(
     const info = await getNberPaperInfo(env, id.id, { includeAll: true, refresh: false });
     return { record: fromNber(info, "NBER paper page") };
   } catch (error) {
-    if (!(error instanceof ToolError)) throw error;
+    if (!(error instanceof PapersError)) throw error;
     return {
       miss: { reason: error.reason === "no_match" ? "not_in_nber" : "live_lookup_failed", detail: error.message },
     };

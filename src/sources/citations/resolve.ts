@@ -4,7 +4,7 @@
 // a title is searched in the arXiv mirror (arXiv's API when there is no mirror) and the NBER
 // mirror, and every candidate is scored against everything the reference says.
 import { loadConfig } from "../../config";
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import { mirrorByDoi, mirrorState } from "../../store/arxiv-mirror";
 import { getCachedInfo, mirrorPaper, searchMirror as searchNberMirror } from "../../store/nber";
 import { findPapers } from "../arxiv/lookup";
@@ -67,7 +67,7 @@ interface Found {
 
 export function referenceFields(input: { reference?: string | undefined } & ReferenceFields): ReferenceFields {
   if (input.reference !== undefined && input.reference.length > MAX_REFERENCE_CHARS) {
-    throw new ToolError(
+    throw new PapersError(
       "invalid_argument",
       `The reference is ${input.reference.length} characters; at most ${MAX_REFERENCE_CHARS} are read.`,
       {
@@ -89,7 +89,7 @@ export function referenceFields(input: { reference?: string | undefined } & Refe
     Object.assign(fields, { ...identifiersIn(`doi ${fields.doi}`), ...fields });
   }
   if (!fields.title && !fields.doi && !fields.arxiv_id && !fields.nber_id && !(fields.authors && fields.year)) {
-    throw new ToolError(
+    throw new PapersError(
       "invalid_argument",
       "The reference gives nothing to look up: no title, identifier, or authors with a year could be read from it.",
       {
@@ -209,7 +209,7 @@ async function searchArxivTitle(env: Env, query: string, found: Found[], tried: 
     for (const paper of outcome.papers) found.push(fromArxivPaper(paper, `title search in arXiv (${from})`));
     tried.push(`title search in arXiv (${from}): ${outcome.papers.length} candidates`);
   } catch (error) {
-    if (!(error instanceof ToolError)) throw error;
+    if (!(error instanceof PapersError)) throw error;
     tried.push(`title search in arXiv failed: ${error.reason}`);
   }
 }

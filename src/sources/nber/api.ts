@@ -2,7 +2,7 @@
 // { totalResults, results: [{ url: "/papers/wNNNNN", title, authors: ["<a ...>Name</a>"], displaydate: "January 2024", abstract: "<p>...</p>" }] }
 import { decodeHTML } from "entities";
 import { z } from "zod";
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import { loadConfig } from "../../config";
 import { cacheGet, cachePut } from "../../store/cache";
 import { coalesce } from "../../upstream/coalesce";
@@ -119,8 +119,8 @@ function parseSearchBody(body: string): { total: number; papers: NberPaper[] } {
   return { total: parsed.data.totalResults, papers };
 }
 
-function malformed(what: string): ToolError {
-  return new ToolError("upstream_malformed", `NBER's search API answered something unexpected (${what}).`, {
+function malformed(what: string): PapersError {
+  return new PapersError("upstream_malformed", `NBER's search API answered something unexpected (${what}).`, {
     retryable: true,
     recovery: "Retry later; the mirror answers searches within its date range meanwhile.",
   });

@@ -1,13 +1,12 @@
 // NBER PDFs: fetched once through the NBER gate into R2 (key from the validated ID), then served
 // from there. A failed fetch leaves nothing behind (an R2 put is atomic); every call is logged.
 import { loadConfig } from "../../config";
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
+import { nberPdfKey } from "../../store/blobs";
 import { logDownload } from "../../store/nber";
 import { politeFetch, readBytesCapped } from "../../upstream/fetch";
 import { withPdfMemory } from "../text/pdf-memory";
 import type { NberId } from "./ids";
-
-export const nberPdfKey = (id: NberId) => `nber/pdf/${id.id}.pdf`;
 
 export interface StoredPdfInfo {
   size: number;
@@ -51,7 +50,7 @@ export async function ensureNberPdf(env: Env, id: NberId, deadline?: number): Pr
 async function streamedSha256(env: Env, key: string): Promise<string> {
   const object = await env.BLOBS.get(key);
   if (!object)
-    throw new ToolError("upstream_unavailable", "The stored PDF disappeared while it was read.", {
+    throw new PapersError("upstream_unavailable", "The stored PDF disappeared while it was read.", {
       retryable: true,
       recovery: "Retry.",
     });
@@ -83,7 +82,7 @@ async function downloadNberPdf(env: Env, id: NberId, deadline?: number): Promise
     });
     if (response.status === 403) {
       await response.body?.cancel();
-      throw new ToolError(
+      throw new PapersError(
         "not_downloadable_now",
         `NBER refused the PDF of ${id.id} (HTTP 403): new papers are restricted during their first week, and some only to subscribers.`,
         {
@@ -95,7 +94,7 @@ async function downloadNberPdf(env: Env, id: NberId, deadline?: number): Promise
     }
     if (response.status === 404) {
       await response.body?.cancel();
-      throw new ToolError("no_match", `NBER has no PDF for ${id.id}.`, {
+      throw new PapersError("no_match", `NBER has no PDF for ${id.id}.`, {
         recovery: "Check the ID with nber_get_paper_info or nber_search_papers.",
       });
     }
@@ -106,7 +105,7 @@ async function downloadNberPdf(env: Env, id: NberId, deadline?: number): Promise
       `NBER's PDF of ${id.id}`,
     );
     if (new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
-      throw new ToolError(
+      throw new PapersError(
         "upstream_malformed",
         `NBER answered the PDF request for ${id.id} with something that is not a PDF.`,
         {
@@ -121,11 +120,11 @@ async function downloadNberPdf(env: Env, id: NberId, deadline?: number): Promise
     return { bytes, size: bytes.byteLength, sha256, storedAt: new Date().toISOString(), servedFrom: "live" };
   } catch (error) {
     const status =
-      error instanceof ToolError && error.reason === "not_downloadable_now" ? "not_downloadable_now" : "failed";
+      error instanceof PapersError && error.reason === "not_downloadable_now" ? "not_downloadable_now" : "failed";
     await logDownload(env.DB, {
       paperId: id.id,
       status,
-      error: error instanceof ToolError ? `${error.reason}: ${error.message}` : "internal_error",
+      error: error instanceof PapersError ? `${error.reason}: ${error.message}` : "internal_error",
     });
     throw error;
   }

@@ -1,11 +1,12 @@
 // nber_get_paper_info: the info cache (TTL from config), else the paper page; the mirror's
 // record when NBER cannot be asked. Every lookup is logged, hit or miss.
 import { loadConfig } from "../../config";
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import { getCachedInfo, logInfo, mirrorPaper, putCachedInfo, upsertMirror } from "../../store/nber";
 import { parseNberId, type NberId } from "./ids";
 import { fetchPaperPage } from "./page";
 import { paperUrl, PUBLIC_NBER, type NberPaperInfo } from "./paper";
+import { fromCache } from "../served-from";
 
 export type ServedInfo = NberPaperInfo & {
   served_from: "cache" | "live" | "mirror";
@@ -17,7 +18,7 @@ export type ServedInfo = NberPaperInfo & {
 export function requireNberId(paperId: string): NberId {
   const parsed = parseNberId(paperId);
   if (!parsed.ok) {
-    throw new ToolError("invalid_id", `${JSON.stringify(parsed.input)} is ${parsed.problem}.`, {
+    throw new PapersError("invalid_id", `${JSON.stringify(parsed.input)} is ${parsed.problem}.`, {
       recovery: "Use an NBER working paper ID like w25000 (or 25000), or a https://www.nber.org/papers/w25000 link.",
     });
   }
@@ -45,14 +46,7 @@ export async function getNberPaperInfo(
       const cached = await getCachedInfo<NberPaperInfo>(env.DB, id.id, config.NBER_INFO_CACHE_TTL_DAYS);
       if (cached) {
         defer(logInfo(env.DB, { paperId: id.id, servedFrom: "cache" }));
-        const age = Math.max(0, Math.round((Date.now() - Date.parse(cached.cachedAt)) / 1000));
-        return {
-          ...trim(cached.value, options.includeAll),
-          served_from: "cache",
-          cached_at: cached.cachedAt,
-          cache_age_seconds: age,
-          notices: [],
-        };
+        return { ...trim(cached.value, options.includeAll), ...fromCache(cached.cachedAt), notices: [] };
       }
     }
     let info: NberPaperInfo | undefined;
@@ -60,10 +54,10 @@ export async function getNberPaperInfo(
       info = await fetchPaperPage(env, id);
     } catch (error) {
       const fallback =
-        error instanceof ToolError && error.reason !== "upstream_malformed"
+        error instanceof PapersError && error.reason !== "upstream_malformed"
           ? await mirrorPaper(env.DB, id.id)
           : undefined;
-      if (!fallback || !(error instanceof ToolError)) throw error;
+      if (!fallback || !(error instanceof PapersError)) throw error;
       await logInfo(env.DB, { paperId: id.id, servedFrom: "mirror" });
       return {
         ...fallback,
@@ -77,7 +71,7 @@ export async function getNberPaperInfo(
       };
     }
     if (!info) {
-      throw new ToolError("no_match", `NBER has no paper ${id.id}.`, {
+      throw new PapersError("no_match", `NBER has no paper ${id.id}.`, {
         recovery: "Check the number, or find the paper with nber_search_papers.",
       });
     }
@@ -89,7 +83,7 @@ export async function getNberPaperInfo(
     await logInfo(env.DB, {
       paperId: id.id,
       servedFrom: null,
-      error: error instanceof ToolError ? error.reason : "internal_error",
+      error: error instanceof PapersError ? error.reason : "internal_error",
     });
     throw error;
   }

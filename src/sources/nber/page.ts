@@ -1,7 +1,7 @@
 // An NBER paper page -> paper info, from its citation_* meta tags and its sections (abstract,
 // Published Versions, the Topics / Programs / JEL info-grid). Streams through HTMLRewriter.
 import { decodeHTML, decodeHTMLAttribute } from "entities";
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import { coalesce } from "../../upstream/coalesce";
 import { politeFetch, readBytesCapped } from "../../upstream/fetch";
 import type { NberId } from "./ids";
@@ -113,7 +113,7 @@ export async function parsePaperPage(html: string, id: NberId): Promise<NberPape
 
   const title = meta["citation_title"]?.[0];
   if (!title) {
-    throw new ToolError(
+    throw new PapersError(
       "upstream_malformed",
       `NBER's page for ${id.id} has no citation metadata (perhaps a bot check or an error page).`,
       {
@@ -124,7 +124,7 @@ export async function parsePaperPage(html: string, id: NberId): Promise<NberPape
   }
   const number = meta["citation_technical_report_number"]?.[0];
   if (number && number.toLowerCase() !== id.id) {
-    throw new ToolError("upstream_malformed", `NBER's page for ${id.id} describes ${number}.`, {
+    throw new PapersError("upstream_malformed", `NBER's page for ${id.id} describes ${number}.`, {
       retryable: true,
       recovery: "Retry later.",
     });

@@ -1,18 +1,16 @@
 // nber_read_paper's engine: the PDF (from R2, or fetched once), its text by unpdf page by page,
 // the extracted document cached in R2.
 import { loadConfig } from "../../config";
-import { getJson, putJson } from "../../store/blobs";
+import { getJson, nberPdfKey, nberTextKey, putJson } from "../../store/blobs";
 import type { ExtractedDocument } from "../text/document";
 import { pdfToDocument } from "../text/pdf";
 import { completeStructure } from "../text/pdf-structure";
 import { passageKey, warmPassageIndex } from "../text/passages";
 import { noProgress, throttled, type ReportProgress } from "../../progress";
 import { withPdfMemory } from "../text/pdf-memory";
-import { fetchNberPdf, nberPdfKey } from "./download";
+import { fetchNberPdf } from "./download";
 import { requireNberId } from "./info";
 import { paperUrl } from "./paper";
-
-export const nberTextKey = (id: string) => `nber/text/${id}.json`;
 
 export async function loadNberDocument(
   env: Env,

@@ -1,11 +1,12 @@
 // nber_search_papers: from the mirror when it can answer, else NBER's API (whose results then
 // join the mirror); the mirror again when the API cannot be asked. Every search is logged.
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import { logQuery, mirrorCoverage, mirrorPaper, searchMirror, upsertMirror, type MirrorPaper } from "../../store/nber";
 import { parseDay } from "../dates";
 import { searchNberApi } from "./api";
 import { parseNberId } from "./ids";
 import { paperUrl, type NberPaper } from "./paper";
+import { fromCache } from "../served-from";
 
 export interface NberSearchInput {
   query: string;
@@ -41,7 +42,7 @@ export async function searchNber(
 ): Promise<NberSearchResult> {
   const query = input.query.replace(/\s+/g, " ").trim();
   if (query === "" || /[\u0000-\u001f\u007f]/.test(query)) {
-    throw new ToolError("invalid_query", "The query is empty or contains control characters.", {
+    throw new PapersError("invalid_query", "The query is empty or contains control characters.", {
       recovery: "Give a title, author, number or keywords.",
     });
   }
@@ -49,7 +50,7 @@ export async function searchNber(
   if (input.start_date) parseDay(input.start_date, "start_date", { minYear: 1970 });
   if (input.end_date) parseDay(input.end_date, "end_date", { minYear: 1970 });
   if (input.start_date && input.end_date && input.start_date > input.end_date) {
-    throw new ToolError("invalid_date", `start_date ${input.start_date} is after end_date ${input.end_date}.`, {
+    throw new PapersError("invalid_date", `start_date ${input.start_date} is after end_date ${input.end_date}.`, {
       recovery: "Swap the dates; both are inclusive.",
     });
   }
@@ -108,7 +109,7 @@ export async function searchNber(
       conditions,
       resultCount: null,
       servedFrom: null,
-      error: error instanceof ToolError ? error.reason : "internal_error",
+      error: error instanceof PapersError ? error.reason : "internal_error",
     });
     throw error;
   }
@@ -141,16 +142,7 @@ export async function searchNber(
         ...(input.end_date ? { endDate: input.end_date } : {}),
       });
       if (found.cachedAt !== undefined) {
-        const age = Math.max(0, Math.round((Date.now() - Date.parse(found.cachedAt)) / 1000));
-        return {
-          ...base,
-          total: found.total,
-          served_from: "cache",
-          cached_at: found.cachedAt,
-          cache_age_seconds: age,
-          papers: found.papers,
-          notices,
-        };
+        return { ...base, total: found.total, ...fromCache(found.cachedAt), papers: found.papers, notices };
       }
       // What NBER told us joins the mirror (after the answer is sent).
       waitUntil(
@@ -161,7 +153,7 @@ export async function searchNber(
       );
       return { ...base, total: found.total, served_from: "live", papers: found.papers, notices };
     } catch (error) {
-      if (!(error instanceof ToolError) || coverage.papers === 0) throw error;
+      if (!(error instanceof PapersError) || coverage.papers === 0) throw error;
       notices.push(
         `NBER's search API could not be asked (${error.reason}); these results come from the mirror, which has papers up to ${newest ?? "?"}.`,
       );

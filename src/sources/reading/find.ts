@@ -1,6 +1,6 @@
 // papers_find_in_paper behind the tool: an arXiv or NBER paper's text through its read pipeline
 // (the R2 cache after the first read), and the passages that best answer a question.
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import { noProgress, type ReportProgress } from "../../progress";
 import { loadArxivDocument } from "../arxiv/read/reader";
 import { parseArxivId } from "../arxiv/ids";
@@ -27,7 +27,7 @@ export async function findInPaper(
   progress: ReportProgress = noProgress,
 ): Promise<FindResult> {
   if (queryTerms(question).length === 0) {
-    throw new ToolError("invalid_query", "The question has no words to look for.", {
+    throw new PapersError("invalid_query", "The question has no words to look for.", {
       recovery: 'Ask in words, e.g. "what dataset is used for evaluation".',
     });
   }
@@ -44,7 +44,7 @@ export async function findInPaper(
     const nber = await loadNberDocument(env, paperId, progress);
     loaded = { id: nber.id, source: "pdf_text", servedFrom: nber.servedFrom, document: nber.document };
   } else {
-    throw new ToolError(
+    throw new PapersError(
       "invalid_id",
       `${JSON.stringify(paperId.slice(0, 80))} is neither an arXiv ID nor an NBER one.`,
       {

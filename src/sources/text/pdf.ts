@@ -1,7 +1,7 @@
 // PDF -> plain text with unpdf (pdf.js), one page at a time, stopping at a page or character
 // budget so that a 500-page PDF stays well inside an isolate's 128 MB. unpdf is imported lazily:
 // it is large, and only a PDF read needs it.
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import type { ExtractedDocument, OutlineEntry } from "./document";
 import { figuresFromCaptions, outlineFromBookmarks, outlineFromHeadingLines, type Bookmark } from "./pdf-structure";
 
@@ -75,7 +75,7 @@ export async function pdfToDocument(
     }
     bookmarks = await readBookmarks(pdf);
   } catch (error) {
-    if (error instanceof ToolError) throw error;
+    if (error instanceof PapersError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     throw failed(`The PDF broke during text extraction (${message.slice(0, 120)}).`, recovery);
   } finally {
@@ -141,6 +141,6 @@ async function readBookmarks(pdf: Awaited<ReturnType<typeof import("unpdf").getD
   return out;
 }
 
-function failed(message: string, recovery: string): ToolError {
-  return new ToolError("pdf_extraction_failed", message, { recovery });
+function failed(message: string, recovery: string): PapersError {
+  return new PapersError("pdf_extraction_failed", message, { recovery });
 }

@@ -1,7 +1,7 @@
 // One view over an extracted document for both read tools: a page by token budget (or by
 // characters), one section of the outline, or one figure, table or equation by its id: a table
 // as its rows, a figure or equation as its caption with the paragraphs that refer to it.
-import { ToolError } from "../../errors";
+import { PapersError } from "../../errors";
 import {
   pageOf,
   sectionRange,
@@ -54,7 +54,7 @@ export function readView(document: ExtractedDocument, request: ReadRequest, pape
     }
   }
   if (request.start > text.length) {
-    throw new ToolError(
+    throw new PapersError(
       "invalid_argument",
       `start ${request.start} is past the end of the text (${text.length} characters).`,
       {
@@ -148,14 +148,14 @@ function referringParagraphs(document: ExtractedDocument, figure: FigureEntry): 
   return out;
 }
 
-function sectionNotFound(document: ExtractedDocument, wanted: string, paperId: string): ToolError {
+function sectionNotFound(document: ExtractedDocument, wanted: string, paperId: string): PapersError {
   const sections = document.outline.slice(0, 25).map((entry) => `${entry.id} (${entry.title})`);
   const figures = (document.figures ?? []).slice(0, 25).map((entry) => entry.id);
   const options = [
     sections.length > 0 ? `sections: ${sections.join(", ")}` : "",
     figures.length > 0 ? `figures, tables and equations: ${figures.join(", ")}` : "",
   ].filter(Boolean);
-  return new ToolError(
+  return new PapersError(
     "section_not_found",
     `No section, figure or table ${JSON.stringify(wanted.slice(0, 80))} in ${paperId}.`,
     {

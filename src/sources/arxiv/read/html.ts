@@ -4,7 +4,7 @@
 // Streams through HTMLRewriter, so memory stays flat whatever the page size; input bytes and
 // output characters are capped.
 import { decodeHTML, decodeHTMLAttribute } from "entities";
-import { ToolError } from "../../../errors";
+import { PapersError } from "../../../errors";
 import {
   slug,
   type ExtractedDocument,
@@ -493,7 +493,7 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
   } catch (error) {
     // lol-html refuses pathological input (e.g. nesting beyond its memory limit) with a TypeError.
     const message = error instanceof Error ? error.message : String(error);
-    throw new ToolError("upstream_malformed", `The HTML could not be parsed (${message.slice(0, 120)}).`, {
+    throw new PapersError("upstream_malformed", `The HTML could not be parsed (${message.slice(0, 120)}).`, {
       recovery: "The paper's PDF may still be readable; open it on arxiv.org.",
     });
   }
@@ -510,8 +510,8 @@ export async function htmlToDocument(body: ReadableStream<Uint8Array>, limits: H
   };
 }
 
-function tooLarge(maxBytes: number): ToolError {
-  return new ToolError("content_too_large", `The HTML render is larger than ${Math.round(maxBytes / 1e6)} MB.`, {
+function tooLarge(maxBytes: number): PapersError {
+  return new PapersError("content_too_large", `The HTML render is larger than ${Math.round(maxBytes / 1e6)} MB.`, {
     recovery:
       "Read the PDF instead (arxiv_read_paper falls back to it when asked for a version without HTML), or open the abs page.",
   });

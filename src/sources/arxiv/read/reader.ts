@@ -1,7 +1,7 @@
 // arxiv_read_paper's engine: resolve the version, then arxiv.org HTML -> ar5iv -> PDF text, all
 // inside one time budget, with the extracted document cached in R2 per (id, version, source).
 import { loadConfig } from "../../../config";
-import { ToolError } from "../../../errors";
+import { PapersError } from "../../../errors";
 import {
   arxivPdfKey,
   arxivTextKey,
@@ -102,7 +102,7 @@ export async function loadArxivDocument(
   const deadline = Date.now() + config.ARXIV_READ_TIMEOUT_MS;
   const parsed = parseArxivId(paperId);
   if (!parsed.ok) {
-    throw new ToolError("invalid_id", `${JSON.stringify(parsed.input)} is ${parsed.problem}.`, {
+    throw new PapersError("invalid_id", `${JSON.stringify(parsed.input)} is ${parsed.problem}.`, {
       recovery: "Use an ID like 2401.12345, 2401.12345v2, hep-th/9901001, arXiv:... or an arxiv.org abs/pdf/html link.",
     });
   }
@@ -121,7 +121,7 @@ export async function loadArxivDocument(
       version = outcome.paper.version;
       onlyVersionIsV1 = outcome.paper.version === 1;
     } else if (outcome?.kind === "not_in_arxiv") {
-      throw new ToolError("no_match", `arXiv has no paper ${id.base}.`, {
+      throw new PapersError("no_match", `arXiv has no paper ${id.base}.`, {
         recovery: "Check the ID, or find the paper with arxiv_search_papers.",
       });
     } else {
@@ -171,7 +171,7 @@ export async function loadArxivDocument(
   const budgetLeft = () => deadline - Date.now();
   const checkBudget = () => {
     if (budgetLeft() <= 0) {
-      throw new ToolError(
+      throw new PapersError(
         "timeout",
         `Reading ${resolvedId} ran out of its ${config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`,
         {
@@ -263,7 +263,7 @@ export async function loadArxivDocument(
         id.base,
       );
       if (latest?.kind === "found" && latest.paper.version < id.version) {
-        throw new ToolError(
+        throw new PapersError(
           "version_unavailable",
           `${resolvedId} does not exist; the latest version is ${latest.paper.id}.`,
           {
@@ -275,7 +275,7 @@ export async function loadArxivDocument(
     // A source that could not answer in time is no evidence that the paper has no text: the
     // read ran out of time (the gate may have refused to spend a slot on a doomed request).
     if (tried.some((attempt) => attempt.outcome.startsWith("timeout:"))) {
-      throw new ToolError(
+      throw new PapersError(
         "timeout",
         `Reading ${resolvedId} ran out of its ${config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`,
         {
@@ -284,9 +284,13 @@ export async function loadArxivDocument(
         },
       );
     }
-    throw new ToolError("content_unavailable", `No text of ${resolvedId} could be found. Tried: ${describe(tried)}.`, {
-      recovery: `Open ${PUBLIC_ARXIV}/abs/${resolvedId}; the paper may have been withdrawn or have no PDF.`,
-    });
+    throw new PapersError(
+      "content_unavailable",
+      `No text of ${resolvedId} could be found. Tried: ${describe(tried)}.`,
+      {
+        recovery: `Open ${PUBLIC_ARXIV}/abs/${resolvedId}; the paper may have been withdrawn or have no PDF.`,
+      },
+    );
   }
 
   warmPassageIndex(passageKey(resolvedId, found.source), found.document.text);
@@ -329,7 +333,7 @@ async function tryFetch(
     tried.push({ source, outcome: why });
     return undefined;
   } catch (error) {
-    if (error instanceof ToolError && error.reason !== "rate_limited") {
+    if (error instanceof PapersError && error.reason !== "rate_limited") {
       tried.push({ source, outcome: `${error.reason}: ${error.message}` });
       return undefined;
     }
@@ -354,7 +358,10 @@ async function tryHtml(
     document = await htmlToDocument(response.body, limits);
   } catch (error) {
     // Too large or unparsable a render: the next source (ar5iv, the PDF) may still serve the paper.
-    if (error instanceof ToolError && (error.reason === "content_too_large" || error.reason === "upstream_malformed")) {
+    if (
+      error instanceof PapersError &&
+      (error.reason === "content_too_large" || error.reason === "upstream_malformed")
+    ) {
       tried.push({ source, outcome: `content_too_large: ${error.message}` });
       return undefined;
     }

@@ -1,0 +1,91 @@
+// The resource pattern, as tool.ts is for tools: one file per resource exports defineResource({...});
+// registerResource() wires it into a McpServer. A resource's read returns a JSON body or throws a
+// PapersError; the wrapper percent-decodes the URI's variables, turns errors into the JSON-RPC
+// errors resource reads use (resources/errors.ts) and writes one log line per read.
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
+import type { Config } from "../config";
+import { type ErrorReason, PapersError } from "../errors";
+import { resourceError, resourceErrorFrom } from "./resources/errors";
+
+export interface ResourceContext {
+  env: Env;
+  config: Config;
+  /** Who is calling, for per-client state; null when unknown. */
+  identity: string | null;
+}
+
+export interface ResourceSpec {
+  name: string;
+  /** A fixed URI (arxiv://categories) or a template with {variables} (arxiv://paper/{paperId}). */
+  uri: string;
+  title: string;
+  description: string;
+  /** Completions for a template's variables. */
+  complete?: Record<string, (value: string) => string[]>;
+  /** The reason for a variable that is not valid percent-encoding, and how to write it instead. */
+  badEncoding?: { reason: ErrorReason; recovery: string };
+  /** The resource's JSON body; `variables` are percent-decoded. */
+  read(request: { uri: URL; variables: Record<string, string> }, context: ResourceContext): unknown;
+}
+
+export type DefinedResource = ResourceSpec;
+
+export function defineResource(spec: ResourceSpec): DefinedResource {
+  return spec;
+}
+
+function decodeVariables(resource: DefinedResource, uri: URL, raw: Record<string, string | string[]>) {
+  const variables: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const joined = Array.isArray(value) ? value.join("/") : value;
+    try {
+      variables[name] = decodeURIComponent(joined);
+    } catch {
+      const bad = resource.badEncoding ?? { reason: "invalid_request", recovery: "Percent-encode the URI's parts." };
+      throw resourceError(
+        uri.href,
+        bad.reason,
+        `${JSON.stringify(joined.slice(0, 80))} is not valid percent-encoding.`,
+        bad.recovery,
+      );
+    }
+  }
+  return variables;
+}
+
+export function registerResource(server: McpServer, resource: DefinedResource, context: ResourceContext): void {
+  const metadata = { title: resource.title, description: resource.description, mimeType: "application/json" };
+  const read = async (uri: URL, raw: Record<string, string | string[]>) => {
+    const started = performance.now();
+    let outcome = "ok";
+    try {
+      const body = await resource.read({ uri, variables: decodeVariables(resource, uri, raw) }, context);
+      return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(body) }] };
+    } catch (error) {
+      outcome = error instanceof PapersError ? error.reason : "protocol_error";
+      if (error instanceof PapersError) throw resourceErrorFrom(uri.href, error);
+      throw error;
+    } finally {
+      if (context.config.LOG_TOOL_CALLS)
+        console.log(
+          JSON.stringify({
+            event: "resource_read",
+            resource: resource.name,
+            outcome,
+            ms: Math.round(performance.now() - started),
+          }),
+        );
+    }
+  };
+  if (!resource.uri.includes("{")) {
+    server.registerResource(resource.name, resource.uri, metadata, (uri) => read(uri, {}));
+    return;
+  }
+  const template = new ResourceTemplate(resource.uri, {
+    list: undefined,
+    ...(resource.complete ? { complete: resource.complete } : {}),
+  });
+  server.registerResource(resource.name, template, metadata, (uri, variables) =>
+    read(uri, variables as Record<string, string | string[]>),
+  );
+}

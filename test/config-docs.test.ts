@@ -1,0 +1,32 @@
+// Config defaults live in src/config.ts; docs/configuration.md's table and wrangler.toml's [vars]
+// must name the same variables with the same defaults, so that neither can drift from the schema.
+import { describe, expect, it } from "vitest";
+import table from "../docs/configuration.md?raw";
+import wrangler from "../wrangler.toml?raw";
+import { CONFIG_VARIABLES, loadConfig } from "../src/config";
+
+const defaultConfig = loadConfig({}) as Record<string, unknown>;
+const parsedValue = (name: string, raw: string) => (loadConfig({ [name]: raw }) as Record<string, unknown>)[name];
+
+describe("configuration", () => {
+  it("docs/configuration.md lists every variable once, with the schema's default", () => {
+    const rows = [...table.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]+) \|/gm)].map((m) => [m[1]!, m[2]!.trim()] as const);
+    expect(rows.map(([name]) => name).sort()).toEqual([...CONFIG_VARIABLES].sort());
+    for (const [name, shown] of rows) {
+      const literal = /^`(.*)`$/.exec(shown);
+      if (literal) expect(parsedValue(name, literal[1]!), name).toEqual(defaultConfig[name]);
+      else if (shown === "*(empty)*") expect(parsedValue(name, ""), name).toEqual(defaultConfig[name]);
+      else expect(shown, name).toMatch(/^\*\(secret, unset\)\*$|^a current Chrome UA$/);
+    }
+  });
+
+  it("wrangler.toml's [vars] are variables of the schema, each at its default", () => {
+    const section = wrangler.slice(wrangler.indexOf("[vars]"), wrangler.indexOf("\n[[", wrangler.indexOf("[vars]")));
+    const vars = [...section.matchAll(/^([A-Z0-9_]+) = "(.*)"$/gm)].map((m) => [m[1]!, m[2]!] as const);
+    expect(vars.length).toBeGreaterThan(40);
+    for (const [name, value] of vars) {
+      expect(CONFIG_VARIABLES, name).toContain(name);
+      expect(parsedValue(name, value), name).toEqual(defaultConfig[name]);
+    }
+  });
+});
