@@ -1,0 +1,65 @@
+// Operator routes: always behind the admin token, whatever AUTH_MODE is. GET /admin/status and
+// /admin/harvest show the mirrors' progress; POST /admin/harvest starts a run
+// (?source=arxiv&mode=cold|refresh, or ?source=nber; POST /admin/harvest/nber is the same as the latter).
+import { Hono } from "hono";
+import { loadConfig } from "../config";
+import { PapersError } from "../errors";
+import { startArxivHarvest } from "../harvest/arxiv";
+import { nberHarvester } from "../harvest/nber";
+import { bearerToken, tokenMatches, unauthorized } from "../http/auth";
+import { readStoreHealth } from "../store/status";
+import type { AppContext } from "./identity";
+
+export const adminRoutes = new Hono<{ Bindings: Env }>();
+
+adminRoutes.use("/admin/*", async (c, next) => {
+  const config = loadConfig(c.env);
+  if (
+    !config.ADMIN_TOKEN_HASH ||
+    !(await tokenMatches(bearerToken(c.req.header("authorization")), [config.ADMIN_TOKEN_HASH]))
+  ) {
+    return unauthorized(
+      "papers-mcp-admin",
+      config.ADMIN_TOKEN_HASH
+        ? "The admin token is missing or wrong."
+        : "Admin routes are closed: ADMIN_TOKEN_HASH is not set.",
+    );
+  }
+  await next();
+});
+
+const progress = async (c: AppContext) => c.json(await readStoreHealth(c.env.DB));
+adminRoutes.get("/admin/status", progress);
+adminRoutes.get("/admin/harvest", progress);
+
+const startNber = async (c: AppContext) => {
+  await nberHarvester.onSchedule(c.env, "admin");
+  return c.json({ started: "nber", progress: "/admin/harvest" }, 202);
+};
+adminRoutes.post("/admin/harvest/nber", startNber);
+
+adminRoutes.post("/admin/harvest", async (c) => {
+  const source = c.req.query("source") ?? "arxiv";
+  const mode = c.req.query("mode") ?? "refresh";
+  if (source === "nber") return startNber(c);
+  if (source !== "arxiv" || (mode !== "cold" && mode !== "refresh")) {
+    return c.json(
+      {
+        error: {
+          reason: "invalid_request",
+          message: "source must be arxiv or nber; mode must be cold or refresh.",
+          recovery: "POST /admin/harvest?source=arxiv&mode=cold",
+        },
+      },
+      400,
+    );
+  }
+  try {
+    const run = await startArxivHarvest(c.env, mode);
+    return c.json({ started: "arxiv", mode, ...run, progress: "/admin/harvest" }, 202);
+  } catch (error) {
+    if (error instanceof PapersError)
+      return c.json({ error: { reason: error.reason, message: error.message, recovery: error.recovery } }, 409);
+    throw error;
+  }
+});

@@ -1,0 +1,33 @@
+// What a person or a monitor sees: /, /status (mirror progress for anyone) and /health.
+import { Hono } from "hono";
+import { renderLanding } from "../landing";
+import { TOOLS } from "../mcp/registry";
+import { readStoreHealth } from "../store/status";
+import { SERVER_NAME, SERVER_VERSION } from "../version";
+
+export const siteRoutes = new Hono<{ Bindings: Env }>();
+
+// Mirror progress for anyone: records, pages, rate, started/finished, last error.
+siteRoutes.get("/status", async (c) => {
+  const store = await readStoreHealth(c.env.DB);
+  return c.json({ name: SERVER_NAME, version: SERVER_VERSION, ...store }, store.reachable ? 200 : 503);
+});
+
+siteRoutes.get("/health", async (c) => {
+  const store = await readStoreHealth(c.env.DB);
+  return c.json(
+    { name: SERVER_NAME, version: SERVER_VERSION, status: store.reachable ? "ok" : "degraded", d1: store },
+    store.reachable ? 200 : 503,
+  );
+});
+
+siteRoutes.get("/", async (c) => {
+  const url = new URL(c.req.url);
+  const html = renderLanding({
+    mcpUrl: `${url.origin}/mcp`,
+    version: SERVER_VERSION,
+    tools: TOOLS.map(({ name, title, description }) => ({ name, title, description })),
+    health: await readStoreHealth(c.env.DB),
+  });
+  return c.html(html);
+});
