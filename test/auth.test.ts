@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { sha256Hex } from "../src/http/auth";
-import { FAKE } from "./helpers";
+import { FAKE, resetUpstream, upstreamHits } from "./helpers";
 
 const MCP_HEADERS = {
   "content-type": "application/json",
@@ -30,6 +30,7 @@ const toolCall = (name: string, args: object, headers: Record<string, string> = 
 function countingLimiter(limit: number) {
   const counts = new Map<string, number>();
   return {
+    counts,
     limit: async ({ key }: { key: string }) => {
       counts.set(key, (counts.get(key) ?? 0) + 1);
       return { success: counts.get(key)! <= limit };
@@ -350,6 +351,27 @@ describe("JSON-RPC batches cannot dodge the limits", () => {
       toolCall("nber_download_paper", { paper_id: "not-an-id" }, client),
     );
     expect(JSON.parse((await messageOf(single)).result.content[0].text).error.reason).toBe("invalid_id");
+  });
+
+  it("a batch of 100 reads is refused whole, before any read starts or any limit is spent", async () => {
+    const client = { "cf-connecting-ip": "198.51.100.79" };
+    const limiter = countingLimiter(30);
+    await resetUpstream();
+    const reads = batch(
+      Array.from({ length: 100 }, (_, i) => ({
+        name: "arxiv_read_paper",
+        args: { paper_id: `2401.${String(i).padStart(5, "0")}v1` },
+      })),
+    );
+    const response = await call(
+      "http://localhost/mcp",
+      { method: "POST", headers: { host: "localhost", ...MCP_HEADERS, ...client }, body: reads },
+      { RATE_LIMIT_EXPENSIVE: limiter },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { data: { reason: "batch_too_large" } } });
+    expect(await upstreamHits()).toEqual([]);
+    expect(limiter.counts.size).toBe(0);
   });
 
   it("each expensive call of a batch takes a rate-limit token, and a batch of more than 20 messages is refused", async () => {

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { PapersError } from "../src/errors";
 import { parseRetryAfter, politeFetch, upstreamUrl } from "../src/upstream/fetch";
+import { spacingMs } from "../src/upstream/gate";
 import { resetUpstream, upstreamHits } from "./helpers";
 
 async function failure(promise: Promise<unknown>): Promise<PapersError> {
@@ -27,9 +28,11 @@ describe("spacing", () => {
     const arrivals = (await upstreamHits()).map((hit) => hit.at).sort((a, b) => a - b);
     expect(arrivals).toHaveLength(5);
     const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
-    // Departures are at least `delay` apart at the gate (each caller confirms just before it
-    // sends); what is left is the jitter between that confirmation and the arrival.
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(delay * 0.9);
+    // Departures are `delay` plus a margin apart at the gate (each caller confirms just before it
+    // sends); the jitter between that confirmation and the arrival is what is left. At the upstream
+    // (npm run bench:gate, 1,000 requests from 20 clients through wrangler dev) no gap is under the delay.
+    expect(spacingMs(delay)).toBeGreaterThan(delay);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(delay * 0.95);
     expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(4 * delay - 20);
   });
 
