@@ -36,7 +36,7 @@ const stack = await startStack({
     ARXIV_REQUEST_DELAY_MS: String(DELAY_MS),
     ARXIV_MIRROR_ENABLED: "false",
     // Every caller waits behind the others: give each a budget that covers the whole queue.
-    ARXIV_API_TIMEOUT_MS: String(Math.max(15_000, CALLERS * DELAY_MS * 3)),
+    ARXIV_API_TIMEOUT_MS: String(Math.max(30_000, CALLERS * DELAY_MS * 6)),
   },
 });
 try {
