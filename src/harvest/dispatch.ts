@@ -1,7 +1,6 @@
 // Cron and queue wiring for the mirror harvests. A harvester (arXiv OAI-PMH, NBER) registers
 // itself in HARVESTERS; this file owns message validation, routing and the dead-letter path.
 import { z } from "zod";
-import { drizzle } from "drizzle-orm/d1";
 import { PapersError } from "../errors";
 import { cachePurgeExpired } from "../store/cache";
 import { markHarvestFailed } from "../store/harvest-state";
