@@ -42,7 +42,8 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
-      include: ["test/**/*.test.ts"],
+      // Integration tests in test/, unit tests of pure modules beside them in src/.
+      include: ["test/**/*.test.ts", "src/**/*.test.ts"],
       exclude: ["test/e2e/**", "node_modules/**"],
       setupFiles: ["./test/setup.ts"],
       globalSetup: ["./test/global-setup.ts"],

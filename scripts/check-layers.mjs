@@ -33,7 +33,8 @@ function* sources(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* sources(full);
-    else if (entry.name.endsWith(".ts")) yield full;
+    // A module's unit test sits beside it and may import test support: it is not part of the layers.
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")) yield full;
   }
 }
 

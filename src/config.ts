@@ -95,6 +95,10 @@ const configSchema = z.object({
     .max(7 * 86400)
     .default(21600),
   NBER_MAX_PDF_BYTES: z.coerce.number().int().min(1).default(40_000_000),
+  /** One NBER paper read (the PDF fetched if R2 lacks it, its text extracted), and its extraction budgets. */
+  NBER_READ_TIMEOUT_MS: millis(50000),
+  NBER_READ_MAX_PDF_PAGES: z.coerce.number().int().min(1).max(5000).default(300),
+  NBER_READ_MAX_TEXT_CHARS: z.coerce.number().int().min(1000).default(2_000_000),
   /** Origin of this server as clients see it (download links, OAuth metadata); default: the request's origin. */
   PUBLIC_BASE_URL: baseUrl.optional(),
   /** none: public read-only endpoint; bearer: tokens from AUTH_TOKEN_HASHES; oauth: OAuth 2.1 (DCR, PKCE) with sign-in at OAUTH_IDP. */

@@ -475,7 +475,7 @@ describe("cron and watchdog", { timeout: 60_000 }, () => {
     await startArxivHarvest(testEnv, "cold");
     while (!(queue[0]?.cursor ?? "").includes("hm|3")) await arxivHarvester.onPage(testEnv, queue.shift()!, 1);
     const runId = queue[0]!.run_id;
-    const { markArxivRunFailed } = await import("../src/harvest/arxiv-checkpoint");
+    const { markArxivRunFailed } = await import("../src/store/harvest-state");
     await markArxivRunFailed(env.DB, runId, "page kept failing");
     queue.length = 0;
     await arxivHarvester.onSchedule(testEnv, "30 2 * * *");

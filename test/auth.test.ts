@@ -5,12 +5,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { sha256Hex } from "../src/http/auth";
 import { FAKE, resetUpstream, upstreamHits } from "./helpers";
-
-const MCP_HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2025-11-25",
-};
+import { MCP_HEADERS, mcpMessage } from "./support/mcp-http";
 
 async function call(url: string, init: RequestInit, vars: Record<string, unknown> = {}) {
   const ctx = createExecutionContext();
@@ -38,17 +33,7 @@ function countingLimiter(limit: number) {
   };
 }
 
-const messageOf = async (response: Response) => {
-  const text = await response.text();
-  return JSON.parse(
-    text.startsWith("event:")
-      ? text
-          .split("\n")
-          .find((l) => l.startsWith("data: "))!
-          .slice(6)
-      : text,
-  );
-};
+const messageOf = async (response: Response) => mcpMessage(await response.text());
 
 describe("AUTH_MODE=bearer", () => {
   const token = "test-token-please-change-0123456789";

@@ -8,10 +8,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { FAKE, resetUpstream, upstreamHits } from "./helpers";
+import { seededRandom } from "./support/random";
+import { MCP_HEADERS, mcpMessages } from "./support/mcp-http";
 
-let seed = 20261201;
-const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const { random, pick } = seededRandom(20261201);
 
 const NASTY = [
   "",
@@ -78,11 +78,6 @@ async function storageState(): Promise<string> {
   return `${row!.state};r2=${objects.objects.length}`;
 }
 
-const MCP_HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2025-11-25",
-};
 const FAST = {
   ARXIV_REQUEST_DELAY_MS: "0",
   ARXIV_CONTENT_REQUEST_DELAY_MS: "0",
@@ -140,14 +135,7 @@ function batchBody(): { body: string; entries: unknown[] | null } {
 
 /** Every JSON-RPC answer in a body is typed: an error with a numeric code, or a result (tool errors with a reason). */
 function expectTypedAnswers(text: string, label: string) {
-  if (text.trim() === "") return 0;
-  const payload = text.startsWith("event:")
-    ? text
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .map((line) => JSON.parse(line.slice(6)))
-    : JSON.parse(text);
-  const answers = Array.isArray(payload) ? payload.flat() : [payload];
+  const answers = mcpMessages(text);
   for (const answer of answers) {
     if (answer.error) {
       expect(typeof answer.error.code, label).toBe("number");

@@ -9,6 +9,8 @@ import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { TOOLS as REGISTERED } from "../src/mcp/registry";
 import { resetUpstream, upstreamHits } from "./helpers";
+import { seededRandom } from "./support/random";
+import { mcpMessage } from "./support/mcp-http";
 
 // Fast upstreams for the fuzz run: no spacing, short budgets (the gate logic has its own tests).
 const VARS = {
@@ -32,9 +34,7 @@ const REJECTIONS = new Set([
   "section_not_found",
 ]);
 
-let seed = 20261130;
-const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const { random, pick } = seededRandom(20261130);
 
 const NASTY_STRINGS = [
   "",
@@ -273,13 +273,7 @@ async function callTool(name: string, args: unknown): Promise<{ status: number; 
   const response = await worker.fetch(request, { ...env, ...VARS } as Env, ctx);
   const text = await response.text();
   await waitOnExecutionContext(ctx);
-  const data = text.startsWith("event:")
-    ? text
-        .split("\n")
-        .find((line) => line.startsWith("data: "))
-        ?.slice(6)
-    : text;
-  return { status: response.status, message: data ? JSON.parse(data) : undefined };
+  return { status: response.status, message: mcpMessage(text) };
 }
 
 describe("fuzz: every tool, hostile arguments", () => {

@@ -1,5 +1,8 @@
 // Helpers for workerd tests: call the Worker like a client, and read the fake upstream's log.
 import { exports } from "cloudflare:workers";
+import { MCP_HEADERS as CLIENT_HEADERS, mcpMessage } from "./support/mcp-http";
+
+export { mcpMessage, mcpMessages, toolErrorOf } from "./support/mcp-http";
 
 export const FAKE = "http://fake.upstream";
 
@@ -18,12 +21,7 @@ export async function resetUpstream(): Promise<void> {
   await fetch(`${FAKE}/_reset`, { method: "POST" });
 }
 
-const MCP_HEADERS = {
-  host: "localhost",
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2025-11-25",
-};
+const MCP_HEADERS = { host: "localhost", ...CLIENT_HEADERS };
 
 /** One JSON-RPC call to /mcp; returns the HTTP status and the parsed JSON-RPC message (SSE or JSON). */
 export async function mcpCall(
@@ -37,16 +35,7 @@ export async function mcpCall(
     body:
       init.rawBody ?? JSON.stringify({ jsonrpc: "2.0", id: 1, method, ...(params === undefined ? {} : { params }) }),
   });
-  const text = await response.text();
-  const data: string =
-    text.startsWith("event:") || text.startsWith("data:")
-      ? text
-          .split("\n")
-          .filter((line: string) => line.startsWith("data: "))
-          .map((line: string) => line.slice(6))
-          .join("")
-      : text;
-  return { status: response.status, message: data ? JSON.parse(data) : undefined };
+  return { status: response.status, message: mcpMessage(await response.text()) };
 }
 
 export async function callTool(name: string, args: unknown) {
@@ -89,12 +78,6 @@ export async function callToolWith(
   const response = await worker.fetch(request, { ...env, ...vars } as unknown as Env, ctx);
   const text = await response.text();
   await waitOnExecutionContext(ctx);
-  const data = text.startsWith("event:")
-    ? text
-        .split("\n")
-        .find((line) => line.startsWith("data: "))
-        ?.slice(6)
-    : text;
-  const message = data ? JSON.parse(data) : undefined;
+  const message = mcpMessage(text);
   return { status: response.status, result: message?.result, message };
 }

@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { FAKE } from "./helpers";
+import { MCP_HEADERS, mcpMessage } from "./support/mcp-http";
 
 const BASE = "http://localhost";
 const REDIRECT = "http://127.0.0.1:33418/callback";
@@ -185,12 +186,6 @@ async function signedInToken(vars: Record<string, unknown>, user: string): Promi
   return consentAndToken(flow, response, vars);
 }
 
-const MCP_HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2025-11-25",
-};
-
 async function toolCall(vars: Record<string, unknown>, token: string | null, name: string, args: object) {
   const response = await call(
     `${BASE}/mcp`,
@@ -202,14 +197,7 @@ async function toolCall(vars: Record<string, unknown>, token: string | null, nam
     vars,
   );
   if (response.status !== 200) return { status: response.status, response, message: undefined };
-  const text = await response.text();
-  const data = text.startsWith("event:")
-    ? text
-        .split("\n")
-        .find((line) => line.startsWith("data: "))!
-        .slice(6)
-    : text;
-  return { status: 200, response, message: JSON.parse(data) };
+  return { status: 200, response, message: mcpMessage(await response.text()) };
 }
 
 afterEach(() => vi.restoreAllMocks());

@@ -20,6 +20,7 @@ import { knownItemSearches, knownRecords, loadResearchQuestions } from "./known-
 import { QUERIES } from "./arxiv-mirror-queries.mjs";
 import { buildRankTables } from "../arxiv/rank-tables.mjs";
 import { importWorkerCode } from "../lib/worker-code.mjs";
+import { MCP_HEADERS, mcpMessage } from "../lib/mcp-bench.mjs";
 
 const arg = (flag, fallback) => {
   const at = process.argv.indexOf(flag);
@@ -81,11 +82,7 @@ async function startOaiServer() {
   };
 }
 
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2025-11-25",
-};
+const HEADERS = MCP_HEADERS;
 let client = 0;
 async function callTool(mcpUrl, name, args) {
   const response = await fetch(mcpUrl, {
@@ -94,13 +91,7 @@ async function callTool(mcpUrl, name, args) {
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
   });
   const text = await response.text();
-  const data = text.startsWith("event:")
-    ? text
-        .split("\n")
-        .find((line) => line.startsWith("data: "))
-        ?.slice(6)
-    : text;
-  const message = JSON.parse(data);
+  const message = mcpMessage(text);
   if (message.error || message.result?.isError)
     throw new Error(`${name} ${JSON.stringify(args)}: ${JSON.stringify(message).slice(0, 400)}`);
   return message.result.structuredContent;

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { ROOT, startStack, startWorker, workerdPeakRss } from "../lib/dev-server.mjs";
 import { makeTextPdf } from "./make-pdf.mjs";
+import { MCP_HEADERS, mcpMessage } from "../lib/mcp-bench.mjs";
 
 const arg = (flag, fallback) => {
   const at = process.argv.indexOf(flag);
@@ -17,11 +18,7 @@ const name = arg("--name", "foundation");
 const count = Number(arg("--count", "1000"));
 const warmup = 100;
 
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2025-11-25",
-};
+const HEADERS = MCP_HEADERS;
 
 // The benchmark measures the server, not its per-client limiter: each request claims its own
 // client address (wrangler dev passes the header through; Cloudflare's edge would set it).
@@ -36,13 +33,7 @@ async function rpc(mcpUrl, method, params) {
   });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`${method}: HTTP ${response.status} ${text.slice(0, 200)}`);
-  const data = text.startsWith("event:")
-    ? text
-        .split("\n")
-        .find((line) => line.startsWith("data: "))
-        ?.slice(6)
-    : text;
-  const message = JSON.parse(data);
+  const message = mcpMessage(text);
   if (message.error || message.result?.isError) throw new Error(`${method}: ${JSON.stringify(message).slice(0, 300)}`);
   return { message, bytes: Buffer.byteLength(text) };
 }

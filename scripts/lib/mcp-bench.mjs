@@ -1,29 +1,14 @@
 // What the end-to-end benchmarks share: their flags, one MCP tools/call over Streamable HTTP
 // (JSON or SSE answer), and timing a case over many runs.
+import { MCP_HEADERS, mcpMessage } from "../../test/support/mcp-http.ts";
+
+// The one reader of MCP's HTTP answers, shared with the tests.
+export { MCP_HEADERS, mcpMessage };
 
 /** `--flag value` from the command line, or the fallback. */
 export function arg(flag, fallback) {
   const at = process.argv.indexOf(flag);
   return at >= 0 ? process.argv[at + 1] : fallback;
-}
-
-export const MCP_HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2025-11-25",
-};
-
-/** The JSON-RPC message in an MCP HTTP answer: the body itself, or the last `data:` line of an SSE stream. */
-export function mcpMessage(text) {
-  const data =
-    text.startsWith("event:") || text.startsWith("data:")
-      ? text
-          .split("\n")
-          .filter((line) => line.startsWith("data: "))
-          .at(-1)
-          ?.slice(6)
-      : text;
-  return JSON.parse(data);
 }
 
 let anonymousClient = 0;

@@ -45,7 +45,7 @@ import {
   type ListCursor,
   type VerifyCursor,
   type RankCursor,
-} from "./arxiv-checkpoint";
+} from "../store/harvest-state";
 import { WATCHDOG_CRON, type HarvestMessage, type Harvester } from "./dispatch";
 import { OaiError, parseOaiPage, type OaiPage } from "./oai";
 import { firstColdWindow, nextWindow, planRetry, refreshWindow, type HarvestWindow } from "./windows";

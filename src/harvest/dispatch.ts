@@ -1,10 +1,9 @@
 // Cron and queue wiring for the mirror harvests. A harvester (arXiv OAI-PMH, NBER) registers
 // itself in HARVESTERS; this file owns message validation, routing and the dead-letter path.
 import { z } from "zod";
-import { drizzle } from "drizzle-orm/d1";
 import { PapersError } from "../errors";
 import { cachePurgeExpired } from "../store/cache";
-import { harvestState } from "../store/schema";
+import { markHarvestFailed } from "../store/harvest-state";
 
 /** One queue message = one page of one harvest run. */
 export const harvestMessageSchema = z.object({
@@ -102,14 +101,7 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
 
 /** The run stops with status error and its reason; the papers already stored keep serving. */
 export async function markRunFailed(env: Env, message: HarvestMessage, reason: string): Promise<void> {
-  const now = new Date().toISOString();
-  await drizzle(env.DB)
-    .insert(harvestState)
-    .values({ source: message.source, status: "error", lastError: reason, updatedAt: now, finishedAt: now })
-    .onConflictDoUpdate({
-      target: harvestState.source,
-      set: { status: "error", lastError: reason, updatedAt: now, finishedAt: now },
-    });
+  await markHarvestFailed(env.DB, message.source, reason);
 }
 
 function describeCursor(cursor: string | null): string {

@@ -1,19 +1,14 @@
 // The NBER mirror's daily refresh: walk NBER's listing newest first, one page per queue message,
 // adding papers until a page holds one the mirror already has (or a page cap is reached).
-import { drizzle } from "drizzle-orm/d1";
 import { searchNberApi } from "../sources/nber/api";
 import { mirrorCoverage, mirrorHas, upsertMirror } from "../store/nber";
-import { harvestState } from "../store/schema";
+import { setHarvestState } from "../store/harvest-state";
 import type { HarvestMessage, Harvester } from "./dispatch";
 
 const PER_PAGE = 100;
 const MAX_PAGES = 30; // 3,000 papers: far more than NBER issues between two daily runs
 
-async function setState(env: Env, values: Partial<typeof harvestState.$inferInsert>): Promise<void> {
-  const now = new Date().toISOString();
-  const row = { source: "nber", ...values, updatedAt: now };
-  await drizzle(env.DB).insert(harvestState).values(row).onConflictDoUpdate({ target: harvestState.source, set: row });
-}
+const setState = (env: Env, values: Parameters<typeof setHarvestState>[2]) => setHarvestState(env.DB, "nber", values);
 
 export const nberHarvester: Harvester = {
   async onSchedule(env) {

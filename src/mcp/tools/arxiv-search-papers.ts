@@ -1,12 +1,10 @@
 import { z } from "zod";
 import { paperSchema, renderPaper, servedFromFields } from "../../sources/arxiv/paper";
 import { MAX_QUERY_LENGTH } from "../../sources/arxiv/query";
-import { searchPapers } from "../../sources/arxiv/search";
+import { PAGE_CAP, searchPage } from "../../sources/arxiv/search-page";
 import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
 
-const PAGE_CAP = 50;
-const RESULT_WINDOW = 10_000; // arXiv serves only the first 10,000 results of a query
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
 
 export const arxivSearchPapers = defineTool({
@@ -23,7 +21,13 @@ export const arxivSearchPapers = defineTool({
     sort_order: z.enum(["descending", "ascending"]).default("descending"),
     submitted_from: day.optional().describe("UTC day, inclusive"),
     submitted_to: day.optional().describe("UTC day, inclusive"),
-    max_results: z.number().int().min(1).max(10_000).default(10).describe("Page size; at most 50 are returned"),
+    max_results: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .default(10)
+      .describe(`Page size; at most ${PAGE_CAP} are returned`),
     start: z.number().int().min(0).max(1_000_000).default(0).describe("Offset of the first result"),
   }),
   output: z.object({
@@ -50,55 +54,17 @@ export const arxivSearchPapers = defineTool({
     { reason: "invalid_request", when: "arXiv's API rejected the query as malformed (HTTP 400)" },
     { reason: "timeout", when: "the call ran out of its time budget" },
   ],
-  async handler(args, { env, fail }) {
-    if (args.start >= RESULT_WINDOW) {
-      return fail(
-        "start_beyond_result_limit",
-        `arXiv serves only the first ${RESULT_WINDOW.toLocaleString("en-US")} results of a query; start was ${args.start}.`,
-        {
-          recovery:
-            "Narrow the query with submitted_from / submitted_to windows (or a category) and page within each window.",
-        },
-      );
-    }
-    const notices: string[] = [];
-    let maxResults = args.max_results;
-    if (maxResults > PAGE_CAP) {
-      notices.push(`max_results ${maxResults} was capped to ${PAGE_CAP}; page with start.`);
-      maxResults = PAGE_CAP;
-    }
-    if (args.start + maxResults > RESULT_WINDOW) {
-      maxResults = RESULT_WINDOW - args.start;
-      notices.push(`Capped to ${maxResults} results: arXiv serves only the first ${RESULT_WINDOW} of a query.`);
-    }
-    const outcome = await searchPapers(env, {
+  handler: (args, { env }) =>
+    searchPage(env, {
       query: args.query,
-      ...(args.category === undefined ? {} : { category: args.category }),
-      ...(args.submitted_from === undefined ? {} : { submittedFrom: args.submitted_from }),
-      ...(args.submitted_to === undefined ? {} : { submittedTo: args.submitted_to }),
-      start: args.start,
-      maxResults,
+      category: args.category,
+      submittedFrom: args.submitted_from,
+      submittedTo: args.submitted_to,
       sortBy: args.sort_by,
       sortOrder: args.sort_order,
-    });
-    notices.push(...outcome.notices);
-    const returned = outcome.papers.length;
-    const reachable = Math.min(outcome.total, RESULT_WINDOW);
-    const next = args.start + returned;
-    return {
-      query: outcome.query,
-      total: outcome.total,
-      total_is_lower_bound: outcome.totalIsLowerBound,
       start: args.start,
-      returned,
-      next_start:
-        returned > 0 && (next < reachable || (outcome.totalIsLowerBound && next < RESULT_WINDOW)) ? next : null,
-      papers: outcome.papers,
-      notices,
-      ...(returned === 0 ? { guidance: emptyPageGuidance(outcome.total, args.start) } : {}),
-      ...outcome.source,
-    };
-  },
+      maxResults: args.max_results,
+    }),
   render(result) {
     const head = `${result.returned} of ${result.total.toLocaleString("en-US")}${result.total_is_lower_bound ? "+" : ""} results (start ${result.start}) for: ${result.query}`;
     const next =
@@ -118,9 +84,3 @@ export const arxivSearchPapers = defineTool({
     ].join("\n\n");
   },
 });
-
-function emptyPageGuidance(total: number, start: number): string {
-  if (total > 0 && start >= total)
-    return `start ${start} is past the last result (total ${total}); use a start below ${total}.`;
-  return "No paper matches. Loosen the query: drop a field prefix or a filter, check spelling, or join alternatives with OR. Remember that space-separated terms are OR-ed and AND/OR/ANDNOT must be upper case; arXiv ignores common words (of, the) outside quoted phrases.";
-}

@@ -25,7 +25,7 @@ export async function loadNberDocument(
   const progress = throttled(reportProgress);
   progress("fetching the PDF", 1);
   // The PDF's memory comes from the isolate's budget before it is read: its stored size, else the cap.
-  const deadline = Date.now() + config.ARXIV_READ_TIMEOUT_MS;
+  const deadline = Date.now() + config.NBER_READ_TIMEOUT_MS;
   const size = (await env.BLOBS.head(nberPdfKey(id)))?.size ?? config.NBER_MAX_PDF_BYTES;
   const document = await withPdfMemory(size, { extract: true, deadline }, async () => {
     const pdf = await fetchNberPdf(env, id, deadline);
@@ -33,8 +33,8 @@ export async function loadNberDocument(
     return pdfToDocument(
       pdf.bytes,
       {
-        maxPages: config.ARXIV_READ_MAX_PDF_PAGES,
-        maxChars: config.ARXIV_READ_MAX_TEXT_CHARS,
+        maxPages: config.NBER_READ_MAX_PDF_PAGES,
+        maxChars: config.NBER_READ_MAX_TEXT_CHARS,
         onPage: (page, pages) => progress(`page ${page} of ${pages} extracted`, 2 + page, 2 + pages),
       },
       `Open ${paperUrl(id.id)} in a browser.`,

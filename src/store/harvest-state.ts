@@ -1,7 +1,25 @@
-// The arXiv harvest's checkpoint in D1: the arxiv row of harvest_state, the run's windows and
-// the unreadable records. Only the harvest (harvest/arxiv.ts) writes these; status pages read
-// them through store/status.ts.
+// harvest_state and the arXiv harvest's checkpoint in D1: the one module that writes them (the
+// arxiv row with its run's windows and unreadable records; the nber row; a failed run of either).
+// The harvests call these; status pages read them through store/status.ts.
+import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
+import { harvestState } from "./schema";
+
+/** Sets fields of a source's row (created when missing), stamped updated_at. */
+export async function setHarvestState(
+  db: D1Database,
+  source: string,
+  values: Partial<typeof harvestState.$inferInsert>,
+): Promise<void> {
+  const row = { source, ...values, updatedAt: new Date().toISOString() };
+  await drizzle(db).insert(harvestState).values(row).onConflictDoUpdate({ target: harvestState.source, set: row });
+}
+
+/** A run that stops for good: status error with its reason (the papers already stored keep serving). */
+export async function markHarvestFailed(db: D1Database, source: string, reason: string): Promise<void> {
+  const now = new Date().toISOString();
+  await setHarvestState(db, source, { status: "error", lastError: reason, finishedAt: now });
+}
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const windowSchema = z.object({ idx: z.number().int().min(0), from: date.nullable(), until: date.nullable() });

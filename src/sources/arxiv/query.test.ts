@@ -1,7 +1,8 @@
 // The query validator and builder, table-tested, then fuzzed.
 import { describe, expect, it } from "vitest";
-import { PapersError } from "../src/errors";
-import { buildSearchQuery, normalizeQuery, parseQuery, type QueryNode } from "../src/sources/arxiv/query";
+import { PapersError } from "../../errors";
+import { buildSearchQuery, normalizeQuery, parseQuery, type QueryNode } from "./query";
+import { seededRandom } from "../../../test/support/random";
 
 function reasonOf(run: () => unknown): string {
   try {
@@ -98,9 +99,7 @@ describe("buildSearchQuery", () => {
   });
 
   it("fuzz: 20,000 generated queries never throw anything but a typed error", () => {
-    let seed = 777;
-    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+    const { random, pick } = seededRandom(777);
     const pieces = [
       "ti:",
       "au:",

@@ -1,8 +1,8 @@
 // The Atom parser against both recorded feed generations, the API's error entry, and broken input.
 import { describe, expect, it } from "vitest";
-import { PapersError } from "../src/errors";
-import { ArxivApiError, parseAtomFeed } from "../src/sources/arxiv/atom";
-import { FAKE } from "./helpers";
+import { PapersError } from "../../errors";
+import { ArxivApiError, parseAtomFeed } from "./atom";
+import { FAKE } from "../../../test/helpers";
 
 const fixture = async (path: string) => (await fetch(`${FAKE}/_fixtures/${path}`)).text();
 

@@ -1,6 +1,6 @@
 // The streaming pre-pass of the HTML reader, fed in chunks cut at every possible place.
 import { describe, expect, it } from "vitest";
-import { stripMathBodies } from "../src/sources/arxiv/read/strip-math";
+import { stripMathBodies } from "./strip-math";
 
 async function run(input: string, cut: number): Promise<string> {
   const pieces: string[] = [];

@@ -1,6 +1,6 @@
 // collectCapped: the size cap, and the one-buffer path when the size is announced.
 import { describe, expect, it } from "vitest";
-import { collectCapped } from "../src/streams";
+import { collectCapped } from "./streams";
 
 const streamOf = (...chunks: number[]) =>
   new ReadableStream<Uint8Array>({

@@ -1,6 +1,7 @@
 // The one ID parser, table-tested against real and broken spellings, then fuzzed.
 import { describe, expect, it } from "vitest";
-import { formatId, parseArxivId } from "../src/sources/arxiv/ids";
+import { formatId, parseArxivId } from "./ids";
+import { seededRandom } from "../../../test/support/random";
 
 const ACCEPTED: [string, string][] = [
   ["2401.12345", "2401.12345"],
@@ -106,9 +107,7 @@ describe("parseArxivId", () => {
   });
 
   it("fuzz: 20,000 generated spellings never throw; every accepted ID is canonical", () => {
-    let seed = 12345;
-    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+    const { random, pick } = seededRandom(12345);
     const pieces = [
       "2401.12345",
       "hep-th/9901001",
