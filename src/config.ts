@@ -29,6 +29,8 @@ const configSchema = z.object({
   ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: millis(3000),
   ARXIV_CONTENT_REQUEST_DELAY_MS: millis(1000),
   NBER_REQUEST_DELAY_MS: millis(1000),
+  /** Added to every upstream's spacing between departures, so that jitter in transit cannot bring a gap under the delay. */
+  CRAWL_GATE_MARGIN_MS: z.coerce.number().int().min(0).max(10_000).default(40),
   ARXIV_API_TIMEOUT_MS: millis(15000),
   /** One OAI-PMH page (1,000 arXivRaw records, a few MB) may take longer than an API answer. */
   ARXIV_MIRROR_OAI_TIMEOUT_MS: millis(60000),
@@ -162,8 +164,10 @@ export type Upstream = (typeof UPSTREAMS)[number];
 
 export interface UpstreamSettings {
   baseUrl: string;
-  /** Minimum spacing between two requests to this upstream, across all isolates. */
+  /** Minimum spacing between two requests to this upstream, across all isolates ... */
   delayMs: number;
+  /** ... kept with this margin between departures. */
+  marginMs: number;
   timeoutMs: number;
   /** Name of the CrawlGate instance; ar5iv shares the arxiv.org content gate. */
   gate: string;
@@ -172,10 +176,10 @@ export interface UpstreamSettings {
 
 export function upstreamSettings(config: Config, upstream: Upstream): UpstreamSettings {
   const userAgent = upstream === "nber" ? config.NBER_USER_AGENT : config.UPSTREAM_USER_AGENT;
-  return { ...baseSettings(config, upstream), userAgent };
+  return { ...baseSettings(config, upstream), marginMs: config.CRAWL_GATE_MARGIN_MS, userAgent };
 }
 
-function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings, "userAgent"> {
+function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings, "userAgent" | "marginMs"> {
   switch (upstream) {
     case "arxiv-api":
       return {

@@ -31,7 +31,7 @@ describe("spacing", () => {
     // Departures are `delay` plus a margin apart at the gate (each caller confirms just before it
     // sends); the jitter between that confirmation and the arrival is what is left. At the upstream
     // (npm run bench:gate, 1,000 requests from 20 clients through wrangler dev) no gap is under the delay.
-    expect(spacingMs(delay)).toBeGreaterThan(delay);
+    expect(spacingMs(delay, Number(env.CRAWL_GATE_MARGIN_MS))).toBeGreaterThan(delay);
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(delay * 0.95);
     expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(4 * delay - 20);
   });
@@ -165,20 +165,20 @@ describe("departures, cooldowns during a wait, budgets and redirects", () => {
 
   it("spaces departures, not grants: a caller following one that left late waits the difference", async () => {
     const gate = gateOf("departure-test");
-    const first = await gate.reserve({ delayMs: 200, maxWaitMs: 10_000 });
+    const first = await gate.reserve({ delayMs: 200, marginMs: 10, maxWaitMs: 10_000 });
     expect(first).toMatchObject({ granted: true, waitMs: 0 });
-    expect(await gate.depart({ delayMs: 200 })).toEqual({ go: true });
-    const second = await gate.reserve({ delayMs: 200, maxWaitMs: 10_000 });
+    expect(await gate.depart({ delayMs: 200, marginMs: 10 })).toEqual({ go: true });
+    const second = await gate.reserve({ delayMs: 200, marginMs: 10, maxWaitMs: 10_000 });
     expect(second.granted && second.waitMs).toBeGreaterThan(150);
     // Too early (a timer that woke early): the gate says how much longer.
-    const early = await gate.depart({ delayMs: 200 });
+    const early = await gate.depart({ delayMs: 200, marginMs: 10 });
     expect(early).toMatchObject({ go: false, reason: "early" });
     await new Promise((resolve) =>
       setTimeout(resolve, early.go === false && early.reason === "early" ? early.waitMs : 0),
     );
-    expect(await gate.depart({ delayMs: 200 })).toEqual({ go: true });
+    expect(await gate.depart({ delayMs: 200, marginMs: 10 })).toEqual({ go: true });
     // The next grant counts from that departure.
-    const third = await gate.reserve({ delayMs: 200, maxWaitMs: 10_000 });
+    const third = await gate.reserve({ delayMs: 200, marginMs: 10, maxWaitMs: 10_000 });
     expect(third.granted && third.waitMs).toBeGreaterThan(150);
   });
 

@@ -94,7 +94,11 @@ async function fetchOnce(
 ): Promise<Response> {
   const deadline = options.deadline ?? Date.now() + settings.timeoutMs;
   const gate = gateFor(env, settings.gate);
-  const slot = await gate.reserve({ delayMs: settings.delayMs, maxWaitMs: Math.max(0, deadline - Date.now()) });
+  const slot = await gate.reserve({
+    delayMs: settings.delayMs,
+    marginMs: settings.marginMs,
+    maxWaitMs: Math.max(0, deadline - Date.now()),
+  });
   if (!slot.granted) {
     throw new GateRefusal(
       "rate_limited",
@@ -111,7 +115,7 @@ async function fetchOnce(
   if (slot.waitMs > 0) await sleep(slot.waitMs);
   // The departure itself goes through the gate (one more call to it), so spacing holds between
   // requests as they leave, not as their slots were handed out.
-  await departWhenClear(gate, upstream, settings.delayMs, deadline);
+  await departWhenClear(gate, upstream, settings, deadline);
   // A wait that used up the budget: sending now would spend the upstream's slot on a certain timeout.
   if (slot.waitMs > 0 && deadline - Date.now() < minUsefulMs(settings.timeoutMs)) throw timeoutError(upstream);
 
@@ -168,9 +172,14 @@ function minUsefulMs(timeoutMs: number): number {
 }
 
 /** After waiting for a slot: send only when the gate agrees (spacing since the last departure, no cooldown). */
-async function departWhenClear(gate: GateStub, upstream: Upstream, delayMs: number, deadline: number): Promise<void> {
+async function departWhenClear(
+  gate: GateStub,
+  upstream: Upstream,
+  spacing: { delayMs: number; marginMs: number },
+  deadline: number,
+): Promise<void> {
   for (;;) {
-    const answer = await gate.depart({ delayMs });
+    const answer = await gate.depart({ delayMs: spacing.delayMs, marginMs: spacing.marginMs });
     if (answer.go) return;
     if (answer.reason === "cooldown") {
       throw new GateRefusal(
