@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PapersError } from "../src/errors";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
-import { searchMirror } from "../src/store/arxiv-mirror";
+import { searchMirror } from "../src/store/arxiv-mirror-search";
 import { toMatch } from "../src/search/expression";
 import { seedMirror } from "./mirror/driver";
 

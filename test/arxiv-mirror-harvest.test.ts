@@ -8,7 +8,7 @@ import { arxivHarvester, resumeStalledArxivRun, startArxivHarvest, verifyStep } 
 import { nextWindow, planRetry } from "../src/harvest/windows";
 import type { HarvestMessage } from "../src/harvest/dispatch";
 import { OaiError, OaiMalformed, parseOaiPage } from "../src/harvest/oai";
-import { verifyMirror } from "../src/store/arxiv-mirror";
+import { verifyMirror } from "../src/store/arxiv-mirror-verify";
 import worker from "../src/index";
 import { callTool, FAKE, resetUpstream, upstreamHits } from "./helpers";
 import { driveHarvest, harvestEnv, mirrorSnapshot, type Fault } from "./mirror/driver";

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
-import { searchMirror } from "../src/store/arxiv-mirror";
+import { searchMirror } from "../src/store/arxiv-mirror-search";
 import type { MirrorRecord } from "../src/store/arxiv-row";
 import { FAKE, callTool, callToolWith, mcpCall, resetUpstream, toolError } from "./helpers";
 import { sampleRecords, seedMirror } from "./mirror/driver";

@@ -7,7 +7,7 @@ import "@citation-js/plugin-bibtex";
 import "@citation-js/plugin-ris";
 import { beforeEach, describe, expect, it } from "vitest";
 import cslSchema from "./fixtures/csl/csl-data.json";
-import { upsertMirror } from "../src/store/nber";
+import { upsertMirror } from "../src/store/nber-mirror";
 import { assignKeys } from "../src/sources/citations/keys";
 import { bibtexText } from "../src/sources/citations/latex";
 import { splitName } from "../src/sources/citations/names";

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { parseReference } from "../src/sources/citations/reference-text";
-import { upsertMirror } from "../src/store/nber";
+import { upsertMirror } from "../src/store/nber-mirror";
 import { callTool, resetUpstream, toolError, upstreamHits } from "./helpers";
 import { sampleRecords, seedMirror } from "./mirror/driver";
 

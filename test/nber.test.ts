@@ -5,7 +5,8 @@ import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { nberHarvester } from "../src/harvest/nber";
 import { parseNberId } from "../src/sources/nber/ids";
-import { countRows, ftsQuery, upsertMirror } from "../src/store/nber";
+import { countRows } from "../src/store/nber-logs";
+import { ftsQuery, upsertMirror } from "../src/store/nber-mirror";
 import { FAKE, callTool, callToolWith, mcpCall, resetUpstream, toolError, upstreamHits } from "./helpers";
 
 // Real records from data/nberwp (CC0).

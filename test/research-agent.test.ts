@@ -5,9 +5,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { beforeEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "../src/http/auth";
-import { pageWriteStatements } from "../src/store/arxiv-mirror";
+import { pageWriteStatements } from "../src/store/arxiv-mirror-writes";
 import type { MirrorRecord } from "../src/store/arxiv-row";
-import { upsertMirror } from "../src/store/nber";
+import { upsertMirror } from "../src/store/nber-mirror";
 import { callTool, callToolWith, mcpCall, resetUpstream, upstreamHits } from "./helpers";
 import { sampleRecords, seedMirror } from "./mirror/driver";
 

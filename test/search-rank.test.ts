@@ -9,7 +9,7 @@ import { phrase, phraseCounts, phrasesOf, toMatch, type TextQuery } from "../src
 import { BM25_SQL } from "../src/search/rank";
 import { tokens } from "../src/search/tokenize";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
-import { searchMirror, type MirrorSearchOptions } from "../src/store/arxiv-mirror";
+import { searchMirror, type MirrorSearchOptions } from "../src/store/arxiv-mirror-search";
 import { rankSlice } from "../src/store/arxiv-rank-tables";
 import { callTool, resetUpstream } from "./helpers";
 import { sampleRecords, seedMirror } from "./mirror/driver";

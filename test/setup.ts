@@ -3,8 +3,8 @@ import { applyD1Migrations, reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach } from "vitest";
 import { clearMemoryCache } from "../src/store/cache";
-import { forgetCoverage } from "../src/store/nber";
-import { forgetMirrorState } from "../src/store/arxiv-mirror";
+import { forgetCoverage } from "../src/store/nber-mirror";
+import { forgetMirrorState } from "../src/store/arxiv-mirror-state";
 import { clearRecentDocuments } from "../src/sources/arxiv/read/reader";
 import { clearPassageIndexes } from "../src/sources/text/passages";
 

@@ -1,5 +1,5 @@
 // What the bench runs offline against the mirror's file: the Worker's own planner and search.
 export { planMirrorSearch } from "../../src/sources/arxiv/mirror-query";
-export { searchMirror } from "../../src/store/arxiv-mirror";
+export { searchMirror } from "../../src/store/arxiv-mirror-search";
 export { toMatch } from "../../src/search/expression";
 export { BM25_SQL } from "../../src/search/rank";

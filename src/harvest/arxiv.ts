@@ -14,12 +14,12 @@ import {
   FULL_VERIFY_MAX_PAPERS,
   finishSlicedVerify,
   nextCategory,
-  pageWriteStatements,
   verifyCategorySlice,
   verifyMirror,
   verifyPaperSlice,
   type VerifyResult,
-} from "../store/arxiv-mirror";
+} from "../store/arxiv-mirror-verify";
+import { pageWriteStatements } from "../store/arxiv-mirror-writes";
 import { rankSlice } from "../store/arxiv-rank-tables";
 import { GateRefusal, politeFetch, readTextCapped } from "../upstream/fetch";
 import {

@@ -1,7 +1,7 @@
 // The NBER mirror's daily refresh: walk NBER's listing newest first, one page per queue message,
 // adding papers until a page holds one the mirror already has (or a page cap is reached).
 import { searchNberApi } from "../sources/nber/api";
-import { mirrorCoverage, mirrorHas, upsertMirror } from "../store/nber";
+import { mirrorCoverage, mirrorHas, upsertMirror } from "../store/nber-mirror";
 import { setHarvestState } from "../store/harvest-state";
 import type { HarvestMessage, Harvester } from "./dispatch";
 

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { arxivHarvester, startArxivHarvest } from "../../src/harvest/arxiv";
 import type { HarvestMessage } from "../../src/harvest/dispatch";
 import { PapersError } from "../../src/errors";
-import { pageWriteStatements } from "../../src/store/arxiv-mirror";
+import { pageWriteStatements } from "../../src/store/arxiv-mirror-writes";
 import type { MirrorRecord } from "../../src/store/arxiv-row";
 import { FAKE } from "../helpers";
 

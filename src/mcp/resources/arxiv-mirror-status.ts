@@ -1,6 +1,6 @@
 // arxiv://mirror/status: how complete and how fresh the arXiv mirror is, and its harvest's progress
 // (records, pages, rate, started/finished, last error, last verify). The same data as /status.
-import { mirrorState } from "../../store/arxiv-mirror";
+import { mirrorState } from "../../store/arxiv-mirror-state";
 import { readStoreHealth } from "../../store/status";
 import { defineResource } from "../resource";
 

@@ -2,7 +2,8 @@
 // each miss missed. Throws only when nothing at all can be answered.
 import { loadConfig } from "../../config";
 import { PapersError } from "../../errors";
-import { mirrorLookup, mirrorState } from "../../store/arxiv-mirror";
+import { mirrorLookup } from "../../store/arxiv-mirror-lookup";
+import { mirrorState } from "../../store/arxiv-mirror-state";
 import { lookupArxivIds, type LookupOutcome } from "./api";
 import { rowToPaper } from "./mirror";
 import { formatId, parseArxivId, type ArxivId } from "./ids";

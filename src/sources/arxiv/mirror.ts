@@ -1,6 +1,6 @@
 // Mirror rows -> the paper record every arXiv tool returns (same shape as the live API's).
 import { splitAuthors } from "../../store/arxiv-row";
-import type { StoredRow } from "../../store/arxiv-mirror";
+import type { StoredRow } from "../../store/arxiv-mirror-lookup";
 import { PUBLIC_ARXIV, type ArxivPaper } from "./paper";
 
 const iso = (unix: number) => new Date(unix * 1000).toISOString().replace(".000Z", "Z");

@@ -3,7 +3,8 @@
 // search the mirror could have answered (only more approximately), the mirror answers and says so.
 import { loadConfig } from "../../config";
 import { PapersError } from "../../errors";
-import { mirrorState, searchMirror, type MirrorOrdering, type MirrorState } from "../../store/arxiv-mirror";
+import { mirrorState, type MirrorState } from "../../store/arxiv-mirror-state";
+import { searchMirror, type MirrorOrdering } from "../../store/arxiv-mirror-search";
 import { searchArxiv, type ServedFrom, type SortBy } from "./api";
 import { rowToPaper } from "./mirror";
 import { planMirrorSearch, type MirrorPlan } from "./mirror-query";

@@ -3,7 +3,8 @@
 // written as one BibTeX, RIS or CSL-JSON document. A miss is reported beside the entries.
 import { loadConfig } from "../../config";
 import { PapersError } from "../../errors";
-import { getCachedInfo, mirrorPaper } from "../../store/nber";
+import { getCachedInfo } from "../../store/nber-cache";
+import { mirrorPaper } from "../../store/nber-mirror";
 import { findPapers, type NotFound } from "../arxiv/lookup";
 import { parseArxivId } from "../arxiv/ids";
 import type { ServedPaper } from "../arxiv/paper";

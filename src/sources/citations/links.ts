@@ -3,7 +3,7 @@
 // arXiv mirror holds one (a title and author match, the resolver's threshold).
 import { z } from "zod";
 import { loadConfig } from "../../config";
-import { mirrorState } from "../../store/arxiv-mirror";
+import { mirrorState } from "../../store/arxiv-mirror-state";
 import type { ArxivPaper } from "../arxiv/paper";
 import type { NberPaperInfo } from "../nber/paper";
 import { splitName } from "./names";

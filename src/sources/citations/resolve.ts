@@ -5,8 +5,10 @@
 // mirror, and every candidate is scored against everything the reference says.
 import { loadConfig } from "../../config";
 import { PapersError } from "../../errors";
-import { mirrorByDoi, mirrorState } from "../../store/arxiv-mirror";
-import { getCachedInfo, mirrorPaper, searchMirror as searchNberMirror } from "../../store/nber";
+import { mirrorByDoi } from "../../store/arxiv-mirror-lookup";
+import { mirrorState } from "../../store/arxiv-mirror-state";
+import { getCachedInfo } from "../../store/nber-cache";
+import { mirrorPaper, searchMirror as searchNberMirror } from "../../store/nber-mirror";
 import { findPapers } from "../arxiv/lookup";
 import { rowToPaper } from "../arxiv/mirror";
 import type { ArxivPaper, ServedPaper } from "../arxiv/paper";

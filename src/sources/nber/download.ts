@@ -3,7 +3,7 @@
 import { loadConfig } from "../../config";
 import { PapersError } from "../../errors";
 import { nberPdfKey } from "../../store/blobs";
-import { logDownload } from "../../store/nber";
+import { logDownload } from "../../store/nber-logs";
 import { politeFetch, readBytesCapped } from "../../upstream/fetch";
 import { withPdfMemory } from "../text/pdf-memory";
 import type { NberId } from "./ids";

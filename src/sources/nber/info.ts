@@ -2,7 +2,9 @@
 // record when NBER cannot be asked. Every lookup is logged, hit or miss.
 import { loadConfig } from "../../config";
 import { PapersError } from "../../errors";
-import { getCachedInfo, logInfo, mirrorPaper, putCachedInfo, upsertMirror } from "../../store/nber";
+import { getCachedInfo, putCachedInfo } from "../../store/nber-cache";
+import { logInfo } from "../../store/nber-logs";
+import { mirrorPaper, upsertMirror } from "../../store/nber-mirror";
 import { parseNberId, type NberId } from "./ids";
 import { fetchPaperPage } from "./page";
 import { paperUrl, PUBLIC_NBER, type NberPaperInfo } from "./paper";

@@ -1,7 +1,8 @@
 // nber_search_papers: from the mirror when it can answer, else NBER's API (whose results then
 // join the mirror); the mirror again when the API cannot be asked. Every search is logged.
 import { PapersError } from "../../errors";
-import { logQuery, mirrorCoverage, mirrorPaper, searchMirror, upsertMirror, type MirrorPaper } from "../../store/nber";
+import { logQuery } from "../../store/nber-logs";
+import { mirrorCoverage, mirrorPaper, searchMirror, upsertMirror, type MirrorPaper } from "../../store/nber-mirror";
 import { parseDay } from "../dates";
 import { searchNberApi } from "./api";
 import { parseNberId } from "./ids";

@@ -14,7 +14,7 @@ import {
 } from "../../../store/blobs";
 import { politeFetch, readBytesCapped } from "../../../upstream/fetch";
 import { announcedSize, withPdfMemory } from "../../text/pdf-memory";
-import { mirrorLookup } from "../../../store/arxiv-mirror";
+import { mirrorLookup } from "../../../store/arxiv-mirror-lookup";
 import { lookupArxivIds } from "../api";
 import { formatId, parseArxivId, type ArxivId } from "../ids";
 import { PUBLIC_ARXIV } from "../paper";

@@ -1,7 +1,8 @@
-// NBER in D1: the mirror (FTS5 search), the paper-info cache and the logs.
+// The NBER mirror in D1: papers written by the seed and the daily refresh, looked up by number,
+// searched through FTS5, and its coverage (which decides mirror or live for a search).
 import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { downloadLog, infoCache, infoLog, nberPapers, queryLog } from "./schema";
+import { nberPapers } from "./schema";
 
 export interface MirrorPaper {
   id: string;
@@ -213,101 +214,4 @@ export async function nberPapersAfter(
   ]);
   const papers = (rows!.results as (typeof nberPapers.$inferSelect)[]).map(toPaper);
   return { total: (count!.results[0] as { n: number }).n, papers };
-}
-
-// ---- paper-info cache ----
-
-export interface CachedInfo<T> {
-  value: T;
-  cachedAt: string;
-}
-
-export async function getCachedInfo<T>(
-  db: D1Database,
-  paperId: string,
-  ttlDays: number,
-  at = Date.now(),
-): Promise<CachedInfo<T> | undefined> {
-  const row = await drizzle(db).select().from(infoCache).where(eq(infoCache.paperId, paperId)).get();
-  if (!row) return undefined;
-  if (Date.parse(row.lastFetchedAt) < at - ttlDays * 86_400_000) return undefined;
-  return { value: JSON.parse(row.value) as T, cachedAt: row.lastFetchedAt };
-}
-
-export async function putCachedInfo(db: D1Database, paperId: string, value: unknown): Promise<void> {
-  const stamp = now();
-  await drizzle(db)
-    .insert(infoCache)
-    .values({ paperId, value: JSON.stringify(value), firstCachedAt: stamp, lastFetchedAt: stamp, fetchCount: 1 })
-    .onConflictDoUpdate({
-      target: infoCache.paperId,
-      set: { value: JSON.stringify(value), lastFetchedAt: stamp, fetchCount: sql`${infoCache.fetchCount} + 1` },
-    });
-}
-
-// ---- logs (every surface writes them; a failed log write never fails the call) ----
-
-async function soft(write: () => Promise<unknown>): Promise<void> {
-  try {
-    await write();
-  } catch (error) {
-    console.error("log write failed", error);
-  }
-}
-
-export const logInfo = (db: D1Database, entry: { paperId: string; servedFrom: string | null; error?: string }) =>
-  soft(() =>
-    drizzle(db)
-      .insert(infoLog)
-      .values({ createdAt: now(), paperId: entry.paperId, servedFrom: entry.servedFrom, error: entry.error ?? null }),
-  );
-
-export const logQuery = (
-  db: D1Database,
-  entry: {
-    surface: string;
-    keyword: string;
-    conditions: object;
-    resultCount: number | null;
-    servedFrom: string | null;
-    error?: string;
-  },
-) =>
-  soft(() =>
-    drizzle(db)
-      .insert(queryLog)
-      .values({
-        createdAt: now(),
-        surface: entry.surface,
-        keyword: entry.keyword.slice(0, 1000),
-        conditions: JSON.stringify(entry.conditions),
-        resultCount: entry.resultCount,
-        servedFrom: entry.servedFrom,
-        error: entry.error ?? null,
-      }),
-  );
-
-export const logDownload = (
-  db: D1Database,
-  entry: { paperId: string; status: string; size?: number; sha256?: string; error?: string },
-) =>
-  soft(() =>
-    drizzle(db)
-      .insert(downloadLog)
-      .values({
-        createdAt: now(),
-        paperId: entry.paperId,
-        status: entry.status,
-        size: entry.size ?? null,
-        sha256: entry.sha256 ?? null,
-        error: entry.error ?? null,
-      }),
-  );
-
-export async function countRows(
-  db: D1Database,
-  table: "info_log" | "query_log" | "download_log" | "info_cache" | "nber_papers",
-): Promise<number> {
-  const row = await db.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>();
-  return row?.n ?? 0;
 }

@@ -1,0 +1,250 @@
+// The arXiv mirror's search executor: counts, key-order pages and BM25 ranking (search/rank.ts) over
+// a plan from sources/arxiv/mirror-query.ts.
+import { monthEndKey, monthStartKey } from "./arxiv-key";
+import { SELECT_COLUMNS } from "./arxiv-mirror-lookup";
+import type { MirrorRow } from "./arxiv-row";
+import type { TextQuery } from "../search/expression";
+import { toMatch } from "../search/expression";
+import { rankRelevance, type RANK_TUNING, type D1Reader, type KeyFilters, type RankMethod } from "../search/rank";
+
+/** Counting stops here; a total that reaches it is a lower bound. */
+export const COUNT_CAP = 10_000;
+/** At most this many candidate rows are examined to count a filtered search. */
+export const SCAN_CAP = 20_000;
+/** Up to this many hits are sorted exactly by date; more are walked in key (= submission) order. */
+export const RANK_CAP = 2_000;
+
+export interface MirrorSearchPlan {
+  match: TextQuery | null;
+  categoryGroups: string[][];
+  excludedCategories: string[];
+  submitted: { from: number; to: number } | null;
+}
+
+export interface MirrorSearchOptions {
+  sortBy: "relevance" | "submitted" | "updated";
+  sortOrder: "ascending" | "descending";
+  start: number;
+  limit: number;
+  /** Tests shrink these to reach the ceilings with a small mirror. */
+  caps?: { count: number; scan: number; rank: number };
+  /** Tests shrink the ranker's candidate sets to reach its other paths. */
+  tuning?: Partial<typeof RANK_TUNING>;
+  /** Answer even when papers dated in the window have IDs of far-off months (they are missed). */
+  ignoreDateOutliers?: boolean;
+  /** Filled with the ranker's stage times (the bench). */
+  trace?: Record<string, number>;
+  /** Every hit scored, in plain BM25 order (the bench's reference ranking). */
+  reference?: boolean;
+}
+
+/** relevance: BM25 order; newest_first: no words to rank, so the page is listed newest first. */
+export type MirrorOrdering = "relevance" | "submitted" | "updated" | "newest_first";
+
+export type MirrorSearchResult =
+  | {
+      kind: "answer";
+      total: number;
+      totalIsLowerBound: boolean;
+      rows: MirrorRow[];
+      ordering: MirrorOrdering;
+      method?: RankMethod;
+    }
+  | { kind: "live"; reason: string; mirrorCouldApproximate: boolean };
+
+const MONTH_SECONDS = 31 * 86_400;
+
+/** A category code as an SQL literal: codes are validated against the taxonomy, and literals keep D1's 100 bound values for the rest. */
+function categoryLiteral(code: string): string {
+  if (!/^[A-Za-z0-9.*-]+$/.test(code)) throw new Error(`not a category value: ${code}`);
+  return `'${code}'`;
+}
+
+/** The category and date conditions of a plan on a paper key expression (no bound values: literals and numbers). */
+function keyFilters(plan: MirrorSearchPlan, groups = plan.categoryGroups): KeyFilters {
+  return (key: string) => {
+    const clauses: string[] = [];
+    for (const group of groups) {
+      clauses.push(
+        `EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN (${group.map(categoryLiteral).join(", ")}) AND c.paper_key = ${key})`,
+      );
+    }
+    if (plan.excludedCategories.length > 0) {
+      clauses.push(
+        `NOT EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN (${plan.excludedCategories.map(categoryLiteral).join(", ")}) AND c.paper_key = ${key})`,
+      );
+    }
+    if (plan.submitted !== null) {
+      const { from, to } = plan.submitted;
+      // Key order is the ID's month, and a paper's v1 date lies within a month of it (usually
+      // inside it; the first 0704 IDs went to papers of 31 March, an old adap-org one was dated
+      // five days after its month). So keys of months that sit at least that margin inside the
+      // window need no date check, and only the months near its edges read the paper's date.
+      const outerLo = monthStartKey(new Date((from - MONTH_SECONDS) * 1000));
+      const outerHi = monthEndKey(new Date((to + MONTH_SECONDS) * 1000));
+      const innerLo = monthEndKey(new Date((from + MONTH_SECONDS) * 1000)) + 1;
+      const innerHi = monthStartKey(new Date((to - MONTH_SECONDS) * 1000)) - 1;
+      clauses.push(`${key} BETWEEN ${outerLo} AND ${outerHi}`);
+      clauses.push(
+        `((${key} BETWEEN ${innerLo} AND ${innerHi} AND ${key} NOT IN (SELECT paper_key FROM arxiv_date_outliers)) OR (SELECT published FROM arxiv_papers WHERE paper_key = ${key}) BETWEEN ${Math.trunc(from)} AND ${Math.trunc(to)})`,
+      );
+    }
+    return { clauses, binds: [] };
+  };
+}
+
+interface Source {
+  from: string;
+  where: string[];
+  binds: unknown[];
+  key: string;
+  /** The driver is arxiv_papers itself (aliased p): the page needs no join. */
+  isPapers?: boolean;
+}
+
+/** What the walk is driven by (the FTS index, one category's rows, or the papers) and the conditions left for each row. */
+function buildSource(plan: MirrorSearchPlan): { source: Source; filters: string[] } {
+  const groups = [...plan.categoryGroups];
+  let source: Source;
+  if (plan.match !== null) {
+    source = {
+      from: "arxiv_papers_fts",
+      where: ["arxiv_papers_fts MATCH ?"],
+      binds: [toMatch(plan.match)],
+      key: "arxiv_papers_fts.rowid",
+    };
+  } else {
+    const single = groups.findIndex((group) => group.length === 1);
+    if (single >= 0) {
+      const [value] = groups.splice(single, 1)[0]!;
+      source = {
+        from: "arxiv_paper_categories d",
+        where: [`d.category = ${categoryLiteral(value!)}`],
+        binds: [],
+        key: "d.paper_key",
+      };
+    } else {
+      source = { from: "arxiv_papers p", where: [], binds: [], key: "p.paper_key", isPapers: true };
+    }
+  }
+  const { clauses } = keyFilters(plan, groups)(source.key);
+  // The key range of a date window drives the walk itself (an FTS5 rowid range, a junction range).
+  const range = clauses.findIndex((clause) => clause.startsWith(`${source.key} BETWEEN`));
+  if (range >= 0) source.where.push(...clauses.splice(range, 1));
+  return { source, filters: clauses };
+}
+
+/** Papers dated in the window whose keys lie outside the window's key range (a few old oddities). */
+async function outliersOutsideRange(db: D1Reader, submitted: { from: number; to: number }): Promise<number> {
+  const outerLo = monthStartKey(new Date((submitted.from - MONTH_SECONDS) * 1000));
+  const outerHi = monthEndKey(new Date((submitted.to + MONTH_SECONDS) * 1000));
+  const row = await db
+    .prepare(
+      "SELECT count(*) AS n FROM arxiv_date_outliers WHERE published BETWEEN ? AND ? AND paper_key NOT BETWEEN ? AND ?",
+    )
+    .bind(submitted.from, submitted.to, outerLo, outerHi)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+export async function searchMirror(
+  db: D1Reader,
+  plan: MirrorSearchPlan,
+  options: MirrorSearchOptions,
+): Promise<MirrorSearchResult> {
+  if (plan.submitted !== null && !options.ignoreDateOutliers) {
+    const outliers = await outliersOutsideRange(db, plan.submitted);
+    if (outliers > 0) {
+      return {
+        kind: "live",
+        mirrorCouldApproximate: true,
+        reason: `${outliers} paper(s) dated in this window carry IDs of other months, which the mirror's date filter would miss`,
+      };
+    }
+  }
+  const { source, filters } = buildSource(plan);
+  const {
+    count: countCap,
+    scan: scanCap,
+    rank: rankCap,
+  } = options.caps ?? { count: COUNT_CAP, scan: SCAN_CAP, rank: RANK_CAP };
+  const key = source.key;
+  const baseWhere = source.where.length > 0 ? `WHERE ${source.where.join(" AND ")}` : "";
+  const filtered = filters.length > 0;
+  // Exact up to the cap; the walk stops there (a filtered count examines at most scanCap rows).
+  const countStatement = db
+    .prepare(
+      filtered
+        ? `SELECT count(*) AS scanned, coalesce(sum(ok), 0) AS matched FROM (SELECT CASE WHEN ${filters.join(" AND ")} THEN 1 ELSE 0 END AS ok FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${scanCap})`
+        : `SELECT count(*) AS scanned, count(*) AS matched FROM (SELECT 1 FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${countCap})`,
+    )
+    .bind(...source.binds);
+  const lowerBound = (counted: { scanned: number; matched: number }) =>
+    filtered ? counted.scanned >= scanCap || counted.matched >= countCap : counted.scanned >= countCap;
+
+  if (options.sortBy === "relevance" && plan.match !== null) {
+    // Relevance with words: always BM25 order, whatever the number of hits (src/search/rank.ts).
+    const ranked = await rankRelevance<MirrorRow>(db, {
+      query: plan.match,
+      filters: keyFilters(plan),
+      count: countStatement,
+      isLowerBound: lowerBound,
+      select: SELECT_COLUMNS,
+      start: options.start,
+      limit: options.limit,
+      ascending: options.sortOrder === "ascending",
+      ...(options.tuning ? { tuning: options.tuning } : {}),
+      ...(options.trace ? { trace: options.trace } : {}),
+      ...(options.reference ? { reference: true } : {}),
+    });
+    if (ranked.live !== undefined) return { kind: "live", reason: ranked.live, mirrorCouldApproximate: true };
+    const totalIsLowerBound = lowerBound(ranked.counted);
+    return {
+      kind: "answer",
+      total: Math.min(ranked.counted.matched, countCap),
+      totalIsLowerBound,
+      rows: ranked.rows,
+      ordering: "relevance",
+      method: ranked.method,
+    };
+  }
+
+  const counted = await countStatement.first<{ scanned: number; matched: number }>();
+  const matched = Math.min(counted?.matched ?? 0, countCap);
+  const totalIsLowerBound = lowerBound({ scanned: counted?.scanned ?? 0, matched: counted?.matched ?? 0 });
+  const exact = !totalIsLowerBound && matched <= rankCap;
+
+  if (options.sortBy === "updated" && !exact) {
+    return {
+      kind: "live",
+      mirrorCouldApproximate: false,
+      reason: `sorting ${totalIsLowerBound ? `over ${matched.toLocaleString("en-US")}` : matched.toLocaleString("en-US")} hits by last update needs arXiv's index (the mirror sorts at most ${rankCap.toLocaleString("en-US")})`,
+    };
+  }
+  const direction = options.sortOrder === "ascending" ? "ASC" : "DESC";
+  let ordering: MirrorOrdering;
+  let orderBy: string;
+  if (options.sortBy === "updated") {
+    ordering = "updated";
+    orderBy = `json_extract(p.versions, '$[#-1]') ${direction}, ${key} ${direction}`;
+  } else if (options.sortBy === "submitted" && exact) {
+    ordering = "submitted";
+    orderBy = `p.published ${direction}, ${key} ${direction}`;
+  } else if (options.sortBy === "submitted") {
+    ordering = "submitted";
+    orderBy = `${key} ${direction}`;
+  } else {
+    // Relevance without words (only categories or dates): nothing to rank.
+    ordering = "newest_first";
+    orderBy = `${key} DESC`;
+  }
+  // The page with its rows in one query: the join touches only the rows the walk reaches.
+  const where = [...source.where, ...filters];
+  const join = source.isPapers ? "" : `JOIN arxiv_papers p ON p.paper_key = ${key}`;
+  const pageSql = `SELECT p.paper_key AS paper_key, ${SELECT_COLUMNS} FROM ${source.from} ${join} ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
+  const { results } = await db
+    .prepare(pageSql)
+    .bind(...source.binds, options.limit, options.start)
+    .all<MirrorRow>();
+  return { kind: "answer", total: matched, totalIsLowerBound, rows: results, ordering };
+}
