@@ -2,7 +2,14 @@
 // (categories through the junction table, submitted-date windows as ranges). Anything the
 // mirror cannot apply the way arXiv would comes back as { live: reason } instead.
 import { resolveCategoryFilter } from "./categories";
-import { invalidCategory, parseQuery, submittedRange, type QueryNode, type SearchFilters } from "./query";
+import {
+  invalidCategory,
+  type ParsedQuery,
+  parseQuery,
+  submittedRange,
+  type QueryNode,
+  type SearchFilters,
+} from "./query";
 import { phrase, type ColumnIndex, type TextQuery } from "../../search/expression";
 import { STOPWORDS } from "../../search/stopwords";
 
@@ -138,7 +145,7 @@ const LIVE_ONLY_FIELDS: Record<string, string> = {
 };
 
 /** Plans a search for the mirror, or says why arXiv's API must answer it. Invalid input throws. */
-export function planMirrorSearch(query: string, filters: SearchFilters, today = new Date()): PlanResult {
+export function planMirrorSearch(query: string | ParsedQuery, filters: SearchFilters, today = new Date()): PlanResult {
   try {
     return planned(query, filters, today);
   } catch (error) {
@@ -147,8 +154,8 @@ export function planMirrorSearch(query: string, filters: SearchFilters, today = 
   }
 }
 
-function planned(query: string, filters: SearchFilters, today: Date): PlanResult {
-  const tree = parseQuery(query);
+function planned(query: string | ParsedQuery, filters: SearchFilters, today: Date): PlanResult {
+  const tree = typeof query === "string" ? parseQuery(query) : query.tree;
   const plan: MirrorPlan = { match: null, categoryGroups: [], excludedCategories: [], submitted: null };
   const narrow = (range: { from: number; to: number }) => {
     plan.submitted =

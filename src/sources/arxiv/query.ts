@@ -193,8 +193,22 @@ function validTokens(query: string): Token[] {
 
 /** Validates a user query (the same parse the mirror uses) and returns it normalised (one space between tokens). */
 export function normalizeQuery(query: string): string {
+  return parseSearch(query).normalized;
+}
+
+/** A query parsed once: its tree (for the mirror's planner) and its normalized text (for arXiv's API). */
+export interface ParsedQuery {
+  tree: QueryNode;
+  normalized: string;
+}
+
+/** Validates and parses a query once; both planners take the result. */
+export function parseSearch(query: string): ParsedQuery {
   const tokens = validTokens(query);
-  treeOf(tokens);
+  return { tree: treeOf(tokens), normalized: joinTokens(tokens) };
+}
+
+function joinTokens(tokens: Token[]): string {
   let out = "";
   let previous: Token | undefined;
   for (const token of tokens) {
@@ -247,8 +261,8 @@ export interface SearchFilters {
 }
 
 /** The search_query sent to arXiv: the user's query, AND-ed with the category and date filters. */
-export function buildSearchQuery(query: string, filters: SearchFilters, today = new Date()): string {
-  const normalized = normalizeQuery(query);
+export function buildSearchQuery(query: string | ParsedQuery, filters: SearchFilters, today = new Date()): string {
+  const normalized = typeof query === "string" ? normalizeQuery(query) : query.normalized;
   const clauses: string[] = [];
   if (filters.category !== undefined) clauses.push(categoryClause(filters.category));
   const range = submittedRange(filters, today);

@@ -9,7 +9,7 @@ import { searchArxiv, type ServedFrom, type SortBy } from "./api";
 import { rowToPaper } from "./mirror";
 import { planMirrorSearch, type MirrorPlan } from "./mirror-query";
 import type { ArxivPaper } from "./paper";
-import { buildSearchQuery, type SearchFilters } from "./query";
+import { buildSearchQuery, parseSearch, type SearchFilters } from "./query";
 
 export interface SearchInput extends SearchFilters {
   query: string;
@@ -38,7 +38,9 @@ const ORDERING_NOTE: Record<MirrorOrdering, string | null> = {
 const DAY_MS = 86_400_000;
 
 export async function searchPapers(env: Env, input: SearchInput, today = new Date()): Promise<SearchOutcome> {
-  const searchQuery = buildSearchQuery(input.query, input, today); // validates: bad input fails the same way on every route
+  // Parsed once (bad input fails the same way on every route); both the mirror's planner and arXiv's query use it.
+  const parsed = parseSearch(input.query);
+  const searchQuery = buildSearchQuery(parsed, input, today);
   const config = loadConfig(env);
   let liveReason: string;
   let fallbackPlan: MirrorPlan | undefined;
@@ -46,7 +48,7 @@ export async function searchPapers(env: Env, input: SearchInput, today = new Dat
     liveReason = "";
   } else {
     const state = await mirrorState(env.DB);
-    const planned = state.ready || state.partial ? planMirrorSearch(input.query, input, today) : undefined;
+    const planned = state.ready || state.partial ? planMirrorSearch(parsed, input, today) : undefined;
     if (!planned) liveReason = `the mirror is not ready (${state.reason})`;
     else if ("live" in planned) liveReason = planned.live;
     else if (!state.ready) {
