@@ -2,6 +2,7 @@
 // must name the same variables with the same defaults, so that neither can drift from the schema.
 import { describe, expect, it } from "vitest";
 import table from "../docs/configuration.md?raw";
+import readme from "../README.md?raw";
 import wrangler from "../wrangler.toml?raw";
 import { CONFIG_VARIABLES, loadConfig } from "../src/config";
 
@@ -18,6 +19,15 @@ describe("configuration", () => {
       else if (shown === "*(empty)*") expect(parsedValue(name, ""), name).toEqual(defaultConfig[name]);
       else expect(shown, name).toMatch(/^\*\(secret, unset\)\*$|^a current Chrome UA$/);
     }
+  });
+
+  it("README's list of variables names each variable of the schema once", () => {
+    const section = readme.slice(
+      readme.indexOf("| area | variables |"),
+      readme.indexOf("\n\n", readme.indexOf("| area | variables |")),
+    );
+    const named = [...section.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]!);
+    expect([...named].sort()).toEqual([...CONFIG_VARIABLES].sort());
   });
 
   it("wrangler.toml's [vars] are variables of the schema, each at its default", () => {
