@@ -2,7 +2,8 @@
 // handlers; Durable Object classes re-exported.
 import type { OAuthProvider } from "@cloudflare/workers-oauth-provider";
 import { app } from "./app";
-import { type Config, ConfigError, loadConfig } from "./config";
+import { type Config, ConfigError } from "./config";
+import { type AppContext, appContext } from "./context";
 import { oauthEndpointRefusal } from "./http/oauth-limits";
 import { AUTHORIZE_PATH, REGISTER_PATH, TOKEN_PATH } from "./http/oauth-paths";
 import { withTypedRefusal } from "./http/provider-refusals";
@@ -53,29 +54,26 @@ async function oauthProvider(config: Config): Promise<OAuthProvider<Env>> {
 // picks its run up again. In production the */5 cron does the same.
 let watchdogAt = 0;
 
-function watchHarvest(env: Env, ctx: ExecutionContext): void {
+function watchHarvest(context: AppContext): void {
   const now = Date.now();
-  let everyMs: number;
-  try {
-    everyMs = Math.min(60_000, loadConfig(env).ARXIV_MIRROR_STALL_SECONDS * 500);
-  } catch {
-    return; // a broken configuration is answered by the app
-  }
-  if (now - watchdogAt < everyMs) return;
+  if (now - watchdogAt < Math.min(60_000, context.config.ARXIV_MIRROR_STALL_SECONDS * 500)) return;
   watchdogAt = now;
-  ctx.waitUntil(resumeStalledArxivRun(env).catch((error: unknown) => console.error("harvest watchdog failed", error)));
+  context.waitUntil(
+    resumeStalledArxivRun(context).catch((error: unknown) => console.error("harvest watchdog failed", error)),
+  );
 }
 
 export default {
   async fetch(request, env, ctx) {
-    watchHarvest(env, ctx);
-    let config: Config;
+    let context: AppContext;
     try {
-      config = loadConfig(env);
+      context = appContext(env, (promise) => ctx.waitUntil(promise));
     } catch (error) {
       if (error instanceof ConfigError) return app.fetch(request, env, ctx); // the app answers 503 and says why
       throw error;
     }
+    watchHarvest(context);
+    const { config } = context;
     if (config.AUTH_MODE !== "oauth" || !config.PUBLIC_BASE_URL) return app.fetch(request, env, ctx);
     const refusal = await oauthEndpointRefusal(request, {
       perIp: env.RATE_LIMIT_OAUTH,
@@ -85,6 +83,16 @@ export default {
     });
     return refusal ?? withTypedRefusal(await (await oauthProvider(config)).fetch(request, env, ctx));
   },
-  scheduled: (controller, env, ctx) => ctx.waitUntil(runScheduled(controller, env)),
-  queue: (batch, env, _ctx) => handleQueueBatch(batch, env),
+  scheduled: (controller, env, ctx) =>
+    ctx.waitUntil(
+      runScheduled(
+        controller,
+        appContext(env, (promise) => ctx.waitUntil(promise)),
+      ),
+    ),
+  queue: (batch, env, ctx) =>
+    handleQueueBatch(
+      batch,
+      appContext(env, (promise) => ctx.waitUntil(promise)),
+    ),
 } satisfies ExportedHandler<Env, unknown>;

@@ -12,6 +12,7 @@ import { verifyMirror } from "../src/store/arxiv-mirror-verify";
 import worker from "../src/index";
 import { callTool, FAKE, resetUpstream, upstreamHits } from "./helpers";
 import { driveHarvest, harvestEnv, mirrorSnapshot, type Fault } from "./mirror/driver";
+import { appContext } from "../src/context";
 
 // The fake upstream's fail-first routes and its request log start fresh for every test.
 beforeEach(resetUpstream);
@@ -215,12 +216,12 @@ describe("harvest", { timeout: 60_000 }, () => {
       window_pages: 0,
     };
     await arxivHarvester.onPage(
-      testEnv,
+      appContext(testEnv),
       { source: "arxiv", run_id: "arxiv-old-run", cursor: JSON.stringify(cursor) },
       1,
     );
     await arxivHarvester.onPage(
-      testEnv,
+      appContext(testEnv),
       { source: "arxiv", run_id: before!.run_id, cursor: '{"page":3,"token":"x"}' },
       1,
     );
@@ -418,11 +419,11 @@ describe("cron and watchdog", { timeout: 60_000 }, () => {
   it("an enabled, empty mirror starts its cold harvest at the first cron (unless switched off); then the cron refreshes from the watermark", async () => {
     const queue: HarvestMessage[] = [];
     await arxivHarvester.onSchedule(
-      harvestEnv("", queue, {}, { vars: { ARXIV_MIRROR_AUTO_COLD: "false" } }),
+      appContext(harvestEnv("", queue, {}, { vars: { ARXIV_MIRROR_AUTO_COLD: "false" } })),
       "30 2 * * *",
     );
     expect(queue).toEqual([]);
-    await arxivHarvester.onSchedule(harvestEnv("", queue, {}), "30 2 * * *");
+    await arxivHarvester.onSchedule(appContext(harvestEnv("", queue, {})), "30 2 * * *");
     expect(queue).toHaveLength(1);
     expect(JSON.parse(queue[0]!.cursor!)).toMatchObject({
       kind: "list",
@@ -431,7 +432,7 @@ describe("cron and watchdog", { timeout: 60_000 }, () => {
     });
     queue.length = 0;
     await driveHarvest();
-    await arxivHarvester.onSchedule(harvestEnv("", queue, {}), "30 2 * * *");
+    await arxivHarvester.onSchedule(appContext(harvestEnv("", queue, {})), "30 2 * * *");
     expect(queue).toHaveLength(1);
     expect(JSON.parse(queue[0]!.cursor!)).toMatchObject({
       kind: "list",
@@ -449,18 +450,19 @@ describe("cron and watchdog", { timeout: 60_000 }, () => {
     })();
     const queue: HarvestMessage[] = [];
     const testEnv = harvestEnv("", queue, {});
-    await startArxivHarvest(testEnv, "cold");
+    await startArxivHarvest(appContext(testEnv), "cold");
     // Deliver until the data window's second page is queued, then lose that message.
-    while (!(queue[0]?.cursor ?? "").includes("hm|2")) await arxivHarvester.onPage(testEnv, queue.shift()!, 1);
+    while (!(queue[0]?.cursor ?? "").includes("hm|2"))
+      await arxivHarvester.onPage(appContext(testEnv), queue.shift()!, 1);
     queue.length = 0;
     const now = Date.now();
-    expect(await resumeStalledArxivRun(testEnv, now)).toBe("moving");
+    expect(await resumeStalledArxivRun(appContext(testEnv), now)).toBe("moving");
     expect(queue).toEqual([]);
-    expect(await resumeStalledArxivRun(testEnv, now + 301_000)).toBe("resumed");
+    expect(await resumeStalledArxivRun(appContext(testEnv), now + 301_000)).toBe("resumed");
     expect(queue).toHaveLength(1);
     expect(JSON.parse(queue[0]!.cursor!)).toMatchObject({ kind: "list", token: "hm|2" });
     // The watchdog cron finds it too (it is the same check), and the daily cron never starts a second run over it.
-    while (queue.length > 0) await arxivHarvester.onPage(testEnv, queue.shift()!, 1);
+    while (queue.length > 0) await arxivHarvester.onPage(appContext(testEnv), queue.shift()!, 1);
     const state = await arxivState();
     expect(state).toMatchObject({ status: "done", run_resumes: 1, next_cursor: null });
     expect(JSON.parse(state!.verified).ok).toBe(true);
@@ -472,17 +474,18 @@ describe("cron and watchdog", { timeout: 60_000 }, () => {
   it("the daily cron resumes a failed first harvest at the start of the window it was in", async () => {
     const queue: HarvestMessage[] = [];
     const testEnv = harvestEnv("", queue, {});
-    await startArxivHarvest(testEnv, "cold");
-    while (!(queue[0]?.cursor ?? "").includes("hm|3")) await arxivHarvester.onPage(testEnv, queue.shift()!, 1);
+    await startArxivHarvest(appContext(testEnv), "cold");
+    while (!(queue[0]?.cursor ?? "").includes("hm|3"))
+      await arxivHarvester.onPage(appContext(testEnv), queue.shift()!, 1);
     const runId = queue[0]!.run_id;
     const { markArxivRunFailed } = await import("../src/store/harvest-state");
     await markArxivRunFailed(env.DB, runId, "page kept failing");
     queue.length = 0;
-    await arxivHarvester.onSchedule(testEnv, "30 2 * * *");
+    await arxivHarvester.onSchedule(appContext(testEnv), "30 2 * * *");
     expect(queue).toHaveLength(1);
     expect(queue[0]!.run_id).toBe(runId);
     expect(JSON.parse(queue[0]!.cursor!)).toMatchObject({ kind: "list", token: null, window: { until: null } });
-    while (queue.length > 0) await arxivHarvester.onPage(testEnv, queue.shift()!, 1);
+    while (queue.length > 0) await arxivHarvester.onPage(appContext(testEnv), queue.shift()!, 1);
     expect(await arxivState()).toMatchObject({ status: "done", records: 179, run_resumes: 1 });
   });
 
@@ -504,7 +507,7 @@ describe("cron and watchdog", { timeout: 60_000 }, () => {
     const { runScheduled } = await import("../src/harvest/dispatch");
     await runScheduled(
       { cron: "30 2 * * *", scheduledTime: Date.now(), noRetry() {} } as ScheduledController,
-      { ...testEnv, DB: broken } as Env,
+      appContext({ ...testEnv, DB: broken } as Env),
     );
     expect(queue.filter((message) => message.source === "arxiv")).toHaveLength(1);
   });
@@ -544,13 +547,13 @@ describe("verify on a large mirror", { timeout: 60_000 }, () => {
         category: null,
         counts: { papers: 0, missing: 0, fts_missing: 0, fts_orphans: 0, orphans: 0, category_rows: 0 },
       };
-      await verifyStep(testEnv, state.run_id, first, 50);
+      await verifyStep(appContext(testEnv), state.run_id, first, 50);
       let messages = 1;
       // The verify's steps (the ranking tables' rebuild follows them).
       while (queue.length > 0 && (JSON.parse(queue[0]!.cursor!) as { kind: string }).kind === "verify") {
         const next = queue.shift()!;
         messages++;
-        await verifyStep(testEnv, next.run_id, JSON.parse(next.cursor!), 50);
+        await verifyStep(appContext(testEnv), next.run_id, JSON.parse(next.cursor!), 50);
       }
       return { messages, verified: JSON.parse((await arxivState())!.verified) };
     };

@@ -5,6 +5,7 @@ import { PapersError } from "../src/errors";
 import { parseRetryAfter, politeFetch, upstreamUrl } from "../src/upstream/fetch";
 import { spacingMs } from "../src/upstream/gate";
 import { resetUpstream, upstreamHits } from "./helpers";
+import { appContext } from "../src/context";
 
 async function failure(promise: Promise<unknown>): Promise<PapersError> {
   try {
@@ -22,7 +23,7 @@ describe("spacing", () => {
   it("spaces concurrent callers by the configured delay, measured at the upstream", async () => {
     const delay = Number(env.ARXIV_REQUEST_DELAY_MS); // 150 in tests
     const responses = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => politeFetch(env, "arxiv-api", `/_scenario/ok?caller=${i}`)),
+      Array.from({ length: 5 }, (_, i) => politeFetch(appContext(env), "arxiv-api", `/_scenario/ok?caller=${i}`)),
     );
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     const arrivals = (await upstreamHits()).map((hit) => hit.at).sort((a, b) => a - b);
@@ -37,22 +38,27 @@ describe("spacing", () => {
   });
 
   it("keeps separate upstreams independent", async () => {
-    await Promise.all([politeFetch(env, "arxiv-api", "/_scenario/ok"), politeFetch(env, "nber", "/_scenario/ok")]);
+    await Promise.all([
+      politeFetch(appContext(env), "arxiv-api", "/_scenario/ok"),
+      politeFetch(appContext(env), "nber", "/_scenario/ok"),
+    ]);
     const [first, second] = (await upstreamHits()).map((hit) => hit.at);
     // Different gates: the second request does not wait for the arXiv API's 150 ms slot.
     expect(Math.abs(second! - first!)).toBeLessThan(Number(env.ARXIV_REQUEST_DELAY_MS));
   });
 
   it("sends the configured User-Agent and builds the URL from the configured base", async () => {
-    await politeFetch(env, "arxiv-api", "/_scenario/ok");
+    await politeFetch(appContext(env), "arxiv-api", "/_scenario/ok");
     const [hit] = await upstreamHits();
     expect(hit!.path).toBe("/arxiv-api/_scenario/ok");
     expect(hit!.userAgent).toBe(env.UPSTREAM_USER_AGENT);
   });
 
   it("fails fast with rate_limited when the next slot is beyond the caller's deadline", async () => {
-    await politeFetch(env, "arxiv-api", "/_scenario/ok");
-    const error = await failure(politeFetch(env, "arxiv-api", "/_scenario/ok", { deadline: Date.now() + 10 }));
+    await politeFetch(appContext(env), "arxiv-api", "/_scenario/ok");
+    const error = await failure(
+      politeFetch(appContext(env), "arxiv-api", "/_scenario/ok", { deadline: Date.now() + 10 }),
+    );
     expect(error.reason).toBe("rate_limited");
     expect(error.retryAfterMs).toBeGreaterThan(0);
     expect(await upstreamHits()).toHaveLength(1);
@@ -61,12 +67,12 @@ describe("spacing", () => {
 
 describe("rate limiting and cooldown", () => {
   it("puts the gate in cooldown on 429; later callers fail fast without reaching the upstream", async () => {
-    const first = await failure(politeFetch(env, "arxiv-api", "/_scenario/status-429"));
+    const first = await failure(politeFetch(appContext(env), "arxiv-api", "/_scenario/status-429"));
     expect(first).toMatchObject({ reason: "rate_limited", retryable: true });
     expect(first.retryAfterMs).toBeGreaterThanOrEqual(5000);
 
     const started = Date.now();
-    const second = await failure(politeFetch(env, "arxiv-api", "/_scenario/ok"));
+    const second = await failure(politeFetch(appContext(env), "arxiv-api", "/_scenario/ok"));
     expect(second.reason).toBe("rate_limited");
     expect(second.retryAfterMs).toBeGreaterThan(0);
     expect(second.retryAfterMs).toBeLessThanOrEqual(first.retryAfterMs!);
@@ -80,9 +86,9 @@ describe("rate limiting and cooldown", () => {
   });
 
   it("honours a Retry-After longer than the backoff", async () => {
-    const error = await failure(politeFetch(env, "arxiv-api", "/_scenario/status-429?retry_after=120"));
+    const error = await failure(politeFetch(appContext(env), "arxiv-api", "/_scenario/status-429?retry_after=120"));
     expect(error.retryAfterMs).toBe(120_000);
-    const next = await failure(politeFetch(env, "arxiv-api", "/_scenario/ok"));
+    const next = await failure(politeFetch(appContext(env), "arxiv-api", "/_scenario/ok"));
     expect(next.retryAfterMs).toBeGreaterThan(100_000);
   });
 
@@ -96,48 +102,52 @@ describe("rate limiting and cooldown", () => {
   });
 
   it("treats arXiv's 200 'Rate exceeded.' body as rate_limited", async () => {
-    const error = await failure(politeFetch(env, "arxiv-api", "/_scenario/rate-exceeded"));
+    const error = await failure(politeFetch(appContext(env), "arxiv-api", "/_scenario/rate-exceeded"));
     expect(error.reason).toBe("rate_limited");
     expect(error.retryAfterMs).toBeGreaterThanOrEqual(5000);
   });
 
   it("treats 503 with Retry-After as unavailable and waits as told", async () => {
-    const error = await failure(politeFetch(env, "arxiv-oai", "/_scenario/status-503?retry_after=30"));
+    const error = await failure(politeFetch(appContext(env), "arxiv-oai", "/_scenario/status-503?retry_after=30"));
     expect(error).toMatchObject({ reason: "upstream_unavailable", retryable: true, retryAfterMs: 30_000 });
-    const next = await failure(politeFetch(env, "arxiv-oai", "/_scenario/ok"));
+    const next = await failure(politeFetch(appContext(env), "arxiv-oai", "/_scenario/ok"));
     expect(next.reason).toBe("rate_limited");
   });
 });
 
 describe("response classification", () => {
   it("5xx is upstream_unavailable, retried once when asked, through the gate", async () => {
-    const error = await failure(politeFetch(env, "nber", "/_scenario/status-500", { retries: 1 }));
+    const error = await failure(politeFetch(appContext(env), "nber", "/_scenario/status-500", { retries: 1 }));
     expect(error).toMatchObject({ reason: "upstream_unavailable", retryable: true });
     expect(await upstreamHits()).toHaveLength(2);
   });
 
   it("retries at most as often as asked, with backoff", async () => {
     const started = Date.now();
-    await failure(politeFetch(env, "nber", "/_scenario/status-500", { retries: 2 }));
+    await failure(politeFetch(appContext(env), "nber", "/_scenario/status-500", { retries: 2 }));
     expect(await upstreamHits()).toHaveLength(3);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1400); // 0.5 s + 1 s of backoff
   });
 
   it("other 4xx is invalid_request; 404 is handed back to the caller", async () => {
-    expect((await failure(politeFetch(env, "nber", "/_scenario/status-400"))).reason).toBe("invalid_request");
-    const missing = await politeFetch(env, "nber", "/no/such/page");
+    expect((await failure(politeFetch(appContext(env), "nber", "/_scenario/status-400"))).reason).toBe(
+      "invalid_request",
+    );
+    const missing = await politeFetch(appContext(env), "nber", "/no/such/page");
     expect(missing.status).toBe(404);
   });
 
   it("a slow upstream ends in a timeout at the deadline", async () => {
     const started = Date.now();
-    const error = await failure(politeFetch(env, "nber", "/_scenario/slow?ms=5000", { deadline: Date.now() + 300 }));
+    const error = await failure(
+      politeFetch(appContext(env), "nber", "/_scenario/slow?ms=5000", { deadline: Date.now() + 300 }),
+    );
     expect(error.reason).toBe("timeout");
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it("serves a recorded arXiv API response through the router", async () => {
-    const response = await politeFetch(env, "arxiv-api", "/query?id_list=1605.08386&max_results=100");
+    const response = await politeFetch(appContext(env), "arxiv-api", "/query?id_list=1605.08386&max_results=100");
     expect(response.status).toBe(200);
     expect(await response.text()).toContain("<id>http://arxiv.org/abs/1605.08386v1</id>");
   });
@@ -183,8 +193,8 @@ describe("departures, cooldowns during a wait, budgets and redirects", () => {
   });
 
   it("a caller holding a slot does not send once a 429 has put the gate in cooldown while it waited", async () => {
-    await politeFetch(env, "arxiv-api", "/_scenario/ok");
-    const waiting = failure(politeFetch(env, "arxiv-api", "/_scenario/ok?second=1"));
+    await politeFetch(appContext(env), "arxiv-api", "/_scenario/ok");
+    const waiting = failure(politeFetch(appContext(env), "arxiv-api", "/_scenario/ok?second=1"));
     // Another caller's 429 arrives while the second waits for its slot.
     await gateOf("arxiv-api").reportRateLimited(30_000);
     const error = await waiting;
@@ -194,21 +204,23 @@ describe("departures, cooldowns during a wait, budgets and redirects", () => {
   });
 
   it("a caller whose budget is spent waiting does not send a request that would certainly time out", async () => {
-    await politeFetch(env, "arxiv-api", "/_scenario/ok");
+    await politeFetch(appContext(env), "arxiv-api", "/_scenario/ok");
     // The next slot is 150 ms away; the budget leaves less than the useful minimum after it.
-    const error = await failure(politeFetch(env, "arxiv-api", "/_scenario/ok?late=1", { deadline: Date.now() + 250 }));
+    const error = await failure(
+      politeFetch(appContext(env), "arxiv-api", "/_scenario/ok?late=1", { deadline: Date.now() + 250 }),
+    );
     expect(error.reason).toBe("timeout");
     expect(await upstreamHits()).toHaveLength(1);
   });
 
   it("follows redirects hop by hop through the gate (each hop spaced), at most three", async () => {
     const delay = Number(env.ARXIV_REQUEST_DELAY_MS);
-    const response = await politeFetch(env, "arxiv-api", "/_scenario/redirect?hops=2");
+    const response = await politeFetch(appContext(env), "arxiv-api", "/_scenario/redirect?hops=2");
     expect(response.status).toBe(200);
     const arrivals = (await upstreamHits()).map((hit) => hit.at);
     expect(arrivals).toHaveLength(3);
     for (let i = 1; i < arrivals.length; i++) expect(arrivals[i]! - arrivals[i - 1]!).toBeGreaterThanOrEqual(delay - 5);
-    const tooMany = await failure(politeFetch(env, "arxiv-api", "/_scenario/redirect?hops=5"));
+    const tooMany = await failure(politeFetch(appContext(env), "arxiv-api", "/_scenario/redirect?hops=5"));
     expect(tooMany.message).toContain("redirected more than 3 times");
   });
 });

@@ -8,6 +8,7 @@ import { parseNberId } from "../src/sources/nber/ids";
 import { countRows } from "../src/store/nber-logs";
 import { ftsQuery, upsertMirror } from "../src/store/nber-mirror";
 import { FAKE, callTool, callToolWith, mcpCall, resetUpstream, toolError, upstreamHits } from "./helpers";
+import { appContext } from "../src/context";
 
 // Real records from data/nberwp (CC0).
 const SEED = [
@@ -459,7 +460,7 @@ describe("nber_read_paper", () => {
 describe("mirror refresh (cron + queue)", () => {
   it("walks NBER's newest papers until it meets one the mirror has", async () => {
     await seed();
-    await nberHarvester.onPage(env, { source: "nber", run_id: "test", cursor: "1" }, 1);
+    await nberHarvester.onPage(appContext(env), { source: "nber", run_id: "test", cursor: "1" }, 1);
     const ids = (await rows("SELECT id FROM nber_papers ORDER BY id")).map((row) => row["id"]);
     expect(ids).toEqual(["w0001", "w10000", "w25000", "w29623", "w29624", "w33451", "w33509"]);
     const [state] = await rows("SELECT status, records, pages FROM harvest_state WHERE source = 'nber'");

@@ -5,7 +5,7 @@
 // that a check answers from it. Methods are called over RPC from the tools (src/agent/client.ts)
 // and return { ok, ... } values: an error thrown across RPC would lose its type.
 import { Agent } from "agents";
-import { loadConfig } from "../config";
+import { type AppContext, appContext } from "../context";
 import { type ErrorReason, PapersError } from "../errors";
 import { paperKey } from "../store/arxiv-key";
 import { mirrorLookup, mirrorNewestKey } from "../store/arxiv-mirror-lookup";
@@ -287,6 +287,11 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
 
   // ---- internals ----
 
+  /** The app's context for this object's work (the Durable Object's own waitUntil). */
+  private get app(): AppContext {
+    return appContext(this.env, (promise) => this.ctx.waitUntil(promise));
+  }
+
   private findWatch(idOrName: string): WatchRow | undefined {
     return this.sql<WatchRow>`SELECT * FROM watches WHERE id = ${idOrName} OR name = ${idOrName}`[0];
   }
@@ -329,7 +334,7 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
     const words = input.arxiv_query?.trim() ?? "";
     const catClause = categories.length === 0 ? "" : `(${categories.map((code) => `cat:${code}`).join(" OR ")})`;
     const query = words && catClause ? `(${words}) AND ${catClause}` : words || catClause;
-    if (!loadConfig(this.env).ARXIV_MIRROR_ENABLED)
+    if (!this.app.config.ARXIV_MIRROR_ENABLED)
       return fail(
         "watch_unanswerable",
         "This server keeps no arXiv mirror, and watches are answered from the mirror only.",

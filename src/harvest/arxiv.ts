@@ -8,7 +8,7 @@
 // Restarts lose nothing: a lost resumption token re-lists the window it was in from its start,
 // a failed run resumes at the start of its window, and the refresh watermark moves only when a
 // whole run completes (docs/mirror.md "Harvest").
-import { loadConfig, type Config } from "../config";
+import type { Config } from "../config";
 import { PapersError } from "../errors";
 import {
   FULL_VERIFY_MAX_PAPERS,
@@ -49,6 +49,7 @@ import {
 import { WATCHDOG_CRON, type HarvestMessage, type Harvester } from "./dispatch";
 import { OaiError, parseOaiPage, type OaiPage } from "./oai";
 import { firstColdWindow, nextWindow, planRetry, refreshWindow, type HarvestWindow } from "./windows";
+import type { AppContext } from "../context";
 
 const MAX_PAGE_BYTES = 50_000_000;
 /** Rows checked per verify message on a large mirror (well under a second of D1 each). */
@@ -60,16 +61,16 @@ function message(runId: string, cursor: Cursor): HarvestMessage {
   return { source: "arxiv", run_id: runId, cursor: JSON.stringify(cursor) };
 }
 
-async function send(env: Env, runId: string, cursor: Cursor, delayMs = 0): Promise<void> {
+async function send(ctx: AppContext, runId: string, cursor: Cursor, delayMs = 0): Promise<void> {
   const delaySeconds = Math.min(43_200, Math.ceil(delayMs / 1000));
-  await env.HARVEST_QUEUE.send(message(runId, cursor), delaySeconds > 0 ? { delaySeconds } : undefined);
+  await ctx.env.HARVEST_QUEUE.send(message(runId, cursor), delaySeconds > 0 ? { delaySeconds } : undefined);
 }
 
 /** Sends the step the checkpoint now points at, and records that it was sent. */
-async function advance(env: Env, runId: string, next: Cursor | null, pageMs?: number): Promise<void> {
+async function advance(ctx: AppContext, runId: string, next: Cursor | null, pageMs?: number): Promise<void> {
   if (next === null) return;
-  await send(env, runId, next);
-  await markEnqueued(env.DB, runId, next.step, pageMs);
+  await send(ctx, runId, next);
+  await markEnqueued(ctx.env.DB, runId, next.step, pageMs);
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -77,8 +78,11 @@ const today = () => new Date().toISOString().slice(0, 10);
 export type HarvestMode = "cold" | "refresh";
 
 /** Starts a run: cold = everything, window by window; refresh = one window from the watermark (that day re-read). */
-export async function startArxivHarvest(env: Env, mode: HarvestMode): Promise<{ run_id: string; from: string | null }> {
-  const state = await readArxivState(env.DB);
+export async function startArxivHarvest(
+  ctx: AppContext,
+  mode: HarvestMode,
+): Promise<{ run_id: string; from: string | null }> {
+  const state = await readArxivState(ctx.env.DB);
   if (mode === "refresh" && !state?.watermark) {
     throw new PapersError(
       "invalid_request",
@@ -92,11 +96,11 @@ export async function startArxivHarvest(env: Env, mode: HarvestMode): Promise<{ 
   const runId = `arxiv-${new Date().toISOString()}`;
   const now = new Date().toISOString();
   const first: ListCursor = { kind: "list", step: 1, window, token: null, window_pages: 0 };
-  await env.DB.batch([
-    startRunStatement(env.DB, { runId, mode, from: window.from, first, now }),
-    windowStartStatement(env.DB, runId, window, now),
+  await ctx.env.DB.batch([
+    startRunStatement(ctx.env.DB, { runId, mode, from: window.from, first, now }),
+    windowStartStatement(ctx.env.DB, runId, window, now),
   ]);
-  await send(env, runId, first);
+  await send(ctx, runId, first);
   return { run_id: runId, from: window.from };
 }
 
@@ -109,10 +113,10 @@ function listRecordsPath(config: Config, cursor: ListCursor): string {
   return `?${params}`;
 }
 
-async function fetchOai(env: Env, path: string): Promise<{ page: OaiPage; readAt: number }> {
-  const config = loadConfig(env);
+async function fetchOai(ctx: AppContext, path: string): Promise<{ page: OaiPage; readAt: number }> {
+  const config = ctx.config;
   // The OAI endpoint is the base URL itself: the request is a query on it.
-  const response = await politeFetch(env, "arxiv-oai", path, {
+  const response = await politeFetch(ctx, "arxiv-oai", path, {
     deadline: Date.now() + config.ARXIV_MIRROR_OAI_TIMEOUT_MS + config.ARXIV_MIRROR_OAI_REQUEST_DELAY_MS * 2,
     passStatuses: [],
     retries: 0,
@@ -130,14 +134,14 @@ function scopeOf(config: Config): string {
 // Steps
 
 /** One page of a window. An OAI error ends the window (noRecordsMatch), restarts it (badResumptionToken) or stops the run. */
-async function listStep(env: Env, state: ArxivState, runId: string, cursor: ListCursor): Promise<void> {
-  const config = loadConfig(env);
+async function listStep(ctx: AppContext, state: ArxivState, runId: string, cursor: ListCursor): Promise<void> {
+  const config = ctx.config;
   let fetched: { page: OaiPage; readAt: number };
   const asked = Date.now();
   try {
-    fetched = await fetchOai(env, listRecordsPath(config, cursor));
+    fetched = await fetchOai(ctx, listRecordsPath(config, cursor));
   } catch (error) {
-    if (error instanceof OaiError) return onOaiError(env, state, runId, cursor, error);
+    if (error instanceof OaiError) return onOaiError(ctx, state, runId, cursor, error);
     throw error; // network, 503 + Retry-After, truncated page: retried with backoff
   }
   const { page, readAt } = fetched;
@@ -153,9 +157,9 @@ async function listStep(env: Env, state: ArxivState, runId: string, cursor: List
   const windowPages = cursor.window_pages + 1;
   const windowDone = page.resumptionToken === null;
   const statements = [
-    ...pageWriteStatements(env.DB, records, deleted),
-    ...skippedStatements(env.DB, runId, cursor.step, page.skipped, now),
-    windowPageStatement(env.DB, runId, cursor.window.idx, {
+    ...pageWriteStatements(ctx.env.DB, records, deleted),
+    ...skippedStatements(ctx.env.DB, runId, cursor.step, page.skipped, now),
+    windowPageStatement(ctx.env.DB, runId, cursor.window.idx, {
       records: page.items.length,
       counted: true,
       done: windowDone,
@@ -164,12 +168,12 @@ async function listStep(env: Env, state: ArxivState, runId: string, cursor: List
     }),
   ];
   const recovered = recoveredStatement(
-    env.DB,
+    ctx.env.DB,
     records.map((record) => record.id),
   );
   if (recovered) statements.push(recovered);
   const next = windowDone
-    ? afterWindow(env, runId, cursor, windowPages, now, statements)
+    ? afterWindow(ctx, runId, cursor, windowPages, now, statements)
     : ({
         kind: "list",
         step: cursor.step + 1,
@@ -178,7 +182,7 @@ async function listStep(env: Env, state: ArxivState, runId: string, cursor: List
         window_pages: windowPages,
       } satisfies ListCursor);
   statements.push(
-    stepStatement(env.DB, {
+    stepStatement(ctx.env.DB, {
       runId,
       step: cursor.step,
       next,
@@ -195,31 +199,31 @@ async function listStep(env: Env, state: ArxivState, runId: string, cursor: List
           : null,
     }),
   );
-  await env.DB.batch(statements);
+  await ctx.env.DB.batch(statements);
   const pageMs = Date.now() - readAt;
   console.log(
     `arxiv harvest ${runId}: step ${cursor.step}, window ${cursor.window.idx} page ${windowPages}, ${page.items.length} records written in ${pageMs} ms (fetched in ${readAt - asked} ms)`,
   );
-  await advance(env, runId, next, pageMs);
+  await advance(ctx, runId, next, pageMs);
 }
 
 /** The cursor after a window's list ran out: the next window, or the end-of-run retries. Adds the window's statements. */
 function afterWindow(
-  env: Env,
+  ctx: AppContext,
   runId: string,
   cursor: ListCursor,
   windowPages: number,
   now: string,
   statements: D1PreparedStatement[],
 ): Cursor {
-  const following = nextWindow(cursor.window, windowPages, loadConfig(env).ARXIV_MIRROR_WINDOW_PAGES, today());
+  const following = nextWindow(cursor.window, windowPages, ctx.config.ARXIV_MIRROR_WINDOW_PAGES, today());
   if (following === null) return { kind: "skipped", step: cursor.step + 1 };
-  statements.push(windowStartStatement(env.DB, runId, following, now));
+  statements.push(windowStartStatement(ctx.env.DB, runId, following, now));
   return { kind: "list", step: cursor.step + 1, window: following, token: null, window_pages: 0 };
 }
 
 async function onOaiError(
-  env: Env,
+  ctx: AppContext,
   state: ArxivState,
   runId: string,
   cursor: ListCursor,
@@ -230,7 +234,7 @@ async function onOaiError(
     case "noRecordsMatch": {
       // Nothing (more) in this window: a quiet day for a refresh, an empty stretch for a cold run.
       const statements: D1PreparedStatement[] = [
-        windowPageStatement(env.DB, runId, cursor.window.idx, {
+        windowPageStatement(ctx.env.DB, runId, cursor.window.idx, {
           records: 0,
           counted: false,
           done: true,
@@ -238,10 +242,10 @@ async function onOaiError(
           now,
         }),
       ];
-      const next = afterWindow(env, runId, cursor, cursor.window_pages, now, statements);
-      statements.push(stepStatement(env.DB, { runId, step: cursor.step, next, now }));
-      await env.DB.batch(statements);
-      return advance(env, runId, next);
+      const next = afterWindow(ctx, runId, cursor, cursor.window_pages, now, statements);
+      statements.push(stepStatement(ctx.env.DB, { runId, step: cursor.step, next, now }));
+      await ctx.env.DB.batch(statements);
+      return advance(ctx, runId, next);
     }
     case "badResumptionToken": {
       // The token expired or the server forgot it. Records come in identifier order, so where
@@ -255,15 +259,15 @@ async function onOaiError(
         token: null,
         window_pages: 0,
       };
-      await env.DB.batch([
-        windowPageStatement(env.DB, runId, cursor.window.idx, {
+      await ctx.env.DB.batch([
+        windowPageStatement(ctx.env.DB, runId, cursor.window.idx, {
           records: 0,
           counted: false,
           done: false,
           restarted: true,
           now,
         }),
-        stepStatement(env.DB, {
+        stepStatement(ctx.env.DB, {
           runId,
           step: cursor.step,
           next,
@@ -273,12 +277,12 @@ async function onOaiError(
           lastError: why,
         }),
       ]);
-      return advance(env, runId, next);
+      return advance(ctx, runId, next);
     }
     default:
       // badArgument, cannotDisseminateFormat, ...: repeating the request cannot help. The
       // checkpoint stays on this window, so a run resumed after a fix re-reads only it.
-      await markArxivRunFailed(env.DB, runId, `step ${cursor.step}: OAI-PMH error ${error.message}`);
+      await markArxivRunFailed(ctx.env.DB, runId, `step ${cursor.step}: OAI-PMH error ${error.message}`);
       void state;
   }
 }
@@ -289,15 +293,15 @@ function describeWindow(window: HarvestWindow): string {
 
 /** End of the run: one unreadable record retried with GetRecord per step, then the run completes. */
 async function skippedStep(
-  env: Env,
+  ctx: AppContext,
   state: ArxivState,
   runId: string,
   cursor: Extract<Cursor, { kind: "skipped" }>,
 ): Promise<void> {
   const now = new Date().toISOString();
   const candidate =
-    (await skippedTriedThisRun(env.DB, runId)) < SKIPPED_RETRIES_PER_RUN
-      ? await nextSkippedToRetry(env.DB, runId)
+    (await skippedTriedThisRun(ctx.env.DB, runId)) < SKIPPED_RETRIES_PER_RUN
+      ? await nextSkippedToRetry(ctx.env.DB, runId)
       : null;
   if (candidate === null) {
     const verify: VerifyCursor = {
@@ -309,45 +313,47 @@ async function skippedStep(
       counts: { papers: 0, missing: 0, fts_missing: 0, fts_orphans: 0, orphans: 0, category_rows: 0 },
     };
     const watermark = (state.started_at ?? now).slice(0, 10);
-    await env.DB.batch([
-      finishRunStatement(env.DB, {
+    await ctx.env.DB.batch([
+      finishRunStatement(ctx.env.DB, {
         runId,
         step: cursor.step,
         next: verify,
         now,
         watermark,
-        scope: scopeOf(loadConfig(env)),
+        scope: scopeOf(ctx.config),
       }),
     ]);
     console.log(`arxiv harvest ${runId}: complete; the next refresh lists from ${watermark}`);
-    return advance(env, runId, verify);
+    return advance(ctx, runId, verify);
   }
-  const config = loadConfig(env);
+  const config = ctx.config;
   const path = `?${new URLSearchParams({ verb: "GetRecord", identifier: candidate.identifier, metadataPrefix: config.ARXIV_MIRROR_OAI_METADATA_PREFIX })}`;
   const statements: D1PreparedStatement[] = [];
   try {
-    const { page } = await fetchOai(env, path);
+    const { page } = await fetchOai(ctx, path);
     const item = page.items[0];
     if (item?.kind === "record") {
       statements.push(
-        ...pageWriteStatements(env.DB, [item.record], []),
-        skippedTriedStatement(env.DB, candidate.identifier, runId, { status: "recovered" }),
+        ...pageWriteStatements(ctx.env.DB, [item.record], []),
+        skippedTriedStatement(ctx.env.DB, candidate.identifier, runId, { status: "recovered" }),
       );
     } else if (item?.kind === "deleted") {
       statements.push(
-        ...pageWriteStatements(env.DB, [], [item.id]),
-        skippedTriedStatement(env.DB, candidate.identifier, runId, { status: "deleted" }),
+        ...pageWriteStatements(ctx.env.DB, [], [item.id]),
+        skippedTriedStatement(ctx.env.DB, candidate.identifier, runId, { status: "deleted" }),
       );
     } else {
       const problem = page.skipped[0]?.problem ?? "GetRecord returned no record";
-      statements.push(skippedTriedStatement(env.DB, candidate.identifier, runId, { status: "open", reason: problem }));
+      statements.push(
+        skippedTriedStatement(ctx.env.DB, candidate.identifier, runId, { status: "open", reason: problem }),
+      );
     }
   } catch (error) {
     if (!(error instanceof OaiError)) throw error;
     // idDoesNotExist: arXiv no longer has it; anything else: still unreadable, tried again next run.
     statements.push(
       skippedTriedStatement(
-        env.DB,
+        ctx.env.DB,
         candidate.identifier,
         runId,
         error.code === "idDoesNotExist"
@@ -357,9 +363,9 @@ async function skippedStep(
     );
   }
   const next: Cursor = { kind: "skipped", step: cursor.step + 1 };
-  statements.push(stepStatement(env.DB, { runId, step: cursor.step, next, now }));
-  await env.DB.batch(statements);
-  await advance(env, runId, next);
+  statements.push(stepStatement(ctx.env.DB, { runId, step: cursor.step, next, now }));
+  await ctx.env.DB.batch(statements);
+  await advance(ctx, runId, next);
 }
 
 /**
@@ -367,7 +373,7 @@ async function skippedStep(
  * step (D1 allows a statement 30 s, and the whole-database checks hold it longer).
  */
 export async function verifyStep(
-  env: Env,
+  ctx: AppContext,
   runId: string,
   cursor: VerifyCursor,
   sliceSize = VERIFY_SLICE,
@@ -379,11 +385,11 @@ export async function verifyStep(
   if (
     cursor.phase === "papers" &&
     cursor.after === Number.MIN_SAFE_INTEGER &&
-    ((await readArxivState(env.DB))?.records ?? 0) <= FULL_VERIFY_MAX_PAPERS
+    ((await readArxivState(ctx.env.DB))?.records ?? 0) <= FULL_VERIFY_MAX_PAPERS
   ) {
-    result = await verifyMirror(env.DB);
+    result = await verifyMirror(ctx.env.DB);
   } else if (cursor.phase === "papers") {
-    const { last, counts } = await verifyPaperSlice(env.DB, cursor.after, sliceSize);
+    const { last, counts } = await verifyPaperSlice(ctx.env.DB, cursor.after, sliceSize);
     const sum = {
       ...cursor.counts,
       papers: cursor.counts.papers + counts.papers,
@@ -393,7 +399,7 @@ export async function verifyStep(
     };
     if (last !== null) next = { ...cursor, step: cursor.step + 1, after: last, counts: sum };
     else {
-      const first = await nextCategory(env.DB, "");
+      const first = await nextCategory(ctx.env.DB, "");
       next =
         first === null
           ? { ...cursor, step: cursor.step + 1, phase: "totals", counts: sum }
@@ -407,7 +413,7 @@ export async function verifyStep(
             };
     }
   } else if (cursor.phase === "categories" && cursor.category !== null) {
-    const slice = await verifyCategorySlice(env.DB, cursor.category, cursor.after, sliceSize);
+    const slice = await verifyCategorySlice(ctx.env.DB, cursor.category, cursor.after, sliceSize);
     const counts = {
       ...cursor.counts,
       orphans: cursor.counts.orphans + slice.orphans,
@@ -418,17 +424,17 @@ export async function verifyStep(
         ? { ...cursor, step: cursor.step + 1, phase: "totals", category: null, counts }
         : { ...cursor, step: cursor.step + 1, category: slice.next.category, after: slice.next.after, counts };
   } else {
-    result = await finishSlicedVerify(env.DB, cursor.counts);
+    result = await finishSlicedVerify(ctx.env.DB, cursor.counts);
   }
   console.log(`arxiv harvest ${runId}: verify step ${cursor.phase} in ${Date.now() - started} ms`);
   if (next !== undefined) {
-    await env.DB.batch([stepStatement(env.DB, { runId, step: cursor.step, next, now })]);
-    return advance(env, runId, next);
+    await ctx.env.DB.batch([stepStatement(ctx.env.DB, { runId, step: cursor.step, next, now })]);
+    return advance(ctx, runId, next);
   }
   const rank: RankCursor = { kind: "rank", step: cursor.step + 1, after: "", terms: 0 };
-  await env.DB.batch([verifiedStatement(env.DB, runId, cursor.step, result, now, rank)]);
+  await ctx.env.DB.batch([verifiedStatement(ctx.env.DB, runId, cursor.step, result, now, rank)]);
   if (!result!.ok) console.error("arxiv mirror verify failed", result);
-  return advance(env, runId, rank);
+  return advance(ctx, runId, rank);
 }
 
 /**
@@ -436,9 +442,9 @@ export async function verifyStep(
  * frequencies and champion lists, a vocabulary slice per step (each within a few seconds of D1).
  * Until the rebuild reaches a term, the ranker reads that term's previous rows.
  */
-export async function rankStep(env: Env, runId: string, cursor: RankCursor): Promise<void> {
+export async function rankStep(ctx: AppContext, runId: string, cursor: RankCursor): Promise<void> {
   const started = Date.now();
-  const slice = await rankSlice(env.DB, cursor.after);
+  const slice = await rankSlice(ctx.env.DB, cursor.after);
   const now = new Date().toISOString();
   console.log(
     `arxiv harvest ${runId}: ranking tables after ${JSON.stringify(cursor.after)}: ${slice.terms} terms in ${Date.now() - started} ms`,
@@ -447,16 +453,16 @@ export async function rankStep(env: Env, runId: string, cursor: RankCursor): Pro
     slice.last === null
       ? null
       : { kind: "rank", step: cursor.step + 1, after: slice.last, terms: cursor.terms + slice.terms };
-  await env.DB.batch([stepStatement(env.DB, { runId, step: cursor.step, next, now })]);
-  if (next !== null) return advance(env, runId, next);
+  await ctx.env.DB.batch([stepStatement(ctx.env.DB, { runId, step: cursor.step, next, now })]);
+  if (next !== null) return advance(ctx, runId, next);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Failures: retried with backoff by the harvest itself (a new message carrying the attempt), so
 // that the failure budget is hours, not the queue's few quick retries.
 
-async function retryLater(env: Env, runId: string, cursor: Cursor, error: unknown): Promise<void> {
-  const config = loadConfig(env);
+async function retryLater(ctx: AppContext, runId: string, cursor: Cursor, error: unknown): Promise<void> {
+  const config = ctx.config;
   const now = Date.now();
   const failingSince = cursor.failing_since ?? now;
   const plan = planRetry(
@@ -479,15 +485,15 @@ async function retryLater(env: Env, runId: string, cursor: Cursor, error: unknow
       `arxiv harvest ${runId}: step ${cursor.step} has failed for ${Math.round(plan.failingForMs / 60_000)} min; to the dead-letter queue`,
       error,
     );
-    await env.HARVEST_DLQ.send(message(runId, cursor));
+    await ctx.env.HARVEST_DLQ.send(message(runId, cursor));
     return;
   }
   const counted = !(error instanceof GateRefusal);
   console.log(
     `arxiv harvest ${runId}: step ${cursor.step} ${counted ? `failed (attempt ${cursor.attempt ?? 1})` : "waits for the crawl gate"}: ${what}; again in ${Math.round(plan.delayMs / 1000)} s`,
   );
-  await send(env, runId, { ...cursor, attempt: plan.attempt, failing_since: failingSince }, plan.delayMs);
-  await noteRetry(env.DB, runId, {
+  await send(ctx, runId, { ...cursor, attempt: plan.attempt, failing_since: failingSince }, plan.delayMs);
+  await noteRetry(ctx.env.DB, runId, {
     at: new Date(now + plan.delayMs).toISOString(),
     counted,
     error: `step ${cursor.step}, attempt ${cursor.attempt ?? 1}: ${what.slice(0, 300)}`,
@@ -499,54 +505,57 @@ async function retryLater(env: Env, runId: string, cursor: Cursor, error: unknow
 // from its checkpoint within ARXIV_MIRROR_STALL_SECONDS; a failed run is resumed by the daily cron.
 
 /** Resumes a stalled run. Returns what it did, for logs and tests. */
-export async function resumeStalledArxivRun(env: Env, nowMs = Date.now()): Promise<"resumed" | "moving" | "idle"> {
-  const state = await readArxivState(env.DB);
+export async function resumeStalledArxivRun(
+  ctx: AppContext,
+  nowMs = Date.now(),
+): Promise<"resumed" | "moving" | "idle"> {
+  const state = await readArxivState(ctx.env.DB);
   if (!state?.run_id || state.next_cursor === null || !(state.status === "running" || state.status === "done"))
     return "idle";
-  const stallMs = loadConfig(env).ARXIV_MIRROR_STALL_SECONDS * 1000;
+  const stallMs = ctx.config.ARXIV_MIRROR_STALL_SECONDS * 1000;
   const lastSign = Math.max(Date.parse(state.updated_at ?? "") || 0, Date.parse(state.next_attempt_at ?? "") || 0);
   if (nowMs - lastSign < stallMs) return "moving";
   const next = parseCursor(state.next_cursor);
   if (next === null) {
     // A checkpoint this Worker cannot read (written before windows existed): start the run anew.
     if (state.status === "running")
-      await startArxivHarvest(env, state.mode === "refresh" && state.watermark ? "refresh" : "cold");
+      await startArxivHarvest(ctx, state.mode === "refresh" && state.watermark ? "refresh" : "cold");
     return "resumed";
   }
   const why = `resumed at step ${next.step}: nothing had happened for ${Math.round((nowMs - lastSign) / 1000)} s (its queue message was lost)`;
   console.log(`arxiv harvest ${state.run_id}: ${why}`);
-  await noteResume(env.DB, state.run_id, next, new Date(nowMs).toISOString(), why);
-  await send(env, state.run_id, next);
-  await markEnqueued(env.DB, state.run_id, next.step);
+  await noteResume(ctx.env.DB, state.run_id, next, new Date(nowMs).toISOString(), why);
+  await send(ctx, state.run_id, next);
+  await markEnqueued(ctx.env.DB, state.run_id, next.step);
   return "resumed";
 }
 
 /** Resumes a failed run at the start of the window it was in (its token is long expired). */
-async function resumeFailedRun(env: Env, state: ArxivState): Promise<void> {
+async function resumeFailedRun(ctx: AppContext, state: ArxivState): Promise<void> {
   const checkpoint = parseCursor(state.next_cursor);
   if (checkpoint === null) {
-    await startArxivHarvest(env, state.mode === "refresh" && state.watermark ? "refresh" : "cold");
+    await startArxivHarvest(ctx, state.mode === "refresh" && state.watermark ? "refresh" : "cold");
     return;
   }
   const { attempt: _attempt, failing_since: _since, ...fresh } = checkpoint;
   const resumed: Cursor = fresh.kind === "list" ? { ...fresh, token: null, window_pages: 0 } : fresh;
   const why = `failed run resumed at step ${resumed.step}${resumed.kind === "list" ? `, window ${resumed.window.idx} (${describeWindow(resumed.window)}) from its start` : ""}`;
   console.log(`arxiv harvest ${state.run_id}: ${why}`);
-  await noteResume(env.DB, state.run_id!, resumed, new Date().toISOString(), why);
-  await send(env, state.run_id!, resumed);
-  await markEnqueued(env.DB, state.run_id!, resumed.step);
+  await noteResume(ctx.env.DB, state.run_id!, resumed, new Date().toISOString(), why);
+  await send(ctx, state.run_id!, resumed);
+  await markEnqueued(ctx.env.DB, state.run_id!, resumed.step);
 }
 
 export const arxivHarvester: Harvester = {
-  async onSchedule(env, cron) {
+  async onSchedule(ctx, cron) {
     if (cron === WATCHDOG_CRON) {
-      await resumeStalledArxivRun(env);
+      await resumeStalledArxivRun(ctx);
       return;
     }
-    const config = loadConfig(env);
-    const state = await readArxivState(env.DB);
+    const config = ctx.config;
+    const state = await readArxivState(ctx.env.DB);
     if (state?.status === "running" || (state?.status === "done" && state.next_cursor !== null)) {
-      const outcome = await resumeStalledArxivRun(env);
+      const outcome = await resumeStalledArxivRun(ctx);
       if (outcome !== "idle") {
         console.log(
           `arxiv mirror: run ${state.run_id} is ${outcome === "resumed" ? "resumed" : "still going"}; the daily refresh waits for it`,
@@ -556,11 +565,11 @@ export const arxivHarvester: Harvester = {
     }
     if (state?.status === "error" && state.run_id) {
       // A failed run (first cold harvest, re-harvest or refresh) goes on from its window.
-      await resumeFailedRun(env, state);
+      await resumeFailedRun(ctx, state);
       return;
     }
     if (state?.watermark) {
-      await startArxivHarvest(env, "refresh");
+      await startArxivHarvest(ctx, "refresh");
       return;
     }
     if (!config.ARXIV_MIRROR_ENABLED || !config.ARXIV_MIRROR_AUTO_COLD) {
@@ -570,10 +579,10 @@ export const arxivHarvester: Harvester = {
       return;
     }
     console.log("arxiv mirror: empty and enabled; starting its cold harvest");
-    await startArxivHarvest(env, "cold");
+    await startArxivHarvest(ctx, "cold");
   },
 
-  async onPage(env, msg) {
+  async onPage(ctx, msg) {
     const cursor = parseCursor(msg.cursor);
     if (cursor === null) {
       console.error(
@@ -581,13 +590,13 @@ export const arxivHarvester: Harvester = {
       );
       return;
     }
-    const state = await readArxivState(env.DB);
+    const state = await readArxivState(ctx.env.DB);
     if (!state || state.run_id !== msg.run_id) return; // a message of a run that was replaced
     if (cursor.step <= state.step) {
       // A step already applied (the crash came after its batch, or a resumed copy): make sure
       // the step after it was sent, once.
       if (cursor.step === state.step && state.enqueued_step <= state.step)
-        await advance(env, msg.run_id, parseCursor(state.next_cursor));
+        await advance(ctx, msg.run_id, parseCursor(state.next_cursor));
       return;
     }
     if (cursor.step > state.step + 1) {
@@ -599,18 +608,18 @@ export const arxivHarvester: Harvester = {
     const afterRun = cursor.kind === "verify" || cursor.kind === "rank";
     if (afterRun ? state.status !== "done" : state.status !== "running") return; // stopped, or already finished
     try {
-      if (cursor.kind === "list") await listStep(env, state, msg.run_id, cursor);
-      else if (cursor.kind === "skipped") await skippedStep(env, state, msg.run_id, cursor);
-      else if (cursor.kind === "verify") await verifyStep(env, msg.run_id, cursor);
-      else await rankStep(env, msg.run_id, cursor);
+      if (cursor.kind === "list") await listStep(ctx, state, msg.run_id, cursor);
+      else if (cursor.kind === "skipped") await skippedStep(ctx, state, msg.run_id, cursor);
+      else if (cursor.kind === "verify") await verifyStep(ctx, msg.run_id, cursor);
+      else await rankStep(ctx, msg.run_id, cursor);
     } catch (error) {
-      await retryLater(env, msg.run_id, cursor, error);
+      await retryLater(ctx, msg.run_id, cursor, error);
     }
   },
 
-  async onDeadLetter(env, msg, reason) {
+  async onDeadLetter(ctx, msg, reason) {
     // Only the run the message belongs to stops; a newer run goes on.
-    const stopped = await markArxivRunFailed(env.DB, msg.run_id, reason);
+    const stopped = await markArxivRunFailed(ctx.env.DB, msg.run_id, reason);
     if (!stopped)
       console.log(`arxiv harvest: dead-lettered message of run ${msg.run_id} is not the running run; nothing stopped`);
   },

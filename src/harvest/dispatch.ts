@@ -4,6 +4,7 @@ import { z } from "zod";
 import { PapersError } from "../errors";
 import { cachePurgeExpired } from "../store/cache";
 import { markHarvestFailed } from "../store/harvest-state";
+import type { AppContext } from "../context";
 
 /** One queue message = one page of one harvest run. */
 export const harvestMessageSchema = z.object({
@@ -16,11 +17,11 @@ export type HarvestMessage = z.infer<typeof harvestMessageSchema>;
 
 export interface Harvester {
   /** Called by the cron trigger: start (or continue) a run by enqueueing its first page. */
-  onSchedule(env: Env, cron: string): Promise<void>;
+  onSchedule(ctx: AppContext, cron: string): Promise<void>;
   /** Fetch and store one page; enqueue the next. Throwing retries the message (up to max_retries). */
-  onPage(env: Env, message: HarvestMessage, attempt: number): Promise<void>;
+  onPage(ctx: AppContext, message: HarvestMessage, attempt: number): Promise<void>;
   /** A message of this source ended in the dead-letter queue: stop the run it belongs to (and only that one). */
-  onDeadLetter?(env: Env, message: HarvestMessage, reason: string): Promise<void>;
+  onDeadLetter?(ctx: AppContext, message: HarvestMessage, reason: string): Promise<void>;
 }
 
 // Registered lazily to keep the import graph one-way (harvesters import this file's types).
@@ -33,11 +34,11 @@ export function registerHarvester(source: HarvestMessage["source"], harvester: H
 /** The frequent cron: it only resumes stalled harvests (one D1 read when nothing is stalled). */
 export const WATCHDOG_CRON = "*/5 * * * *";
 
-export async function runScheduled(controller: ScheduledController, env: Env): Promise<void> {
+export async function runScheduled(controller: ScheduledController, ctx: AppContext): Promise<void> {
   if (controller.cron !== WATCHDOG_CRON) {
     // Housekeeping may fail (D1 busy, a bug): the day's harvest starts all the same.
     try {
-      const purged = await cachePurgeExpired(env.DB);
+      const purged = await cachePurgeExpired(ctx.env.DB);
       console.log(`cron ${controller.cron}: purged ${purged} expired cache entries`);
     } catch (error) {
       console.error(`cron ${controller.cron}: cache purge failed; the harvests start anyway`, error);
@@ -52,7 +53,7 @@ export async function runScheduled(controller: ScheduledController, env: Env): P
   }
   // One failing source must not stop the others.
   const results = await Promise.allSettled(
-    harvesters.map(([, harvester]) => harvester!.onSchedule(env, controller.cron)),
+    harvesters.map(([, harvester]) => harvester!.onSchedule(ctx, controller.cron)),
   );
   for (const [index, result] of results.entries()) {
     if (result.status === "rejected")
@@ -62,7 +63,7 @@ export async function runScheduled(controller: ScheduledController, env: Env): P
 
 export const DEAD_LETTER_QUEUE = "papers-mcp-harvest-dlq";
 
-export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+export async function handleQueueBatch(batch: MessageBatch<unknown>, ctx: AppContext): Promise<void> {
   for (const message of batch.messages) {
     const parsed = harvestMessageSchema.safeParse(message.body);
     if (!parsed.success) {
@@ -74,8 +75,8 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
     if (batch.queue === DEAD_LETTER_QUEUE) {
       const reason = `step ${describeCursor(parsed.data.cursor)} kept failing (dead-lettered after ${message.attempts} attempt(s) of the last delivery)`;
       const harvester = HARVESTERS[parsed.data.source];
-      if (harvester?.onDeadLetter) await harvester.onDeadLetter(env, parsed.data, reason);
-      else await markRunFailed(env, parsed.data, reason);
+      if (harvester?.onDeadLetter) await harvester.onDeadLetter(ctx, parsed.data, reason);
+      else await markRunFailed(ctx, parsed.data, reason);
       message.ack();
       continue;
     }
@@ -86,7 +87,7 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
       continue;
     }
     try {
-      await harvester.onPage(env, parsed.data, message.attempts);
+      await harvester.onPage(ctx, parsed.data, message.attempts);
       message.ack();
     } catch (error) {
       console.error(`queue: ${parsed.data.source} page failed (attempt ${message.attempts})`, error);
@@ -100,8 +101,8 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
 }
 
 /** The run stops with status error and its reason; the papers already stored keep serving. */
-export async function markRunFailed(env: Env, message: HarvestMessage, reason: string): Promise<void> {
-  await markHarvestFailed(env.DB, message.source, reason);
+export async function markRunFailed(ctx: AppContext, message: HarvestMessage, reason: string): Promise<void> {
+  await markHarvestFailed(ctx.env.DB, message.source, reason);
 }
 
 function describeCursor(cursor: string | null): string {

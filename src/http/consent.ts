@@ -11,7 +11,7 @@ import {
   type ConsentDescription,
   type OAuthHelpers,
 } from "@cloudflare/workers-oauth-provider";
-import type { Config } from "../config";
+import type { AppContext } from "../context";
 import type { ErrorReason } from "../errors";
 import { sha256Hex } from "./auth";
 import { admits } from "./allowlist";
@@ -78,7 +78,7 @@ function consentPage(details: ConsentDescription, handle: string, user: SignedIn
 const consentUserKey = async (handle: string) => `papers-consent-user:${await sha256Hex(handle)}`;
 const CONSENT_TTL_SECONDS = 600;
 
-export async function handleAuthorize(request: Request, oauth: OAuthHelpers, env: Env, config: Config) {
+export async function handleAuthorize(request: Request, oauth: OAuthHelpers, { env, config }: AppContext) {
   try {
     if (request.method === "GET") {
       const authRequest = await oauth.parseAuthRequest(request).catch((error: unknown) => {
@@ -125,7 +125,7 @@ export async function handleAuthorize(request: Request, oauth: OAuthHelpers, env
   }
 }
 
-export async function handleSignInCallback(request: Request, oauth: OAuthHelpers, env: Env, config: Config) {
+export async function handleSignInCallback(request: Request, oauth: OAuthHelpers, { env, config }: AppContext) {
   try {
     const resumed = await oauth.finishUpstream<PendingSignIn>(request);
     const user = await finishSignIn(config, new URL(request.url), resumed.data);

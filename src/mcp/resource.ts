@@ -3,13 +3,11 @@
 // PapersError; the wrapper percent-decodes the URI's variables, turns errors into the JSON-RPC
 // errors resource reads use (resources/errors.ts) and writes one log line per read.
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
-import type { Config } from "../config";
+import type { AppContext } from "../context";
 import { type ErrorReason, PapersError } from "../errors";
 import { resourceError, resourceErrorFrom } from "./resources/errors";
 
-export interface ResourceContext {
-  env: Env;
-  config: Config;
+export interface ResourceContext extends AppContext {
   /** Who is calling, for per-client state; null when unknown. */
   identity: string | null;
 }
@@ -66,15 +64,12 @@ export function registerResource(server: McpServer, resource: DefinedResource, c
       if (error instanceof PapersError) throw resourceErrorFrom(uri.href, error);
       throw error;
     } finally {
-      if (context.config.LOG_TOOL_CALLS)
-        console.log(
-          JSON.stringify({
-            event: "resource_read",
-            resource: resource.name,
-            outcome,
-            ms: Math.round(performance.now() - started),
-          }),
-        );
+      context.log({
+        event: "resource_read",
+        resource: resource.name,
+        outcome,
+        ms: Math.round(performance.now() - started),
+      });
     }
   };
   if (!resource.uri.includes("{")) {

@@ -2,7 +2,7 @@
 // tool definitions and their JSON Schemas are built once per isolate (see schema.ts).
 import { McpServer } from "@modelcontextprotocol/server";
 import { waitUntil } from "cloudflare:workers";
-import { loadConfig } from "../config";
+import { appContext } from "../context";
 import { SERVER_NAME, SERVER_VERSION } from "../version";
 import { SERVER_INSTRUCTIONS } from "./instructions";
 import { RESOURCES, TOOLS } from "./registry";
@@ -14,14 +14,8 @@ export function createServer(env: Env, origin: string, identity: string | null =
     { name: SERVER_NAME, version: SERVER_VERSION, title: "papers-mcp: arXiv and NBER papers" },
     { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, completions: {} } },
   );
-  const context: Omit<ToolContext, "progress"> = {
-    env,
-    config: loadConfig(env),
-    waitUntil,
-    origin,
-    identity,
-  };
+  const context: Omit<ToolContext, "progress"> = { ...appContext(env, waitUntil), origin, identity };
   for (const tool of TOOLS) registerTool(server, tool, context);
-  for (const resource of RESOURCES) registerResource(server, resource, { env, config: context.config, identity });
+  for (const resource of RESOURCES) registerResource(server, resource, context);
   return server;
 }

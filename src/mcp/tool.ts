@@ -4,17 +4,14 @@
 // fails through a typed fail() that accepts only those. Every call writes one log line.
 import type { McpServer, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import type { Config } from "../config";
+import type { AppContext } from "../context";
 import { type ErrorReason, PapersError, type PapersErrorOptions } from "../errors";
 import { toErrorResult } from "./errors";
 import { memoizedSchema } from "./schema";
 import { noProgress, type ReportProgress } from "../progress";
 
-export interface ToolContext {
-  env: Env;
-  config: Config;
-  /** Lets a handler finish work (cache writes, logs) after the answer is sent. */
-  waitUntil(promise: Promise<unknown>): void;
+/** What a handler is given: the app's context (bindings, config, waitUntil, log) and the call's own facts. */
+export interface ToolContext extends AppContext {
   /** This server's origin as the client reached it (for links it hands out). */
   origin: string;
   /** Who is calling, for per-client state (the bearer token, the OAuth user, or a named workspace); null when unknown. */
@@ -105,11 +102,11 @@ function failFor<R extends ErrorReason>(errors: readonly ErrorDeclaration<R>[]):
  * One line per call, for the operator: which tool, how it ended (ok or the reason), where the
  * answer came from, how long it took. A reason the tool did not declare is flagged: its contract drifted.
  */
-function logCall(tool: DefinedTool, outcome: string, servedFrom: unknown, ms: number): void {
+function logCall(log: AppContext["log"], tool: DefinedTool, outcome: string, servedFrom: unknown, ms: number): void {
   const line: Record<string, unknown> = { event: "tool_call", tool: tool.name, outcome, ms: Math.round(ms) };
   if (typeof servedFrom === "string") line.served_from = servedFrom;
   if (outcome !== "ok" && !tool.reasons.has(outcome as ErrorReason)) line.undeclared = true;
-  console.log(JSON.stringify(line));
+  log(line);
 }
 
 export function invalidArgument(toolName: string, error: z.ZodError): PapersError {
@@ -172,21 +169,20 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject, R ext
           progress: progressFor(ctx),
           fail: failFor(tool.errors),
         });
-        if (context.config.LOG_TOOL_CALLS)
-          logCall(
-            tool as unknown as DefinedTool,
-            "ok",
-            (result as { served_from?: unknown }).served_from,
-            performance.now() - started,
-          );
+        logCall(
+          context.log,
+          tool as unknown as DefinedTool,
+          "ok",
+          (result as { served_from?: unknown }).served_from,
+          performance.now() - started,
+        );
         return {
           content: [{ type: "text" as const, text: tool.render(result) }, ...(tool.links?.(result) ?? [])],
           structuredContent: result as Record<string, unknown>,
         };
       } catch (error) {
         const answer = toErrorResult(error);
-        if (context.config.LOG_TOOL_CALLS)
-          logCall(tool as unknown as DefinedTool, answer.reason, undefined, performance.now() - started);
+        logCall(context.log, tool as unknown as DefinedTool, answer.reason, undefined, performance.now() - started);
         return answer.result;
       }
     },

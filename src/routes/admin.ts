@@ -2,18 +2,17 @@
 // /admin/harvest show the mirrors' progress; POST /admin/harvest starts a run
 // (?source=arxiv&mode=cold|refresh, or ?source=nber; POST /admin/harvest/nber is the same as the latter).
 import { Hono } from "hono";
-import { loadConfig } from "../config";
 import { PapersError } from "../errors";
 import { startArxivHarvest } from "../harvest/arxiv";
 import { nberHarvester } from "../harvest/nber";
 import { bearerToken, tokenMatches, unauthorized } from "../http/auth";
 import { readStoreHealth } from "../store/status";
-import type { AppContext } from "./identity";
+import { appContextOf, type RouteContext } from "./identity";
 
 export const adminRoutes = new Hono<{ Bindings: Env }>();
 
 adminRoutes.use("/admin/*", async (c, next) => {
-  const config = loadConfig(c.env);
+  const { config } = appContextOf(c);
   if (
     !config.ADMIN_TOKEN_HASH ||
     !(await tokenMatches(bearerToken(c.req.header("authorization")), [config.ADMIN_TOKEN_HASH]))
@@ -28,12 +27,12 @@ adminRoutes.use("/admin/*", async (c, next) => {
   await next();
 });
 
-const progress = async (c: AppContext) => c.json(await readStoreHealth(c.env.DB));
+const progress = async (c: RouteContext) => c.json(await readStoreHealth(c.env.DB));
 adminRoutes.get("/admin/status", progress);
 adminRoutes.get("/admin/harvest", progress);
 
-const startNber = async (c: AppContext) => {
-  await nberHarvester.onSchedule(c.env, "admin");
+const startNber = async (c: RouteContext) => {
+  await nberHarvester.onSchedule(appContextOf(c), "admin");
   return c.json({ started: "nber", progress: "/admin/harvest" }, 202);
 };
 adminRoutes.post("/admin/harvest/nber", startNber);
@@ -55,7 +54,7 @@ adminRoutes.post("/admin/harvest", async (c) => {
     );
   }
   try {
-    const run = await startArxivHarvest(c.env, mode);
+    const run = await startArxivHarvest(appContextOf(c), mode);
     return c.json({ started: "arxiv", mode, ...run, progress: "/admin/harvest" }, 202);
   } catch (error) {
     if (error instanceof PapersError)

@@ -1,16 +1,15 @@
 // /files/nber/<id>.pdf: NBER PDFs that nber_download_paper fetched, from R2, behind the same auth
 // as /mcp. The key comes from the validated ID only.
 import { Hono } from "hono";
-import { loadConfig } from "../config";
 import { preconditionStatus } from "../http/preconditions";
 import { parseNberId } from "../sources/nber/ids";
 import { nberPdfKey } from "../store/blobs";
-import { identify } from "./identity";
+import { appContextOf, identify } from "./identity";
 
 export const fileRoutes = new Hono<{ Bindings: Env }>();
 
 fileRoutes.on(["GET", "HEAD"], "/files/nber/:file", async (c) => {
-  const who = await identify(c, loadConfig(c.env));
+  const who = await identify(c, appContextOf(c).config);
   if ("refusal" in who) return who.refusal;
   const parsed = parseNberId(c.req.param("file").replace(/\.pdf$/i, ""));
   const notFound = () =>

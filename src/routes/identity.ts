@@ -2,10 +2,16 @@
 // travels to the MCP server factory (an internal header, never one the client sent).
 import type { Context } from "hono";
 import type { Config } from "../config";
+import { type AppContext, appContext } from "../context";
 import { bearerToken, sha256Hex, tokenMatches, unauthorized } from "../http/auth";
 import type { GrantProps } from "../http/consent";
 
-export type AppContext = Context<{ Bindings: Env }>;
+export type RouteContext = Context<{ Bindings: Env }>;
+
+/** The app's context for a request: routes build it here and pass it down (never `env` and loadConfig). */
+export function appContextOf(c: RouteContext): AppContext {
+  return appContext(c.env, (promise) => c.executionCtx.waitUntil(promise));
+}
 
 /** Carries the caller's identity from the route to the MCP server factory; any copy a client sends is dropped. */
 export const IDENTITY_HEADER = "x-papers-identity";
@@ -16,7 +22,7 @@ export const IDENTITY_HEADER = "x-papers-identity";
  * In bearer mode a missing or wrong token is answered here with 401.
  */
 export async function identify(
-  c: AppContext,
+  c: RouteContext,
   config: Config,
 ): Promise<{ client: string; identity: string | null } | { refusal: Response }> {
   if (config.AUTH_MODE === "oauth") {

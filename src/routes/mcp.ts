@@ -2,7 +2,7 @@
 // each call), then the agents SDK's MCP handler with a fresh McpServer per request.
 import { createMcpHandler } from "agents/mcp/server";
 import { Hono } from "hono";
-import { loadConfig } from "../config";
+import type { AppContext } from "../context";
 import { withCors } from "../http/cors";
 import {
   EXPENSIVE_TOOLS,
@@ -19,7 +19,7 @@ import {
   toolCallRefusal,
 } from "../http/limits";
 import { createServer } from "../mcp/server";
-import { IDENTITY_HEADER, identify, withIdentity } from "./identity";
+import { appContextOf, IDENTITY_HEADER, identify, withIdentity } from "./identity";
 
 export const mcpRoutes = new Hono<{ Bindings: Env }>();
 
@@ -29,10 +29,10 @@ const LOCAL_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]"];
 // The handler still builds a fresh McpServer for every request through the factory.
 const mcpHandlers = new WeakMap<Env, Map<string, ReturnType<typeof createMcpHandler>>>();
 
-function mcpHandlerFor(env: Env, requestHost: string): ReturnType<typeof createMcpHandler> {
+function mcpHandlerFor({ env, config }: AppContext, requestHost: string): ReturnType<typeof createMcpHandler> {
   // Host/Origin validation: localhost and this *.workers.dev name are always accepted; a deployed
   // custom domain must be listed in MCP_ALLOWED_HOSTNAMES.
-  const allowed = [...LOCAL_HOSTNAMES, ...loadConfig(env).MCP_ALLOWED_HOSTNAMES];
+  const allowed = [...LOCAL_HOSTNAMES, ...config.MCP_ALLOWED_HOSTNAMES];
   if (requestHost.endsWith(".workers.dev")) allowed.push(requestHost);
   const key = allowed.join(",");
   let perEnv = mcpHandlers.get(env);
@@ -67,10 +67,11 @@ function limit(binding: RateLimit, key: string): Promise<{ success: boolean }> {
 }
 
 mcpRoutes.all("/mcp", async (c) => {
-  const config = loadConfig(c.env);
+  const app = appContextOf(c);
+  const { config } = app;
   // Hono types its context loosely; at runtime it is the Worker's ExecutionContext.
   const executionCtx = c.executionCtx as unknown as ExecutionContext;
-  const handler = mcpHandlerFor(c.env, new URL(c.req.url).hostname);
+  const handler = mcpHandlerFor(app, new URL(c.req.url).hostname);
   // A CORS preflight carries no credentials by design: the handler answers it (Host/Origin checked).
   if (c.req.method === "OPTIONS") return handler(c.req.raw, c.env, executionCtx);
   const who = await identify(c, config);

@@ -1,10 +1,11 @@
 // politeFetch(): the only way code reaches an upstream. It builds the URL from the configured
 // base (never from user input), waits for a CrawlGate slot, fetches with a timeout and turns
 // every kind of failure into a typed PapersError.
-import { loadConfig, upstreamSettings, type Upstream } from "../config";
+import { upstreamSettings, type Upstream } from "../config";
 import { type ErrorReason, PapersError } from "../errors";
 import { collectCapped } from "../streams";
 import type { CrawlGate } from "./gate";
+import type { AppContext } from "../context";
 
 export interface PoliteFetchOptions {
   method?: "GET" | "HEAD" | "POST";
@@ -33,8 +34,8 @@ export class GateRefusal extends PapersError {
   override name = "GateRefusal";
 }
 
-function gateFor(env: Env, name: string): GateStub {
-  return env.CRAWL_GATE.get(env.CRAWL_GATE.idFromName(name));
+function gateFor(ctx: AppContext, name: string): GateStub {
+  return ctx.env.CRAWL_GATE.get(ctx.env.CRAWL_GATE.idFromName(name));
 }
 
 /** Builds base + path. The path must be absolute (or a query on the base) and may not switch host or scheme. */
@@ -59,17 +60,17 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function politeFetch(
-  env: Env,
+  ctx: AppContext,
   upstream: Upstream,
   path: string,
   options: PoliteFetchOptions = {},
 ): Promise<Response> {
-  const settings = upstreamSettings(loadConfig(env), upstream);
+  const settings = upstreamSettings(ctx.config, upstream);
   const url = upstreamUrl(settings.baseUrl, path);
   const attempts = 1 + (options.retries ?? 0);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await fetchOnce(env, upstream, url, settings, options);
+      return await fetchOnce(ctx, upstream, url, settings, options);
     } catch (error) {
       const backoffMs = 500 * 2 ** (attempt - 1);
       const retry =
@@ -85,7 +86,7 @@ export async function politeFetch(
 }
 
 async function fetchOnce(
-  env: Env,
+  ctx: AppContext,
   upstream: Upstream,
   url: string,
   settings: ReturnType<typeof upstreamSettings>,
@@ -93,7 +94,7 @@ async function fetchOnce(
   hops = 0,
 ): Promise<Response> {
   const deadline = options.deadline ?? Date.now() + settings.timeoutMs;
-  const gate = gateFor(env, settings.gate);
+  const gate = gateFor(ctx, settings.gate);
   const slot = await gate.reserve({
     delayMs: settings.delayMs,
     marginMs: settings.marginMs,
@@ -152,7 +153,7 @@ async function fetchOnce(
     const next = new URL(location, url).toString();
     const method = response.status === 303 ? "GET" : options.method;
     return fetchOnce(
-      env,
+      ctx,
       upstream,
       next,
       settings,

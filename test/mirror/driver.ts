@@ -8,6 +8,7 @@ import { PapersError } from "../../src/errors";
 import { pageWriteStatements } from "../../src/store/arxiv-mirror-writes";
 import type { MirrorRecord } from "../../src/store/arxiv-row";
 import { FAKE } from "../helpers";
+import { appContext } from "../../src/context";
 
 export type Fault =
   | { kind: "crash-before-batch" } // the page's batch never commits
@@ -113,7 +114,7 @@ export async function driveHarvest(options: DriveOptions = {}): Promise<DriveRes
     vars: options.vars,
     baseUrl: options.baseUrl,
   });
-  await startArxivHarvest(testEnv, options.mode ?? "cold");
+  await startArxivHarvest(appContext(testEnv), options.mode ?? "cold");
   const attempts = new Map<HarvestMessage, number>();
   while (queue.length > 0) {
     if (result.deliveries >= (options.maxDeliveries ?? 80)) throw new Error("harvest did not finish");
@@ -132,7 +133,7 @@ export async function driveHarvest(options: DriveOptions = {}): Promise<DriveRes
     const attempt = (attempts.get(message) ?? 0) + 1;
     attempts.set(message, attempt);
     try {
-      await arxivHarvester.onPage(testEnv, message, attempt);
+      await arxivHarvester.onPage(appContext(testEnv), message, attempt);
       if (fault?.kind === "replay") queue.unshift(message);
     } catch (error) {
       // What the queue does with a thrown message: deliver it again, after the delay asked for.

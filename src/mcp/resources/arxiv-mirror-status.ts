@@ -9,8 +9,11 @@ export const arxivMirrorStatus = defineResource({
   uri: "arxiv://mirror/status",
   title: "arXiv mirror status",
   description: "Whether searches can be answered from the arXiv metadata mirror, and its harvest progress",
-  read: async (_request, { env }) => {
-    const [health, state] = await Promise.all([readStoreHealth(env.DB), mirrorState(env.DB).catch(() => undefined)]);
+  read: async (_request, context) => {
+    const [health, state] = await Promise.all([
+      readStoreHealth(context.env.DB),
+      mirrorState(context.env.DB).catch(() => undefined),
+    ]);
     const arxiv = health.mirrors.find((mirror) => mirror.source === "arxiv") ?? null;
     const body = {
       serving: state?.ready ?? false,

@@ -10,13 +10,13 @@ export const arxivPaper = defineResource({
   title: "arXiv paper",
   description: "Metadata of one arXiv paper, e.g. arxiv://paper/2401.12345 or arxiv://paper/hep-th%2F9901001",
   badEncoding: { reason: "invalid_id", recovery: "Percent-encode the ID (a slash as %2F)." },
-  read: async ({ variables }, { env }) => {
+  read: async ({ variables }, context) => {
     const paperId = variables["paperId"] ?? "";
     if (paperId.trim() === "")
       throw new PapersError("empty_id", "The resource URI names no paper.", {
         recovery: "Use arxiv://paper/<id>, e.g. arxiv://paper/2401.12345.",
       });
-    const { papers } = await getMetadata(env, [paperId]);
+    const { papers } = await getMetadata(context, [paperId]);
     return papers[0];
   },
 });

@@ -9,10 +9,10 @@ export const nberPaper = defineResource({
   title: "NBER paper",
   description: "An NBER working paper's info, e.g. nber://paper/w25000",
   badEncoding: { reason: "invalid_id", recovery: "Use nber://paper/w25000." },
-  read: ({ variables }, { env }) => {
+  read: ({ variables }, context) => {
     const paperId = variables["paperId"] ?? "";
     if (paperId.trim() === "")
       throw new PapersError("empty_id", "The resource URI names no paper.", { recovery: "Use nber://paper/w25000." });
-    return getNberPaperInfo(env, paperId, { includeAll: true, refresh: false });
+    return getNberPaperInfo(context, paperId, { includeAll: true, refresh: false });
   },
 });

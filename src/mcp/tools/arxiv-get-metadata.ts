@@ -48,8 +48,8 @@ export const arxivGetMetadata = defineTool({
     { reason: "upstream_malformed", when: "the upstream answered something unreadable" },
     { reason: "timeout", when: "the call ran out of its time budget" },
   ],
-  handler: async ({ paper_ids }, { env }) => {
-    const result = await getMetadata(env, paper_ids);
+  handler: async ({ paper_ids }, context) => {
+    const result = await getMetadata(context, paper_ids);
     return {
       ...result,
       papers: result.papers.map((paper) => ({ ...paper, versions: knownVersions(paper), links: arxivLinks(paper) })),

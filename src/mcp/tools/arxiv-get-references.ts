@@ -35,8 +35,8 @@ export const arxivGetReferences = defineTool({
     { reason: "version_unavailable", when: "the version asked for does not exist" },
     { reason: "pdf_extraction_failed", when: "the PDF has no text layer or does not parse" },
   ],
-  handler: async ({ paper_id, start, max_results }, { env, progress }) => {
-    const result = await getReferences(env, paper_id, start, max_results, progress);
+  handler: async ({ paper_id, start, max_results }, context) => {
+    const result = await getReferences(context, paper_id, start, max_results, context.progress);
     return { ...result, references: result.references.map((entry) => ({ ...entry, resolved: { ...entry.resolved } })) };
   },
   render(result) {

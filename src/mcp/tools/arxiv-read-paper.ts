@@ -40,8 +40,8 @@ export const arxivReadPaper = defineTool({
     { reason: "content_too_large", when: "the paper's HTML or PDF is over the size cap" },
     { reason: "section_not_found", when: "section names no section, figure or table of the paper" },
   ],
-  async handler({ paper_id, start, max_tokens, max_characters, section }, { env, progress }) {
-    const loaded = await loadArxivDocument(env, paper_id, progress);
+  async handler({ paper_id, start, max_tokens, max_characters, section }, context) {
+    const loaded = await loadArxivDocument(context, paper_id, context.progress);
     const { document } = loaded;
     const view = readView(document, readRequest({ start, max_tokens, max_characters, section }), loaded.resolvedId);
     const firstPage = start === 0 && section === undefined;

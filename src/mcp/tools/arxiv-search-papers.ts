@@ -54,8 +54,8 @@ export const arxivSearchPapers = defineTool({
     { reason: "invalid_request", when: "arXiv's API rejected the query as malformed (HTTP 400)" },
     { reason: "timeout", when: "the call ran out of its time budget" },
   ],
-  handler: (args, { env }) =>
-    searchPage(env, {
+  handler: (args, context) =>
+    searchPage(context, {
       query: args.query,
       category: args.category,
       submittedFrom: args.submitted_from,

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { loadConfig } from "../../config";
 import { ensureNberPdf } from "../../sources/nber/download";
 import { requireNberId } from "../../sources/nber/info";
 import { defineTool } from "../tool";
@@ -33,10 +32,10 @@ export const nberDownloadPaper = defineTool({
     { reason: "timeout", when: "the call ran out of its time budget" },
     { reason: "server_busy", when: "the server's PDF memory is taken by other reads" },
   ],
-  async handler({ paper_id }, { env, origin }) {
+  async handler({ paper_id }, context) {
     const id = requireNberId(paper_id);
-    const pdf = await ensureNberPdf(env, id);
-    const base = loadConfig(env).PUBLIC_BASE_URL ?? origin;
+    const pdf = await ensureNberPdf(context, id);
+    const base = context.config.PUBLIC_BASE_URL ?? context.origin;
     return {
       paper_id: id.id,
       url: `${base}/files/nber/${id.id}.pdf`,

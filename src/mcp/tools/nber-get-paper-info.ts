@@ -31,9 +31,9 @@ export const nberGetPaperInfo = defineTool({
     { reason: "upstream_malformed", when: "the upstream answered something unreadable" },
     { reason: "timeout", when: "the call ran out of its time budget" },
   ],
-  handler: async ({ paper_id, include_all, refresh }, { env, waitUntil }) => {
-    const info = await getNberPaperInfo(env, paper_id, { includeAll: include_all, refresh }, waitUntil);
-    const { links, notices } = await nberLinks(env, info);
+  handler: async ({ paper_id, include_all, refresh }, context) => {
+    const info = await getNberPaperInfo(context, paper_id, { includeAll: include_all, refresh });
+    const { links, notices } = await nberLinks(context, info);
     return { ...info, links, notices: [...info.notices, ...notices] };
   },
   render(info) {

@@ -35,8 +35,8 @@ export const nberReadPaper = defineTool({
     { reason: "server_busy", when: "the server's PDF memory is taken by other reads" },
     { reason: "section_not_found", when: "section names no section, figure or table of the paper" },
   ],
-  async handler({ paper_id, start, max_tokens, max_characters, section }, { env, progress }) {
-    const { id, document, servedFrom } = await loadNberDocument(env, paper_id, progress);
+  async handler({ paper_id, start, max_tokens, max_characters, section }, context) {
+    const { id, document, servedFrom } = await loadNberDocument(context, paper_id, context.progress);
     const view = readView(document, readRequest({ start, max_tokens, max_characters, section }), id);
     const firstPage = start === 0 && section === undefined;
     return {

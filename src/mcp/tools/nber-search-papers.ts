@@ -42,7 +42,7 @@ export const nberSearchPapers = defineTool({
     { reason: "upstream_malformed", when: "the upstream answered something unreadable" },
     { reason: "timeout", when: "the call ran out of its time budget" },
   ],
-  handler: (args, { env, waitUntil }) => searchNber(env, args, "nber_search_papers", waitUntil),
+  handler: (args, context) => searchNber(context, args, "nber_search_papers"),
   render(result) {
     const head = `${result.papers.length} of ${result.total} NBER papers for "${result.query}" (page ${result.page}, ${result.served_from})`;
     const rows = result.papers.map(

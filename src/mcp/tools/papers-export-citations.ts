@@ -42,11 +42,11 @@ export const papersExportCitations = defineTool({
     { reason: "no_identity", when: "the call carries no client identity for per-client state" },
     { reason: "no_match", when: "a tag names no paper of the library" },
   ],
-  async handler({ ids, tag, format }, { env, identity, fail }) {
-    const tagged = tag === undefined ? [] : (await (await agentFor(env, identity)).taggedIds(tag)).ids;
+  async handler({ ids, tag, format }, context) {
+    const tagged = tag === undefined ? [] : (await (await agentFor(context.env, context.identity)).taggedIds(tag)).ids;
     const all = [...(ids ?? []), ...tagged];
     if (all.length === 0) {
-      return fail(
+      return context.fail(
         tag === undefined ? "invalid_argument" : "no_match",
         tag === undefined
           ? "Pass ids, or a tag of your library."
@@ -59,7 +59,7 @@ export const papersExportCitations = defineTool({
         },
       );
     }
-    return exportCitations(env, all.slice(0, EXPORT_MAX_IDS), format);
+    return exportCitations(context, all.slice(0, EXPORT_MAX_IDS), format);
   },
   render(result) {
     const misses = result.not_found.map((miss) => `not found ${miss.id}: ${miss.reason}: ${miss.detail}`);

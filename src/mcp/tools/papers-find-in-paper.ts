@@ -43,8 +43,8 @@ export const papersFindInPaper = defineTool({
     { reason: "timeout", when: "the call ran out of its time budget" },
     { reason: "server_busy", when: "the server's PDF memory is taken by other reads" },
   ],
-  handler: ({ paper_id, query, max_passages }, { env, progress }) =>
-    findInPaper(env, paper_id, query, max_passages, progress),
+  handler: ({ paper_id, query, max_passages }, context) =>
+    findInPaper(context, paper_id, query, max_passages, context.progress),
   render(result) {
     const passages = result.passages.map(
       (p, i) => `[${i + 1}] ${p.section_title ?? "(no section)"} @${p.start}-${p.end} score ${p.score}\n${p.text}`,

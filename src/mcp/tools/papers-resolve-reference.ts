@@ -44,8 +44,8 @@ export const papersResolveReference = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [],
-  handler: async (args, { env }) => {
-    const resolution = await resolveReference(env, referenceFields(args));
+  handler: async (args, context) => {
+    const resolution = await resolveReference(context, referenceFields(args));
     return { ...resolution, parsed: { ...resolution.parsed } };
   },
   render(result) {

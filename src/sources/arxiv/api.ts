@@ -1,6 +1,5 @@
 // The arXiv export API: search and ID lookup, through the API gate, cached in D1, with identical
 // in-flight requests coalesced (one upstream fetch however many callers ask at once).
-import { loadConfig } from "../../config";
 import { PapersError } from "../../errors";
 import { cacheGetMany, cachePut, type CacheHit } from "../../store/cache";
 import { politeFetch, readTextCapped } from "../../upstream/fetch";
@@ -9,6 +8,7 @@ import { ArxivApiError, parseAtomFeed, type AtomFeed } from "./atom";
 import { formatId, type ArxivId } from "./ids";
 import type { ArxivPaper } from "./paper";
 import { fromCache, type ServedFrom } from "../served-from";
+import type { AppContext } from "../../context";
 
 const MAX_FEED_BYTES = 10_000_000;
 const VERSIONED_TTL_MS = 30 * 86_400_000; // a given version never changes
@@ -28,9 +28,9 @@ interface FetchFeedOptions {
 type FeedOrStatus = { feed: AtomFeed } | { status: number };
 
 /** GET <ARXIV_API_BASE_URL><path> -> parsed feed. Empty bodies get one more try. */
-async function fetchFeed(env: Env, path: string, options: FetchFeedOptions = {}): Promise<FeedOrStatus> {
+async function fetchFeed(ctx: AppContext, path: string, options: FetchFeedOptions = {}): Promise<FeedOrStatus> {
   for (let attempt = 1; ; attempt++) {
-    const response = await politeFetch(env, "arxiv-api", path, {
+    const response = await politeFetch(ctx, "arxiv-api", path, {
       passStatuses: options.passServerError ? [400, 500] : [400],
       retries: options.passServerError ? 0 : 1,
       ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
@@ -77,7 +77,10 @@ export interface SearchRequest {
   sortOrder: "ascending" | "descending";
 }
 
-export async function searchArxiv(env: Env, request: SearchRequest): Promise<{ feed: AtomFeed; source: ServedFrom }> {
+export async function searchArxiv(
+  ctx: AppContext,
+  request: SearchRequest,
+): Promise<{ feed: AtomFeed; source: ServedFrom }> {
   const params = new URLSearchParams({
     search_query: request.searchQuery,
     start: String(request.start),
@@ -87,13 +90,13 @@ export async function searchArxiv(env: Env, request: SearchRequest): Promise<{ f
   });
   const path = `/query?${params}`;
   const key = `arxiv:search:${path}`;
-  const hit = (await cacheGetMany<AtomFeed>(env.DB, [key])).get(key);
+  const hit = (await cacheGetMany<AtomFeed>(ctx.env.DB, [key])).get(key);
   if (hit) return { feed: hit.value, source: servedFrom(hit) };
   const feed = await coalesce(key, async () => {
-    const result = await fetchFeed(env, path);
+    const result = await fetchFeed(ctx, path);
     if (!("feed" in result)) throw new Error("unreachable: search does not pass 500 through");
-    const ttlMs = loadConfig(env).ARXIV_CACHE_TTL_SECONDS * 1000;
-    await cachePut(env.DB, [{ key, value: result.feed, ttlMs }]);
+    const ttlMs = ctx.config.ARXIV_CACHE_TTL_SECONDS * 1000;
+    await cachePut(ctx.env.DB, [{ key, value: result.feed, ttlMs }]);
     return result.feed;
   });
   return { feed, source: { served_from: "live" } };
@@ -119,12 +122,12 @@ function pick(papers: ArxivPaper[], id: ArxivId): ArxivPaper | undefined {
  * serve) is looked up without its version, to name the latest one.
  */
 export async function lookupArxivIds(
-  env: Env,
+  ctx: AppContext,
   ids: readonly ArxivId[],
   deadline?: number,
 ): Promise<Map<string, LookupOutcome>> {
   const outcomes = new Map<string, LookupOutcome>();
-  const cached = await cacheGetMany<ArxivPaper>(env.DB, ids.map(paperKey));
+  const cached = await cacheGetMany<ArxivPaper>(ctx.env.DB, ids.map(paperKey));
   const missing: ArxivId[] = [];
   for (const id of ids) {
     const hit = cached.get(paperKey(id));
@@ -135,7 +138,7 @@ export async function lookupArxivIds(
 
   try {
     const legacyVersioned = missing.filter((id) => id.style === "legacy" && id.version !== undefined);
-    let result = await fetchIdList(env, missing, legacyVersioned.length > 0, deadline);
+    let result = await fetchIdList(ctx, missing, legacyVersioned.length > 0, deadline);
     let unserved: ArxivId[] = [];
     if ("status" in result) {
       // Ask again with the legacy versions replaced by their base IDs.
@@ -144,11 +147,11 @@ export async function lookupArxivIds(
         ...missing.filter((id) => !legacyVersioned.includes(id)),
         ...legacyVersioned.map((id) => ({ ...id, version: undefined })),
       ];
-      result = await fetchIdList(env, dedupe(retry), false, deadline);
+      result = await fetchIdList(ctx, dedupe(retry), false, deadline);
       if ("status" in result) throw new Error("unreachable: second lookup does not pass 500 through");
     }
     const papers = result.feed.papers;
-    const ttl = loadConfig(env).ARXIV_CACHE_TTL_SECONDS * 1000;
+    const ttl = ctx.config.ARXIV_CACHE_TTL_SECONDS * 1000;
     const toCache: { key: string; value: unknown; ttlMs: number }[] = [];
     for (const id of missing) {
       if (unserved.includes(id)) {
@@ -172,7 +175,7 @@ export async function lookupArxivIds(
       outcomes.set(formatId(id), { kind: "found", paper, source: { served_from: "live" } });
       toCache.push({ key: paperKey(id), value: paper, ttlMs: id.version === undefined ? ttl : VERSIONED_TTL_MS });
     }
-    await cachePut(env.DB, toCache);
+    await cachePut(ctx.env.DB, toCache);
   } catch (error) {
     if (!(error instanceof PapersError)) throw error;
     for (const id of missing) outcomes.set(formatId(id), { kind: "live_lookup_failed", error });
@@ -191,7 +194,7 @@ function dedupe(ids: ArxivId[]): ArxivId[] {
 }
 
 function fetchIdList(
-  env: Env,
+  ctx: AppContext,
   ids: readonly ArxivId[],
   passServerError: boolean,
   deadline?: number,
@@ -200,6 +203,6 @@ function fetchIdList(
   const params = new URLSearchParams({ id_list: idList, max_results: String(ids.length) });
   const path = `/query?${params}`;
   return coalesce(`arxiv:idlist:${path}:${passServerError}`, () =>
-    fetchFeed(env, path, { passServerError, ...(deadline === undefined ? {} : { deadline }) }),
+    fetchFeed(ctx, path, { passServerError, ...(deadline === undefined ? {} : { deadline }) }),
   );
 }

@@ -1,6 +1,5 @@
 // Metadata by ID for tools and resources: parse every spelling, look up, and say exactly why
 // each miss missed. Throws only when nothing at all can be answered.
-import { loadConfig } from "../../config";
 import { PapersError } from "../../errors";
 import { mirrorLookup } from "../../store/arxiv-mirror-lookup";
 import { mirrorState } from "../../store/arxiv-mirror-state";
@@ -8,6 +7,7 @@ import { lookupArxivIds, type LookupOutcome } from "./api";
 import { rowToPaper } from "./mirror";
 import { formatId, parseArxivId, type ArxivId } from "./ids";
 import type { ServedPaper } from "./paper";
+import type { AppContext } from "../../context";
 
 export const LOOKUP_BATCH = 10;
 
@@ -32,9 +32,9 @@ export interface MetadataResult {
   remaining_ids: string[];
 }
 
-export async function getMetadata(env: Env, inputs: readonly string[]): Promise<MetadataResult> {
+export async function getMetadata(ctx: AppContext, inputs: readonly string[]): Promise<MetadataResult> {
   const batch = inputs.slice(0, LOOKUP_BATCH);
-  const { papers, not_found: notFound, liveFailure } = await findPapers(env, batch);
+  const { papers, not_found: notFound, liveFailure } = await findPapers(ctx, batch);
   if (papers.length === 0) {
     if (notFound.every((miss) => miss.reason === "invalid_id")) {
       const first = parseArxivId(batch[0]);
@@ -69,11 +69,11 @@ export interface FoundPapers {
 }
 
 /** Every input looked up (mirror, cache, arXiv), each miss with its reason; never throws for misses. */
-export async function findPapers(env: Env, inputs: readonly string[]): Promise<FoundPapers> {
+export async function findPapers(ctx: AppContext, inputs: readonly string[]): Promise<FoundPapers> {
   const parsed = inputs.map((input) => ({ input, parsed: parseArxivId(input) }));
   const valid = new Map<string, ArxivId>();
   for (const { parsed: p } of parsed) if (p.ok) valid.set(formatId(p.id), p.id);
-  const outcomes = valid.size === 0 ? new Map<string, Outcome>() : await lookupWithMirror(env, [...valid.values()]);
+  const outcomes = valid.size === 0 ? new Map<string, Outcome>() : await lookupWithMirror(ctx, [...valid.values()]);
   const papers: FoundPapers["papers"] = [];
   const notFound: NotFound[] = [];
   const seen = new Set<string>();
@@ -108,20 +108,20 @@ type Outcome =
  * A partial mirror (its first harvest under way) is asked only when arXiv cannot answer, and
  * never says "not in arXiv" for a paper it has not reached.
  */
-async function lookupWithMirror(env: Env, ids: ArxivId[]): Promise<Map<string, Outcome>> {
-  const config = loadConfig(env);
-  if (!config.ARXIV_MIRROR_ENABLED) return lookupArxivIds(env, ids);
-  const state = await mirrorState(env.DB);
-  if (state.ready) return lookupWholeMirror(env, ids, state.lastDatestamp, config.ARXIV_MIRROR_FALLBACK_LIVE);
-  if (!state.partial) return lookupArxivIds(env, ids);
-  const outcomes = new Map<string, Outcome>(config.ARXIV_MIRROR_FALLBACK_LIVE ? await lookupArxivIds(env, ids) : []);
+async function lookupWithMirror(ctx: AppContext, ids: ArxivId[]): Promise<Map<string, Outcome>> {
+  const config = ctx.config;
+  if (!config.ARXIV_MIRROR_ENABLED) return lookupArxivIds(ctx, ids);
+  const state = await mirrorState(ctx.env.DB);
+  if (state.ready) return lookupWholeMirror(ctx, ids, state.lastDatestamp, config.ARXIV_MIRROR_FALLBACK_LIVE);
+  if (!state.partial) return lookupArxivIds(ctx, ids);
+  const outcomes = new Map<string, Outcome>(config.ARXIV_MIRROR_FALLBACK_LIVE ? await lookupArxivIds(ctx, ids) : []);
   const unanswered = ids.filter((id) => {
     const outcome = outcomes.get(formatId(id));
     return outcome === undefined || outcome.kind === "live_lookup_failed";
   });
   if (unanswered.length === 0) return outcomes;
   const held = await mirrorLookup(
-    env.DB.withSession("first-unconstrained"),
+    ctx.env.DB.withSession("first-unconstrained"),
     unanswered.map((id) => id.base),
   );
   for (const id of unanswered) {
@@ -137,14 +137,14 @@ async function lookupWithMirror(env: Env, ids: ArxivId[]): Promise<Map<string, O
 }
 
 async function lookupWholeMirror(
-  env: Env,
+  ctx: AppContext,
   ids: ArxivId[],
   harvestedTo: string | null,
   fallbackLive: boolean,
 ): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
   const held = await mirrorLookup(
-    env.DB.withSession("first-unconstrained"),
+    ctx.env.DB.withSession("first-unconstrained"),
     ids.map((id) => id.base),
   );
   const rest: ArxivId[] = [];
@@ -161,7 +161,7 @@ async function lookupWholeMirror(
       outcomes.set(formatId(id), { kind: "not_in_mirror", harvestedTo });
     }
   }
-  if (rest.length > 0) for (const [key, outcome] of await lookupArxivIds(env, rest)) outcomes.set(key, outcome);
+  if (rest.length > 0) for (const [key, outcome] of await lookupArxivIds(ctx, rest)) outcomes.set(key, outcome);
   return outcomes;
 }
 

@@ -5,6 +5,7 @@ import { PapersError } from "../../errors";
 import type { SortBy } from "./api";
 import type { ArxivPaper } from "./paper";
 import { searchPapers, type SearchOutcome } from "./search";
+import type { AppContext } from "../../context";
 
 /** arXiv serves only the first 10,000 results of a query. */
 export const RESULT_WINDOW = 10_000;
@@ -35,7 +36,10 @@ export interface SearchPage {
   guidance?: string;
 }
 
-export async function searchPage(env: Env, request: SearchPageRequest): Promise<SearchPage & SearchOutcome["source"]> {
+export async function searchPage(
+  ctx: AppContext,
+  request: SearchPageRequest,
+): Promise<SearchPage & SearchOutcome["source"]> {
   const { start } = request;
   if (start >= RESULT_WINDOW) {
     throw new PapersError(
@@ -57,7 +61,7 @@ export async function searchPage(env: Env, request: SearchPageRequest): Promise<
     maxResults = RESULT_WINDOW - start;
     notices.push(`Capped to ${maxResults} results: arXiv serves only the first ${RESULT_WINDOW} of a query.`);
   }
-  const outcome = await searchPapers(env, {
+  const outcome = await searchPapers(ctx, {
     query: request.query,
     ...(request.category === undefined ? {} : { category: request.category }),
     ...(request.submittedFrom === undefined ? {} : { submittedFrom: request.submittedFrom }),

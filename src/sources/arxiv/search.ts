@@ -1,7 +1,6 @@
 // arxiv_search_papers behind the tool: answer from the mirror when it can answer the way arXiv
 // would, else from arXiv's API (with the reason in the answer). When arXiv's API fails on a
 // search the mirror could have answered (only more approximately), the mirror answers and says so.
-import { loadConfig } from "../../config";
 import { PapersError } from "../../errors";
 import { mirrorState, type MirrorState } from "../../store/arxiv-mirror-state";
 import { searchMirror, type MirrorOrdering } from "../../store/arxiv-mirror-search";
@@ -10,6 +9,7 @@ import { rowToPaper } from "./mirror";
 import { planMirrorSearch, type MirrorPlan } from "./mirror-query";
 import type { ArxivPaper } from "./paper";
 import { buildSearchQuery, parseSearch, type SearchFilters } from "./query";
+import type { AppContext } from "../../context";
 
 export interface SearchInput extends SearchFilters {
   query: string;
@@ -37,17 +37,17 @@ const ORDERING_NOTE: Record<MirrorOrdering, string | null> = {
 
 const DAY_MS = 86_400_000;
 
-export async function searchPapers(env: Env, input: SearchInput, today = new Date()): Promise<SearchOutcome> {
+export async function searchPapers(ctx: AppContext, input: SearchInput, today = new Date()): Promise<SearchOutcome> {
   // Parsed once (bad input fails the same way on every route); both the mirror's planner and arXiv's query use it.
   const parsed = parseSearch(input.query);
   const searchQuery = buildSearchQuery(parsed, input, today);
-  const config = loadConfig(env);
+  const config = ctx.config;
   let liveReason: string;
   let fallbackPlan: MirrorPlan | undefined;
   if (!config.ARXIV_MIRROR_ENABLED) {
     liveReason = "";
   } else {
-    const state = await mirrorState(env.DB);
+    const state = await mirrorState(ctx.env.DB);
     const planned = state.ready || state.partial ? planMirrorSearch(parsed, input, today) : undefined;
     if (!planned) liveReason = `the mirror is not ready (${state.reason})`;
     else if ("live" in planned) liveReason = planned.live;
@@ -61,7 +61,7 @@ export async function searchPapers(env: Env, input: SearchInput, today = new Dat
         liveReason = recentLive;
         fallbackPlan = planned.plan;
       } else {
-        const answer = await mirrorAnswer(env, planned.plan, input, searchQuery, ageNotices(state, today));
+        const answer = await mirrorAnswer(ctx, planned.plan, input, searchQuery, ageNotices(state, today));
         if ("live" in answer) {
           liveReason = answer.live;
           if (answer.mirrorCouldApproximate) fallbackPlan = planned.plan;
@@ -71,7 +71,7 @@ export async function searchPapers(env: Env, input: SearchInput, today = new Dat
   }
   const notices = liveReason ? [`Answered by arXiv's API: ${liveReason}.`] : [];
   try {
-    const { feed, source } = await searchArxiv(env, {
+    const { feed, source } = await searchArxiv(ctx, {
       searchQuery,
       start: input.start,
       maxResults: input.maxResults,
@@ -82,7 +82,7 @@ export async function searchPapers(env: Env, input: SearchInput, today = new Dat
   } catch (error) {
     if (!(error instanceof PapersError) || !error.retryable || fallbackPlan === undefined) throw error;
     const fallback = await mirrorAnswer(
-      env,
+      ctx,
       fallbackPlan,
       input,
       searchQuery,
@@ -97,7 +97,7 @@ export async function searchPapers(env: Env, input: SearchInput, today = new Dat
 }
 
 async function mirrorAnswer(
-  env: Env,
+  ctx: AppContext,
   plan: MirrorPlan,
   input: SearchInput,
   searchQuery: string,
@@ -105,7 +105,7 @@ async function mirrorAnswer(
   ignoreDateOutliers = false,
 ): Promise<SearchOutcome | { live: string; mirrorCouldApproximate: boolean }> {
   // Read through a D1 session: a deployed mirror with read replication answers from the nearest replica.
-  const result = await searchMirror(env.DB.withSession("first-unconstrained"), plan, {
+  const result = await searchMirror(ctx.env.DB.withSession("first-unconstrained"), plan, {
     sortBy: input.sortBy,
     sortOrder: input.sortOrder,
     start: input.start,

@@ -1,7 +1,6 @@
 // papers_export_citations behind the tool: up to 50 arXiv and NBER IDs, mixed, looked up where
 // our other tools look them up (the arXiv mirror, cache, API; the NBER info cache, mirror, page),
 // written as one BibTeX, RIS or CSL-JSON document. A miss is reported beside the entries.
-import { loadConfig } from "../../config";
 import { PapersError } from "../../errors";
 import { getCachedInfo } from "../../store/nber-cache";
 import { mirrorPaper } from "../../store/nber-mirror";
@@ -16,6 +15,7 @@ import { toCsl } from "./csl";
 import { assignKeys } from "./keys";
 import { fromArxiv, fromNber, type CitationRecord } from "./record";
 import { toRis } from "./ris";
+import type { AppContext } from "../../context";
 
 export const EXPORT_MAX_IDS = 50;
 export type CitationFormat = "bibtex" | "ris" | "csl-json";
@@ -41,8 +41,12 @@ export interface ExportResult {
   not_found: ExportMiss[];
 }
 
-export async function exportCitations(env: Env, ids: readonly string[], format: CitationFormat): Promise<ExportResult> {
-  const records = await lookupRecords(env, ids);
+export async function exportCitations(
+  ctx: AppContext,
+  ids: readonly string[],
+  format: CitationFormat,
+): Promise<ExportResult> {
+  const records = await lookupRecords(ctx, ids);
   const keys = assignKeys(records.found);
   const text =
     format === "csl-json"
@@ -68,7 +72,7 @@ export async function exportCitations(env: Env, ids: readonly string[], format: 
 
 /** The citation records of the IDs, in input order, and a typed miss for each that has none. */
 export async function lookupRecords(
-  env: Env,
+  ctx: AppContext,
   ids: readonly string[],
 ): Promise<{ found: CitationRecord[]; missed: ExportMiss[] }> {
   const slots: ({ record: CitationRecord } | { miss: ExportMiss } | null)[] = ids.map(() => null);
@@ -93,10 +97,10 @@ export async function lookupRecords(
     arxiv.length === 0
       ? undefined
       : findPapers(
-          env,
+          ctx,
           arxiv.map((entry) => entry.input),
         ),
-    Promise.all(nber.map(async ({ id }) => nberRecord(env, id))),
+    Promise.all(nber.map(async ({ id }) => nberRecord(ctx, id))),
   ]);
   if (arxivFound) {
     const byInput = new Map(arxivFound.papers.map((paper) => [paper.input, paper]));
@@ -141,13 +145,13 @@ function arxivSource(paper: ServedPaper): string {
 
 /** The NBER info cache, then the NBER mirror, then NBER's paper page. */
 async function nberRecord(
-  env: Env,
+  ctx: AppContext,
   id: NberId,
 ): Promise<{ record: CitationRecord } | { miss: Omit<ExportMiss, "id"> }> {
-  const config = loadConfig(env);
-  const cached = await getCachedInfo<NberPaperInfo>(env.DB, id.id, config.NBER_INFO_CACHE_TTL_DAYS);
+  const config = ctx.config;
+  const cached = await getCachedInfo<NberPaperInfo>(ctx.env.DB, id.id, config.NBER_INFO_CACHE_TTL_DAYS);
   if (cached) return { record: fromNber(cached.value, `NBER paper page, cached ${cached.cachedAt}`) };
-  const held = await mirrorPaper(env.DB, id.id);
+  const held = await mirrorPaper(ctx.env.DB, id.id);
   if (held) {
     const info: NberPaperInfo = {
       ...held,
@@ -158,7 +162,7 @@ async function nberRecord(
     return { record: fromNber(info, "NBER metadata mirror") };
   }
   try {
-    const info = await getNberPaperInfo(env, id.id, { includeAll: true, refresh: false });
+    const info = await getNberPaperInfo(ctx, id.id, { includeAll: true, refresh: false });
     return { record: fromNber(info, "NBER paper page") };
   } catch (error) {
     if (!(error instanceof PapersError)) throw error;

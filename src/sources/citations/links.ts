@@ -2,7 +2,6 @@
 // DOI; an NBER paper's own DOI, its published version's DOI, and its arXiv version when the
 // arXiv mirror holds one (a title and author match, the resolver's threshold).
 import { z } from "zod";
-import { loadConfig } from "../../config";
 import { mirrorState } from "../../store/arxiv-mirror-state";
 import type { ArxivPaper } from "../arxiv/paper";
 import type { NberPaperInfo } from "../nber/paper";
@@ -10,6 +9,7 @@ import { splitName } from "./names";
 import { ARXIV_DOI_PREFIX, NBER_DOI_PREFIX } from "./record";
 import { cleanDoi } from "./reference-text";
 import { resolveReference } from "./resolve";
+import type { AppContext } from "../../context";
 
 export const linkSchema = z.object({
   kind: z.enum(["journal_doi", "arxiv_doi", "nber_doi", "published_doi", "arxiv_version"]),
@@ -38,7 +38,7 @@ export function arxivLinks(paper: ArxivPaper): Link[] {
   return links;
 }
 
-export async function nberLinks(env: Env, info: NberPaperInfo): Promise<{ links: Link[]; notices: string[] }> {
+export async function nberLinks(ctx: AppContext, info: NberPaperInfo): Promise<{ links: Link[]; notices: string[] }> {
   const links: Link[] = [];
   const notices: string[] = [];
   const own = info.doi ?? (info.id.startsWith("w") ? `${NBER_DOI_PREFIX}${info.id}` : null);
@@ -59,11 +59,11 @@ export async function nberLinks(env: Env, info: NberPaperInfo): Promise<{ links:
     });
 
   // The arXiv version: only from a whole mirror (never a search sent to arXiv for this).
-  const mirrorEnabled = loadConfig(env).ARXIV_MIRROR_ENABLED;
-  if (mirrorEnabled && (await mirrorState(env.DB)).ready) {
+  const mirrorEnabled = ctx.config.ARXIV_MIRROR_ENABLED;
+  if (mirrorEnabled && (await mirrorState(ctx.env.DB)).ready) {
     const year = Number(info.date?.slice(0, 4)) || undefined;
     const resolution = await resolveReference(
-      env,
+      ctx,
       { title: info.title, authors: info.authors.map((name) => splitName(name).family), ...(year ? { year } : {}) },
       { sources: ["arxiv"] },
     );

@@ -6,6 +6,7 @@ import { loadArxivDocument } from "../arxiv/read/reader";
 import { bibliographyOf, type BibliographyEntry } from "./bibliography";
 import type { ServedPaper } from "../arxiv/paper";
 import { lookupArxiv, resolveReference, type Candidate } from "./resolve";
+import type { AppContext } from "../../context";
 
 export const REFERENCES_PAGE = 25;
 export const REFERENCES_MAX_PAGE = 100;
@@ -29,21 +30,21 @@ export interface ReferencesResult {
 }
 
 export async function getReferences(
-  env: Env,
+  ctx: AppContext,
   paperId: string,
   start: number,
   limit: number,
   reportProgress: ReportProgress = noProgress,
 ): Promise<ReferencesResult> {
-  const loaded = await loadArxivDocument(env, paperId, reportProgress);
+  const loaded = await loadArxivDocument(ctx, paperId, reportProgress);
   const entries = bibliographyOf(loaded.document);
   const page = entries.slice(start, start + limit);
   // Every arXiv ID on the page in one lookup (one API request at most), not one per entry.
   const arxivIds = [...new Set(page.flatMap((entry) => (entry.arxiv_id ? [entry.arxiv_id.replace(/v\d+$/, "")] : [])))];
-  const arxivLookups = await lookupArxiv(env, arxivIds);
+  const arxivLookups = await lookupArxiv(ctx, arxivIds);
   const progress = throttled(reportProgress);
   let resolved = 0;
-  const resolveOne = resolveEntry(env, arxivLookups);
+  const resolveOne = resolveEntry(ctx, arxivLookups);
   const references = await mapLimited(page, RESOLVE_CONCURRENCY, async (entry) => {
     const done = await resolveOne(entry);
     resolved++;
@@ -67,7 +68,7 @@ export async function getReferences(
   };
 }
 
-function resolveEntry(env: Env, arxivLookups: Map<string, ServedPaper | string>) {
+function resolveEntry(ctx: AppContext, arxivLookups: Map<string, ServedPaper | string>) {
   return async (entry: BibliographyEntry): Promise<ResolvedEntry> => {
     const { number: _n, text: _t, ...fields } = entry;
     if (!fields.title && !fields.doi && !fields.arxiv_id && !fields.nber_id) {
@@ -76,7 +77,7 @@ function resolveEntry(env: Env, arxivLookups: Map<string, ServedPaper | string>)
         resolved: { status: "not_tried", why: "no title or identifier could be read from the entry" },
       };
     }
-    const resolution = await resolveReference(env, fields, { maxMatches: 1, arxivLookups });
+    const resolution = await resolveReference(ctx, fields, { maxMatches: 1, arxivLookups });
     const best = resolution.matches[0];
     return {
       ...entry,

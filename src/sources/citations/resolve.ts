@@ -3,7 +3,6 @@
 // was tried. Identifiers (arXiv ID, arXiv/NBER/journal DOI, NBER number) are looked up exactly;
 // a title is searched in the arXiv mirror (arXiv's API when there is no mirror) and the NBER
 // mirror, and every candidate is scored against everything the reference says.
-import { loadConfig } from "../../config";
 import { PapersError } from "../../errors";
 import { mirrorByDoi } from "../../store/arxiv-mirror-lookup";
 import { mirrorState } from "../../store/arxiv-mirror-state";
@@ -25,6 +24,7 @@ import {
   titleTokens,
   type ReferenceFields,
 } from "./reference-text";
+import type { AppContext } from "../../context";
 
 /** At or above this, a candidate is a match; below it the answer is no_match. */
 export const MATCH_THRESHOLD = 0.8;
@@ -111,17 +111,17 @@ export interface ResolveOptions {
 }
 
 export async function resolveReference(
-  env: Env,
+  ctx: AppContext,
   fields: ReferenceFields,
   { maxMatches = 3, arxivLookups, sources = ["arxiv", "nber"] }: ResolveOptions = {},
 ): Promise<Resolution> {
   const tried: string[] = [];
   const found: Found[] = [];
-  await lookupIdentifiers(env, fields, found, tried, arxivLookups);
+  await lookupIdentifiers(ctx, fields, found, tried, arxivLookups);
   // An identifier that resolved, to a paper whose title does not contradict the reference, decides: no search needed.
   const decided = found.some((candidate) => score(fields, candidate).confidence >= MATCH_THRESHOLD);
   if (decided) tried.push("title search skipped: an identifier matched");
-  else await searchTitle(env, fields, found, tried, sources);
+  else await searchTitle(ctx, fields, found, tried, sources);
 
   // One candidate per paper, its best evidence kept.
   const byPaper = new Map<string, Found>();
@@ -141,7 +141,7 @@ export async function resolveReference(
 }
 
 async function lookupIdentifiers(
-  env: Env,
+  ctx: AppContext,
   fields: ReferenceFields,
   found: Found[],
   tried: string[],
@@ -150,7 +150,7 @@ async function lookupIdentifiers(
   if (fields.arxiv_id) {
     // A cited version is still the paper: look up the paper (the latest version answers).
     const base = fields.arxiv_id.replace(/v\d+$/, "");
-    const outcome = arxivLookups?.get(base) ?? (await lookupArxiv(env, [base])).get(base)!;
+    const outcome = arxivLookups?.get(base) ?? (await lookupArxiv(ctx, [base])).get(base)!;
     if (typeof outcome !== "string")
       found.push({
         ...fromArxivPaper(outcome, `arXiv ID ${fields.arxiv_id} looked up (${outcome.served_from})`),
@@ -162,17 +162,17 @@ async function lookupIdentifiers(
   }
   if (fields.nber_id) {
     const parsed = parseNberId(fields.nber_id);
-    const paper = parsed.ok ? await nberPaper(env, parsed.id.id) : undefined;
+    const paper = parsed.ok ? await nberPaper(ctx, parsed.id.id) : undefined;
     if (paper) found.push({ ...paper, exact: `NBER number ${paper.id}` });
     tried.push(`NBER number ${fields.nber_id}: ${paper ? "found" : "not in the NBER mirror or cache"}`);
   }
   const doi = fields.doi;
   if (doi && !/^10\.48550\/arxiv\./i.test(doi) && !/^10\.3386\//i.test(doi)) {
-    if (!loadConfig(env).ARXIV_MIRROR_ENABLED || !(await mirrorState(env.DB)).ready) {
+    if (!ctx.config.ARXIV_MIRROR_ENABLED || !(await mirrorState(ctx.env.DB)).ready) {
       tried.push(`DOI ${doi}: not looked up (no arXiv mirror to hold journal DOIs; papers-mcp does not ask Crossref)`);
       return;
     }
-    const rows = await mirrorByDoi(env.DB.withSession("first-unconstrained"), doi);
+    const rows = await mirrorByDoi(ctx.env.DB.withSession("first-unconstrained"), doi);
     for (const row of rows)
       found.push({ ...fromArxivPaper(rowToPaper(row), `journal DOI ${doi} in the arXiv mirror`), exact: `DOI ${doi}` });
     tried.push(
@@ -182,7 +182,7 @@ async function lookupIdentifiers(
 }
 
 async function searchTitle(
-  env: Env,
+  ctx: AppContext,
   fields: ReferenceFields,
   found: Found[],
   tried: string[],
@@ -193,14 +193,14 @@ async function searchTitle(
   // Lower-case words only: arXiv's grammar would read AND/OR/NOT and field prefixes.
   const query = words.join(" ");
   await Promise.all([
-    sources.includes("arxiv") ? searchArxivTitle(env, query, found, tried) : undefined,
-    sources.includes("nber") ? searchNberTitle(env, query, found, tried) : undefined,
+    sources.includes("arxiv") ? searchArxivTitle(ctx, query, found, tried) : undefined,
+    sources.includes("nber") ? searchNberTitle(ctx, query, found, tried) : undefined,
   ]);
 }
 
-async function searchArxivTitle(env: Env, query: string, found: Found[], tried: string[]): Promise<void> {
+async function searchArxivTitle(ctx: AppContext, query: string, found: Found[], tried: string[]): Promise<void> {
   try {
-    const outcome = await searchPapers(env, {
+    const outcome = await searchPapers(ctx, {
       query,
       sortBy: "relevance",
       sortOrder: "descending",
@@ -216,18 +216,21 @@ async function searchArxivTitle(env: Env, query: string, found: Found[], tried: 
   }
 }
 
-async function searchNberTitle(env: Env, query: string, found: Found[], tried: string[]): Promise<void> {
-  const result = await searchNberMirror(env.DB, { query, page: 1, perPage: 5 });
+async function searchNberTitle(ctx: AppContext, query: string, found: Found[], tried: string[]): Promise<void> {
+  const result = await searchNberMirror(ctx.env.DB, { query, page: 1, perPage: 5 });
   for (const paper of result.papers)
     found.push(fromNberPaper({ ...paper, url: paperUrl(paper.id) }, "title search in the NBER mirror"));
   tried.push(`title search in the NBER mirror: ${result.papers.length} candidates`);
 }
 
 /** arXiv IDs looked up in one go (mirror, cache, then one API request): base ID -> paper, or why not. */
-export async function lookupArxiv(env: Env, baseIds: readonly string[]): Promise<Map<string, ServedPaper | string>> {
+export async function lookupArxiv(
+  ctx: AppContext,
+  baseIds: readonly string[],
+): Promise<Map<string, ServedPaper | string>> {
   const out = new Map<string, ServedPaper | string>();
   if (baseIds.length === 0) return out;
-  const result = await findPapers(env, baseIds);
+  const result = await findPapers(ctx, baseIds);
   for (const paper of result.papers) out.set(paper.input, paper);
   for (const miss of result.not_found) out.set(miss.id, miss.reason);
   for (const id of baseIds) if (!out.has(id)) out.set(id, "not found");
@@ -258,10 +261,10 @@ function fromNberPaper(paper: NberPaper | NberPaperInfo, how: string): Found {
   };
 }
 
-async function nberPaper(env: Env, id: string): Promise<Found | undefined> {
-  const cached = await getCachedInfo<NberPaperInfo>(env.DB, id, loadConfig(env).NBER_INFO_CACHE_TTL_DAYS);
+async function nberPaper(ctx: AppContext, id: string): Promise<Found | undefined> {
+  const cached = await getCachedInfo<NberPaperInfo>(ctx.env.DB, id, ctx.config.NBER_INFO_CACHE_TTL_DAYS);
   if (cached) return fromNberPaper(cached.value, `NBER number ${id} (paper page, cached)`);
-  const held = await mirrorPaper(env.DB, id);
+  const held = await mirrorPaper(ctx.env.DB, id);
   return held ? fromNberPaper({ ...held, url: paperUrl(id) }, `NBER number ${id} (NBER mirror)`) : undefined;
 }
 

@@ -3,12 +3,12 @@
 import { decodeHTML } from "entities";
 import { z } from "zod";
 import { PapersError } from "../../errors";
-import { loadConfig } from "../../config";
 import { cacheGet, cachePut } from "../../store/cache";
 import { coalesce } from "../../upstream/coalesce";
 import { politeFetch, readTextCapped } from "../../upstream/fetch";
 import { parseNberId } from "./ids";
 import { paperUrl, plainText, type NberPaper } from "./paper";
+import type { AppContext } from "../../context";
 
 const SEARCH_PATH = "/api/v1/working_page_listing/contentType/working_paper/_/_/search";
 const MONTHS = [
@@ -59,7 +59,11 @@ export interface NberSearchAnswer {
   cachedAt?: string;
 }
 
-export async function searchNberApi(env: Env, params: NberSearchParams, deadline?: number): Promise<NberSearchAnswer> {
+export async function searchNberApi(
+  ctx: AppContext,
+  params: NberSearchParams,
+  deadline?: number,
+): Promise<NberSearchAnswer> {
   const query = new URLSearchParams({ page: String(params.page), perPage: String(params.perPage) });
   if (params.query) query.set("q", params.query);
   if (params.startDate) query.set("startDate", params.startDate);
@@ -69,14 +73,14 @@ export async function searchNberApi(env: Env, params: NberSearchParams, deadline
   // gate once, answers them all; the answer is then reused for NBER_SEARCH_CACHE_TTL_SECONDS.
   const path = `${SEARCH_PATH}?${query}`;
   const key = `nber:search:${path}`;
-  const ttlSeconds = loadConfig(env).NBER_SEARCH_CACHE_TTL_SECONDS;
+  const ttlSeconds = ctx.config.NBER_SEARCH_CACHE_TTL_SECONDS;
   const hit =
     ttlSeconds > 0 && !params.newestFirst
-      ? await cacheGet<{ total: number; papers: NberPaper[] }>(env.DB, key)
+      ? await cacheGet<{ total: number; papers: NberPaper[] }>(ctx.env.DB, key)
       : undefined;
   if (hit) return { ...hit.value, cachedAt: new Date(hit.fetchedAt).toISOString() };
   const answer = await coalesce(key, async () => {
-    const response = await politeFetch(env, "nber", path, {
+    const response = await politeFetch(ctx, "nber", path, {
       retries: 2,
       passStatuses: [],
       headers: { accept: "application/json" },
@@ -85,7 +89,7 @@ export async function searchNberApi(env: Env, params: NberSearchParams, deadline
     const parsed = parseSearchBody(await readTextCapped(response, 5_000_000, "NBER's search API"));
     // The listing walk (newest first) wants what NBER has now; searches are what users repeat.
     if (ttlSeconds > 0 && !params.newestFirst)
-      await cachePut(env.DB, [{ key, value: parsed, ttlMs: ttlSeconds * 1000 }]);
+      await cachePut(ctx.env.DB, [{ key, value: parsed, ttlMs: ttlSeconds * 1000 }]);
     return parsed;
   });
   return answer;

@@ -1,12 +1,12 @@
 // NBER PDFs: fetched once through the NBER gate into R2 (key from the validated ID), then served
 // from there. A failed fetch leaves nothing behind (an R2 put is atomic); every call is logged.
-import { loadConfig } from "../../config";
 import { PapersError } from "../../errors";
 import { nberPdfKey } from "../../store/blobs";
 import { logDownload } from "../../store/nber-logs";
 import { politeFetch, readBytesCapped } from "../../upstream/fetch";
 import { withPdfMemory } from "../text/pdf-memory";
 import type { NberId } from "./ids";
+import type { AppContext } from "../../context";
 
 export interface StoredPdfInfo {
   size: number;
@@ -28,27 +28,27 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
  * The PDF is in R2 (fetched now if it was not), described without reading it: a cached copy costs
  * one metadata read, not the whole object in memory (nber_download_paper hands out a link).
  */
-export async function ensureNberPdf(env: Env, id: NberId, deadline?: number): Promise<StoredPdfInfo> {
+export async function ensureNberPdf(ctx: AppContext, id: NberId, deadline?: number): Promise<StoredPdfInfo> {
   const key = nberPdfKey(id);
-  const head = await env.BLOBS.head(key);
+  const head = await ctx.env.BLOBS.head(key);
   if (head) {
     // Objects stored before the digest was kept in their metadata: digest the stream, never a buffer.
-    const sha256 = head.customMetadata?.["sha256"] ?? (await streamedSha256(env, key));
-    await logDownload(env.DB, { paperId: id.id, status: "cached", size: head.size, sha256 });
+    const sha256 = head.customMetadata?.["sha256"] ?? (await streamedSha256(ctx, key));
+    await logDownload(ctx.env.DB, { paperId: id.id, status: "cached", size: head.size, sha256 });
     return { size: head.size, sha256, storedAt: head.uploaded.toISOString(), servedFrom: "cache" };
   }
   // The body is held while it is digested and stored: it counts against the isolate's PDF budget.
-  const cap = loadConfig(env).NBER_MAX_PDF_BYTES;
+  const cap = ctx.config.NBER_MAX_PDF_BYTES;
   const { bytes: _bytes, ...info } = await withPdfMemory(
     cap,
-    { extract: false, deadline: deadline ?? Date.now() + loadConfig(env).NBER_TIMEOUT_MS },
-    () => downloadNberPdf(env, id, deadline),
+    { extract: false, deadline: deadline ?? Date.now() + ctx.config.NBER_TIMEOUT_MS },
+    () => downloadNberPdf(ctx, id, deadline),
   );
   return info;
 }
 
-async function streamedSha256(env: Env, key: string): Promise<string> {
-  const object = await env.BLOBS.get(key);
+async function streamedSha256(ctx: AppContext, key: string): Promise<string> {
+  const object = await ctx.env.BLOBS.get(key);
   if (!object)
     throw new PapersError("upstream_unavailable", "The stored PDF disappeared while it was read.", {
       retryable: true,
@@ -60,22 +60,22 @@ async function streamedSha256(env: Env, key: string): Promise<string> {
 }
 
 /** The PDF's bytes (for its text), from R2 or fetched once into it. The caller holds the PDF budget (pdf-memory.ts). */
-export async function fetchNberPdf(env: Env, id: NberId, deadline?: number): Promise<StoredPdf> {
+export async function fetchNberPdf(ctx: AppContext, id: NberId, deadline?: number): Promise<StoredPdf> {
   const key = nberPdfKey(id);
-  const stored = await env.BLOBS.get(key);
+  const stored = await ctx.env.BLOBS.get(key);
   if (stored) {
     const bytes = new Uint8Array(await stored.arrayBuffer());
     const sha256 = stored.customMetadata?.["sha256"] ?? (await sha256Hex(bytes));
-    await logDownload(env.DB, { paperId: id.id, status: "cached", size: bytes.byteLength, sha256 });
+    await logDownload(ctx.env.DB, { paperId: id.id, status: "cached", size: bytes.byteLength, sha256 });
     return { bytes, size: bytes.byteLength, sha256, storedAt: stored.uploaded.toISOString(), servedFrom: "cache" };
   }
-  return downloadNberPdf(env, id, deadline);
+  return downloadNberPdf(ctx, id, deadline);
 }
 
-async function downloadNberPdf(env: Env, id: NberId, deadline?: number): Promise<StoredPdf> {
+async function downloadNberPdf(ctx: AppContext, id: NberId, deadline?: number): Promise<StoredPdf> {
   const key = nberPdfKey(id);
   try {
-    const response = await politeFetch(env, "nber", `/papers/${id.id}.pdf`, {
+    const response = await politeFetch(ctx, "nber", `/papers/${id.id}.pdf`, {
       retries: 2,
       passStatuses: [403, 404],
       ...(deadline === undefined ? {} : { deadline }),
@@ -100,7 +100,7 @@ async function downloadNberPdf(env: Env, id: NberId, deadline?: number): Promise
     }
     const bytes = await readBytesCapped(
       response,
-      loadConfig(env).NBER_MAX_PDF_BYTES,
+      ctx.config.NBER_MAX_PDF_BYTES,
       "content_too_large",
       `NBER's PDF of ${id.id}`,
     );
@@ -115,13 +115,16 @@ async function downloadNberPdf(env: Env, id: NberId, deadline?: number): Promise
       );
     }
     const sha256 = await sha256Hex(bytes);
-    await env.BLOBS.put(key, bytes, { httpMetadata: { contentType: "application/pdf" }, customMetadata: { sha256 } });
-    await logDownload(env.DB, { paperId: id.id, status: "stored", size: bytes.byteLength, sha256 });
+    await ctx.env.BLOBS.put(key, bytes, {
+      httpMetadata: { contentType: "application/pdf" },
+      customMetadata: { sha256 },
+    });
+    await logDownload(ctx.env.DB, { paperId: id.id, status: "stored", size: bytes.byteLength, sha256 });
     return { bytes, size: bytes.byteLength, sha256, storedAt: new Date().toISOString(), servedFrom: "live" };
   } catch (error) {
     const status =
       error instanceof PapersError && error.reason === "not_downloadable_now" ? "not_downloadable_now" : "failed";
-    await logDownload(env.DB, {
+    await logDownload(ctx.env.DB, {
       paperId: id.id,
       status,
       error: error instanceof PapersError ? `${error.reason}: ${error.message}` : "internal_error",

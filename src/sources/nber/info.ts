@@ -1,6 +1,5 @@
 // nber_get_paper_info: the info cache (TTL from config), else the paper page; the mirror's
 // record when NBER cannot be asked. Every lookup is logged, hit or miss.
-import { loadConfig } from "../../config";
 import { PapersError } from "../../errors";
 import { getCachedInfo, putCachedInfo } from "../../store/nber-cache";
 import { logInfo } from "../../store/nber-logs";
@@ -9,6 +8,7 @@ import { parseNberId, type NberId } from "./ids";
 import { fetchPaperPage } from "./page";
 import { paperUrl, PUBLIC_NBER, type NberPaperInfo } from "./paper";
 import { fromCache } from "../served-from";
+import type { AppContext } from "../../context";
 
 export type ServedInfo = NberPaperInfo & {
   served_from: "cache" | "live" | "mirror";
@@ -35,32 +35,30 @@ function trim(info: NberPaperInfo, includeAll: boolean): NberPaperInfo {
 }
 
 export async function getNberPaperInfo(
-  env: Env,
+  ctx: AppContext,
   paperId: string,
   options: { includeAll: boolean; refresh: boolean },
-  // Log writes run after the answer is sent when the caller can wait for them (a Worker request).
-  defer: (work: Promise<unknown>) => void = () => {},
 ): Promise<ServedInfo> {
   const id = requireNberId(paperId);
-  const config = loadConfig(env);
+  const config = ctx.config;
   try {
     if (!options.refresh) {
-      const cached = await getCachedInfo<NberPaperInfo>(env.DB, id.id, config.NBER_INFO_CACHE_TTL_DAYS);
+      const cached = await getCachedInfo<NberPaperInfo>(ctx.env.DB, id.id, config.NBER_INFO_CACHE_TTL_DAYS);
       if (cached) {
-        defer(logInfo(env.DB, { paperId: id.id, servedFrom: "cache" }));
+        ctx.waitUntil(logInfo(ctx.env.DB, { paperId: id.id, servedFrom: "cache" }));
         return { ...trim(cached.value, options.includeAll), ...fromCache(cached.cachedAt), notices: [] };
       }
     }
     let info: NberPaperInfo | undefined;
     try {
-      info = await fetchPaperPage(env, id);
+      info = await fetchPaperPage(ctx, id);
     } catch (error) {
       const fallback =
         error instanceof PapersError && error.reason !== "upstream_malformed"
-          ? await mirrorPaper(env.DB, id.id)
+          ? await mirrorPaper(ctx.env.DB, id.id)
           : undefined;
       if (!fallback || !(error instanceof PapersError)) throw error;
-      await logInfo(env.DB, { paperId: id.id, servedFrom: "mirror" });
+      await logInfo(ctx.env.DB, { paperId: id.id, servedFrom: "mirror" });
       return {
         ...fallback,
         url: paperUrl(id.id),
@@ -77,12 +75,12 @@ export async function getNberPaperInfo(
         recovery: "Check the number, or find the paper with nber_search_papers.",
       });
     }
-    await putCachedInfo(env.DB, id.id, info);
-    await upsertMirror(env.DB, [{ ...info, source: "page" }]);
-    await logInfo(env.DB, { paperId: id.id, servedFrom: "live" });
+    await putCachedInfo(ctx.env.DB, id.id, info);
+    await upsertMirror(ctx.env.DB, [{ ...info, source: "page" }]);
+    await logInfo(ctx.env.DB, { paperId: id.id, servedFrom: "live" });
     return { ...trim(info, options.includeAll), served_from: "live", notices: [] };
   } catch (error) {
-    await logInfo(env.DB, {
+    await logInfo(ctx.env.DB, {
       paperId: id.id,
       servedFrom: null,
       error: error instanceof PapersError ? error.reason : "internal_error",

@@ -6,6 +6,7 @@ import { coalesce } from "../../upstream/coalesce";
 import { politeFetch, readBytesCapped } from "../../upstream/fetch";
 import type { NberId } from "./ids";
 import { paperUrl, PUBLIC_NBER, type NberPaperInfo } from "./paper";
+import type { AppContext } from "../../context";
 
 /** citation_author is "Last, First" on NBER pages; show "First Last". */
 function displayName(author: string): string {
@@ -13,10 +14,14 @@ function displayName(author: string): string {
   return first ? `${first} ${last}` : author;
 }
 
-export async function fetchPaperPage(env: Env, id: NberId, deadline?: number): Promise<NberPaperInfo | undefined> {
+export async function fetchPaperPage(
+  ctx: AppContext,
+  id: NberId,
+  deadline?: number,
+): Promise<NberPaperInfo | undefined> {
   // Concurrent lookups of one paper share one request (and one parse).
   return coalesce(`nber:page:${id.id}`, async () => {
-    const response = await politeFetch(env, "nber", `/papers/${id.id}`, {
+    const response = await politeFetch(ctx, "nber", `/papers/${id.id}`, {
       retries: 2,
       ...(deadline === undefined ? {} : { deadline }),
     });

@@ -1,6 +1,5 @@
 // nber_read_paper's engine: the PDF (from R2, or fetched once), its text by unpdf page by page,
 // the extracted document cached in R2.
-import { loadConfig } from "../../config";
 import { getJson, nberPdfKey, nberTextKey, putJson } from "../../store/blobs";
 import type { ExtractedDocument } from "../text/document";
 import { pdfToDocument } from "../text/pdf";
@@ -11,24 +10,25 @@ import { withPdfMemory } from "../text/pdf-memory";
 import { fetchNberPdf } from "./download";
 import { requireNberId } from "./info";
 import { paperUrl } from "./paper";
+import type { AppContext } from "../../context";
 
 export async function loadNberDocument(
-  env: Env,
+  ctx: AppContext,
   paperId: string,
   reportProgress: ReportProgress = noProgress,
 ): Promise<{ id: string; document: ExtractedDocument; servedFrom: "cache" | "live"; cachedAt?: string }> {
   const id = requireNberId(paperId);
-  const stored = await getJson<ExtractedDocument>(env.BLOBS, nberTextKey(id.id));
+  const stored = await getJson<ExtractedDocument>(ctx.env.BLOBS, nberTextKey(id.id));
   if (stored)
     return { id: id.id, document: completeStructure(stored.value), servedFrom: "cache", cachedAt: stored.storedAt };
-  const config = loadConfig(env);
+  const config = ctx.config;
   const progress = throttled(reportProgress);
   progress("fetching the PDF", 1);
   // The PDF's memory comes from the isolate's budget before it is read: its stored size, else the cap.
   const deadline = Date.now() + config.NBER_READ_TIMEOUT_MS;
-  const size = (await env.BLOBS.head(nberPdfKey(id)))?.size ?? config.NBER_MAX_PDF_BYTES;
+  const size = (await ctx.env.BLOBS.head(nberPdfKey(id)))?.size ?? config.NBER_MAX_PDF_BYTES;
   const document = await withPdfMemory(size, { extract: true, deadline }, async () => {
-    const pdf = await fetchNberPdf(env, id, deadline);
+    const pdf = await fetchNberPdf(ctx, id, deadline);
     progress(`PDF ${(pdf.bytes.byteLength / 1_048_576).toFixed(1)} MB fetched`, 2);
     return pdfToDocument(
       pdf.bytes,
@@ -41,6 +41,6 @@ export async function loadNberDocument(
     );
   });
   warmPassageIndex(passageKey(id.id, "pdf_text"), document.text);
-  await putJson(env.BLOBS, nberTextKey(id.id), document);
+  await putJson(ctx.env.BLOBS, nberTextKey(id.id), document);
   return { id: id.id, document, servedFrom: "live" };
 }

@@ -8,6 +8,7 @@ import { searchNberApi } from "./api";
 import { parseNberId } from "./ids";
 import { paperUrl, type NberPaper } from "./paper";
 import { fromCache } from "../served-from";
+import type { AppContext } from "../../context";
 
 export interface NberSearchInput {
   query: string;
@@ -35,12 +36,7 @@ export interface NberSearchResult {
 // The mirror is trusted for a window that ends before its newest paper: after that it may lack papers.
 const toPaper = (paper: MirrorPaper): NberPaper => ({ ...paper, url: paperUrl(paper.id) });
 
-export async function searchNber(
-  env: Env,
-  input: NberSearchInput,
-  surface: string,
-  waitUntil: (p: Promise<unknown>) => void,
-): Promise<NberSearchResult> {
+export async function searchNber(ctx: AppContext, input: NberSearchInput, surface: string): Promise<NberSearchResult> {
   const query = input.query.replace(/\s+/g, " ").trim();
   if (query === "" || /[\u0000-\u001f\u007f]/.test(query)) {
     throw new PapersError("invalid_query", "The query is empty or contains control characters.", {
@@ -72,7 +68,7 @@ export async function searchNber(
 
   // A paper number ("w25000", "25000") is a lookup, best answered by the mirror.
   const asId = parseNberId(query);
-  const coverage = await mirrorCoverage(env.DB);
+  const coverage = await mirrorCoverage(ctx.env.DB);
   const newest = coverage.newest;
   const mirrorCanAnswer =
     coverage.papers > 0 &&
@@ -81,11 +77,11 @@ export async function searchNber(
 
   const fromMirror = async (): Promise<NberSearchResult> => {
     if (asId.ok) {
-      const paper = await mirrorPaper(env.DB, asId.id.id);
+      const paper = await mirrorPaper(ctx.env.DB, asId.id.id);
       const papers = paper && input.page === 1 ? [toPaper(paper)] : [];
       return { ...base, total: paper ? 1 : 0, served_from: "mirror", papers, notices };
     }
-    const found = await searchMirror(env.DB, {
+    const found = await searchMirror(ctx.env.DB, {
       query,
       page: input.page,
       perPage: input.per_page,
@@ -104,7 +100,7 @@ export async function searchNber(
       result = await live();
     }
   } catch (error) {
-    await logQuery(env.DB, {
+    await logQuery(ctx.env.DB, {
       surface,
       keyword: query,
       conditions,
@@ -122,8 +118,8 @@ export async function searchNber(
     );
   }
   // Logged after the answer is sent: the log write is not on the caller's clock.
-  waitUntil(
-    logQuery(env.DB, {
+  ctx.waitUntil(
+    logQuery(ctx.env.DB, {
       surface,
       keyword: query,
       conditions,
@@ -135,7 +131,7 @@ export async function searchNber(
 
   async function live(): Promise<NberSearchResult> {
     try {
-      const found = await searchNberApi(env, {
+      const found = await searchNberApi(ctx, {
         query: asId.ok ? asId.id.id : query,
         page: input.page,
         perPage: input.per_page,
@@ -146,9 +142,9 @@ export async function searchNber(
         return { ...base, total: found.total, ...fromCache(found.cachedAt), papers: found.papers, notices };
       }
       // What NBER told us joins the mirror (after the answer is sent).
-      waitUntil(
+      ctx.waitUntil(
         upsertMirror(
-          env.DB,
+          ctx.env.DB,
           found.papers.map((paper) => ({ ...paper, source: "api" as const })),
         ).catch((error) => console.error("mirror upsert failed", error)),
       );

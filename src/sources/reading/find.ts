@@ -7,6 +7,7 @@ import { parseArxivId } from "../arxiv/ids";
 import { parseNberId } from "../nber/ids";
 import { loadNberDocument } from "../nber/read";
 import { findPassages, passageKey, queryTerms, type FoundPassage } from "../text/passages";
+import type { AppContext } from "../../context";
 
 export const MAX_QUESTION_CHARS = 1_000;
 
@@ -20,7 +21,7 @@ export interface FindResult {
 }
 
 export async function findInPaper(
-  env: Env,
+  ctx: AppContext,
   paperId: string,
   question: string,
   maxPassages: number,
@@ -38,10 +39,10 @@ export async function findInPaper(
     document: Awaited<ReturnType<typeof loadArxivDocument>>["document"];
   };
   if (parseArxivId(paperId).ok) {
-    const arxiv = await loadArxivDocument(env, paperId, progress);
+    const arxiv = await loadArxivDocument(ctx, paperId, progress);
     loaded = { id: arxiv.resolvedId, source: arxiv.source, servedFrom: arxiv.servedFrom, document: arxiv.document };
   } else if (parseNberId(paperId).ok) {
-    const nber = await loadNberDocument(env, paperId, progress);
+    const nber = await loadNberDocument(ctx, paperId, progress);
     loaded = { id: nber.id, source: "pdf_text", servedFrom: nber.servedFrom, document: nber.document };
   } else {
     throw new PapersError(

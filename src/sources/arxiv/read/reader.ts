@@ -1,6 +1,5 @@
 // arxiv_read_paper's engine: resolve the version, then arxiv.org HTML -> ar5iv -> PDF text, all
 // inside one time budget, with the extracted document cached in R2 per (id, version, source).
-import { loadConfig } from "../../../config";
 import { PapersError } from "../../../errors";
 import {
   arxivPdfKey,
@@ -24,6 +23,7 @@ import { pdfToDocument } from "../../text/pdf";
 import { completeStructure } from "../../text/pdf-structure";
 import { passageKey, warmPassageIndex } from "../../text/passages";
 import { noProgress, throttled, type ReportProgress } from "../../../progress";
+import type { AppContext } from "../../../context";
 
 export interface Attempt {
   source: TextSource;
@@ -93,12 +93,12 @@ export function clearRecentDocuments(): void {
 }
 
 export async function loadArxivDocument(
-  env: Env,
+  ctx: AppContext,
   paperId: string,
   reportProgress: ReportProgress = noProgress,
 ): Promise<LoadedDocument> {
   const progress = throttled(reportProgress);
-  const config = loadConfig(env);
+  const config = ctx.config;
   const deadline = Date.now() + config.ARXIV_READ_TIMEOUT_MS;
   const parsed = parseArxivId(paperId);
   if (!parsed.ok) {
@@ -114,7 +114,7 @@ export async function loadArxivDocument(
   let onlyVersionIsV1 = false;
   if (version === undefined) {
     // The lookup counts against the read's budget (and never waits longer than the API timeout).
-    const outcome = (await lookupArxivIds(env, [id], Math.min(deadline, Date.now() + config.ARXIV_API_TIMEOUT_MS))).get(
+    const outcome = (await lookupArxivIds(ctx, [id], Math.min(deadline, Date.now() + config.ARXIV_API_TIMEOUT_MS))).get(
       formatId(id),
     );
     if (outcome?.kind === "found") {
@@ -127,7 +127,7 @@ export async function loadArxivDocument(
     } else {
       // arXiv's API is unreachable or rate-limited: the mirror's latest version will do.
       const held = config.ARXIV_MIRROR_ENABLED
-        ? await mirrorLookup(env.DB, [id.base]).catch(() => undefined)
+        ? await mirrorLookup(ctx.env.DB, [id.base]).catch(() => undefined)
         : undefined;
       const paper = held?.get(id.base);
       if (paper) {
@@ -149,7 +149,7 @@ export async function loadArxivDocument(
 
   if (cacheable) {
     for (const source of SOURCES) {
-      const stored = await readStored(env.BLOBS, arxivTextKey(resolvedId, source));
+      const stored = await readStored(ctx.env.BLOBS, arxivTextKey(resolvedId, source));
       if (stored) {
         const { source: _s, only_version_is_v1, ...cachedDocument } = stored.value;
         const document = completeStructure(cachedDocument);
@@ -187,7 +187,7 @@ export async function loadArxivDocument(
   checkBudget();
   let found: { document: ExtractedDocument; source: TextSource } | undefined;
   const html = await tryFetch(tried, "arxiv_html", () =>
-    politeFetch(env, "arxiv-content", `/html/${resolvedId}`, {
+    politeFetch(ctx, "arxiv-content", `/html/${resolvedId}`, {
       deadline,
       manualRedirect: true,
       passStatuses: [404, 410],
@@ -202,7 +202,7 @@ export async function loadArxivDocument(
   if (!found) {
     checkBudget();
     const ar5iv = await tryFetch(tried, "ar5iv", () =>
-      politeFetch(env, "ar5iv", `/html/${id.base}`, { deadline, manualRedirect: true, passStatuses: [404, 410] }),
+      politeFetch(ctx, "ar5iv", `/html/${id.base}`, { deadline, manualRedirect: true, passStatuses: [404, 410] }),
     );
     if (ar5iv) {
       progress("ar5iv HTML fetched; extracting its text", 2);
@@ -228,16 +228,16 @@ export async function loadArxivDocument(
       found = { document, source: "pdf_text" };
       tried.push({ source: "pdf_text", outcome: "ok" });
     };
-    const stored = cacheable ? await env.BLOBS.head(arxivPdfKey(resolvedId)) : null;
+    const stored = cacheable ? await ctx.env.BLOBS.head(arxivPdfKey(resolvedId)) : null;
     if (stored) {
       await withPdfMemory(stored.size, { extract: true, deadline }, async () => {
-        const bytes = await getBytes(env.BLOBS, arxivPdfKey(resolvedId));
+        const bytes = await getBytes(ctx.env.BLOBS, arxivPdfKey(resolvedId));
         if (bytes) await extract(bytes);
       });
     }
     if (!found) {
       const response = await tryFetch(tried, "pdf_text", () =>
-        politeFetch(env, "arxiv-content", `/pdf/${resolvedId}`, { deadline, passStatuses: [404, 410] }),
+        politeFetch(ctx, "arxiv-content", `/pdf/${resolvedId}`, { deadline, passStatuses: [404, 410] }),
       );
       if (response) {
         const cap = config.ARXIV_READ_MAX_PDF_BYTES;
@@ -246,7 +246,7 @@ export async function loadArxivDocument(
             progress("fetching the PDF", 3);
             const bytes = await readBytesCapped(response, cap, "content_too_large", "arXiv's PDF");
             progress(`PDF ${(bytes.byteLength / 1_048_576).toFixed(1)} MB fetched`, 4);
-            if (cacheable) await putBytes(env.BLOBS, arxivPdfKey(resolvedId), bytes, "application/pdf");
+            if (cacheable) await putBytes(ctx.env.BLOBS, arxivPdfKey(resolvedId), bytes, "application/pdf");
             await extract(bytes);
           });
         } catch (error) {
@@ -259,7 +259,7 @@ export async function loadArxivDocument(
 
   if (!found) {
     if (id.version !== undefined) {
-      const latest = (await lookupArxivIds(env, [{ ...id, version: undefined }], deadline).catch(() => undefined))?.get(
+      const latest = (await lookupArxivIds(ctx, [{ ...id, version: undefined }], deadline).catch(() => undefined))?.get(
         id.base,
       );
       if (latest?.kind === "found" && latest.paper.version < id.version) {
@@ -296,7 +296,7 @@ export async function loadArxivDocument(
   warmPassageIndex(passageKey(resolvedId, found.source), found.document.text);
   if (cacheable) {
     const stored: StoredDocument = { ...found.document, source: found.source, only_version_is_v1: onlyVersionIsV1 };
-    await putJson(env.BLOBS, arxivTextKey(resolvedId, found.source), stored);
+    await putJson(ctx.env.BLOBS, arxivTextKey(resolvedId, found.source), stored);
     remember(arxivTextKey(resolvedId, found.source), { value: stored, storedAt: new Date().toISOString() });
   }
   const unconfirmed = revisionUnconfirmed(found.source, id.version, onlyVersionIsV1);

@@ -1,0 +1,34 @@
+// The one context carried from the entry (fetch, queue, cron, a Durable Object) down through
+// routes, tools, sources, harvest and upstream: the bindings, the parsed configuration, a way to
+// finish work after the answer, and the structured log. Code below the entry takes this instead of
+// `env` and never parses the configuration itself.
+import { type Config, loadConfig } from "./config";
+
+export interface AppContext {
+  /** The Worker's bindings: D1, R2, Durable Objects, queues, rate limiters, secrets. */
+  readonly env: Env;
+  /** The configuration, parsed and validated once per env (see config.ts). */
+  readonly config: Config;
+  /** Lets work (cache writes, logs) finish after the answer is sent. */
+  waitUntil(promise: Promise<unknown>): void;
+  /** One structured log line, for the operator (JSON on stdout; off when LOG_TOOL_CALLS=false). */
+  log(line: Record<string, unknown>): void;
+}
+
+/** Outside a request (a test, a queue consumer that awaits its work) nothing outlives the caller: report failures. */
+const settleInBackground = (promise: Promise<unknown>): void => {
+  promise.catch((error: unknown) => console.error("background work failed", error));
+};
+
+/** The context for an env. Throws ConfigError when the configuration is invalid. */
+export function appContext(env: Env, waitUntil: (promise: Promise<unknown>) => void = settleInBackground): AppContext {
+  const config = loadConfig(env);
+  return {
+    env,
+    config,
+    waitUntil,
+    log(line) {
+      if (config.LOG_TOOL_CALLS) console.log(JSON.stringify(line));
+    },
+  };
+}
