@@ -155,7 +155,13 @@ const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
-/** Every variable's name (docs/configuration.md and wrangler.toml are checked against it). */
+/** A variable's name. */
+export type ConfigVariable = keyof typeof configSchema.shape;
+
+/** Vars as the Worker receives them (strings), e.g. to override some in a test. */
+export type ConfigVars = Partial<Record<ConfigVariable, string>>;
+
+/** Every variable's name (docs/configuration.md, README and wrangler.toml are checked against it). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(configSchema.shape);
 
 /** The upstreams we talk to. Gates are keyed by these names, never by URL host. */

@@ -6,6 +6,7 @@ import { parseRetryAfter, politeFetch, upstreamUrl } from "../src/upstream/fetch
 import { spacingMs } from "../src/upstream/gate";
 import { resetUpstream, upstreamHits } from "./helpers";
 import { appContext } from "../src/context";
+import { loadConfig } from "../src/config";
 
 async function failure(promise: Promise<unknown>): Promise<PapersError> {
   try {
@@ -21,7 +22,7 @@ beforeEach(resetUpstream);
 
 describe("spacing", () => {
   it("spaces concurrent callers by the configured delay, measured at the upstream", async () => {
-    const delay = Number(env.ARXIV_REQUEST_DELAY_MS); // 150 in tests
+    const delay = loadConfig(env).ARXIV_REQUEST_DELAY_MS; // 150 in tests
     const responses = await Promise.all(
       Array.from({ length: 5 }, (_, i) => politeFetch(appContext(env), "arxiv-api", `/_scenario/ok?caller=${i}`)),
     );
@@ -32,7 +33,7 @@ describe("spacing", () => {
     // Departures are `delay` plus a margin apart at the gate (each caller confirms just before it
     // sends); the jitter between that confirmation and the arrival is what is left. At the upstream
     // (npm run bench:gate, 1,000 requests from 20 clients through wrangler dev) no gap is under the delay.
-    expect(spacingMs(delay, Number(env.CRAWL_GATE_MARGIN_MS))).toBeGreaterThan(delay);
+    expect(spacingMs(delay, loadConfig(env).CRAWL_GATE_MARGIN_MS)).toBeGreaterThan(delay);
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(delay * 0.95);
     expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(4 * delay - 20);
   });
@@ -44,14 +45,14 @@ describe("spacing", () => {
     ]);
     const [first, second] = (await upstreamHits()).map((hit) => hit.at);
     // Different gates: the second request does not wait for the arXiv API's 150 ms slot.
-    expect(Math.abs(second! - first!)).toBeLessThan(Number(env.ARXIV_REQUEST_DELAY_MS));
+    expect(Math.abs(second! - first!)).toBeLessThan(loadConfig(env).ARXIV_REQUEST_DELAY_MS);
   });
 
   it("sends the configured User-Agent and builds the URL from the configured base", async () => {
     await politeFetch(appContext(env), "arxiv-api", "/_scenario/ok");
     const [hit] = await upstreamHits();
     expect(hit!.path).toBe("/arxiv-api/_scenario/ok");
-    expect(hit!.userAgent).toBe(env.UPSTREAM_USER_AGENT);
+    expect(hit!.userAgent).toBe(loadConfig(env).UPSTREAM_USER_AGENT);
   });
 
   it("fails fast with rate_limited when the next slot is beyond the caller's deadline", async () => {
@@ -214,7 +215,7 @@ describe("departures, cooldowns during a wait, budgets and redirects", () => {
   });
 
   it("follows redirects hop by hop through the gate (each hop spaced), at most three", async () => {
-    const delay = Number(env.ARXIV_REQUEST_DELAY_MS);
+    const delay = loadConfig(env).ARXIV_REQUEST_DELAY_MS;
     const response = await politeFetch(appContext(env), "arxiv-api", "/_scenario/redirect?hops=2");
     expect(response.status).toBe(200);
     const arrivals = (await upstreamHits()).map((hit) => hit.at);

@@ -2,6 +2,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { app } from "../src/app";
+import type { ConfigVars } from "../src/config";
 import { describe, expect, it } from "vitest";
 import { callTool, mcpCall, toolError } from "./helpers";
 
@@ -173,7 +174,7 @@ describe("bad input never crashes", () => {
 });
 
 describe("deployment settings", () => {
-  const ping = (host: string, vars: Partial<Record<keyof Env, string>>) =>
+  const ping = (host: string, vars: ConfigVars) =>
     app.fetch(
       new Request(`http://${host}/mcp`, {
         method: "POST",
