@@ -39,18 +39,29 @@ describe("protocol", () => {
     // Budgets: the citation tools (issue 13) may add 3 KB and papers_find_in_paper (issue 16)
     // 1.5 KB. The first eight tools fit in 10,000 bytes, plus what later issues added to them:
     // `links` in two outputs (about 150), the read tools' max_tokens, figures and section views (about 450), and
-    // nber_search_papers' cache age (about 80, issue 15).
+    // nber_search_papers' cache age (about 80, issue 15), and a description on every input field (issue 12:
+    // about 450 for the first eight, 250 for the citation tools, net of shortened tool descriptions).
     const sizeOf = (names: string[]) =>
       JSON.stringify(message.result.tools.filter((tool: { name: string }) => names.includes(tool.name))).length;
     const later = [...CITATION_TOOLS, ...AGENT_TOOLS, "papers_find_in_paper"];
     const others = message.result.tools
       .map((tool: { name: string }) => tool.name)
       .filter((name: string) => !later.includes(name));
-    expect(sizeOf(CITATION_TOOLS)).toBeLessThan(3_072);
+    expect(sizeOf(CITATION_TOOLS)).toBeLessThan(3_328);
     // The research agent's two tools (issue 14) may add 3 KB.
     expect(sizeOf(AGENT_TOOLS)).toBeLessThan(3_072);
     expect(sizeOf(["papers_find_in_paper"])).toBeLessThan(1_536);
-    expect(sizeOf(others)).toBeLessThan(10_750);
+    expect(sizeOf(others)).toBeLessThan(11_264);
+  });
+
+  it("describes every input field of every tool", async () => {
+    const { message } = await mcpCall("tools/list");
+    const undescribed = message.result.tools.flatMap((tool: { name: string; inputSchema: { properties?: object } }) =>
+      Object.entries(tool.inputSchema.properties ?? {})
+        .filter(([, field]) => !(field as { description?: string }).description)
+        .map(([field]) => `${tool.name}.${field}`),
+    );
+    expect(undescribed).toEqual([]);
   });
 
   it("answers the same schema to every request (built once per isolate)", async () => {

@@ -7,11 +7,11 @@ export const arxivGetReferences = defineTool({
   title: "arXiv paper references",
   useWhen: "an arXiv paper's bibliography, each entry resolved to an arXiv or NBER ID where one exists.",
   description:
-    "An arXiv paper's bibliography from its HTML or PDF: each entry structured and resolved to an arXiv or NBER paper when one matches.",
+    "An arXiv paper's bibliography from its HTML or PDF: each entry structured and resolved to an arXiv or NBER paper if one matches.",
   input: z.object({
-    paper_id: z.string().min(1).max(300),
-    start: z.number().int().min(0).default(0),
-    max_results: z.number().int().min(1).max(REFERENCES_MAX_PAGE).default(REFERENCES_PAGE),
+    paper_id: z.string().min(1).max(300).describe("arXiv ID or link"),
+    start: z.number().int().min(0).default(0).describe("next_start"),
+    max_results: z.number().int().min(1).max(REFERENCES_MAX_PAGE).default(REFERENCES_PAGE).describe("page size"),
   }),
   output: z.object({
     paper_id: z.string(),

@@ -17,8 +17,8 @@ export const arxivSearchPapers = defineTool({
   input: z.object({
     query: z.string().min(1).max(MAX_QUERY_LENGTH).describe("arXiv query, e.g. abs:transformer AND cat:cs.CL"),
     category: z.string().min(1).max(40).optional().describe("Category (cs.CL) or archive (cs, astro-ph)"),
-    sort_by: z.enum(["relevance", "submitted", "updated"]).default("relevance"),
-    sort_order: z.enum(["descending", "ascending"]).default("descending"),
+    sort_by: z.enum(["relevance", "submitted", "updated"]).default("relevance").describe("submitted: by date"),
+    sort_order: z.enum(["descending", "ascending"]).default("descending").describe("descending: best or newest first"),
     submitted_from: day.optional().describe("UTC day, inclusive"),
     submitted_to: day.optional().describe("UTC day, inclusive"),
     max_results: z

@@ -8,11 +8,10 @@ export const nberGetPaperInfo = defineTool({
   name: "nber_get_paper_info",
   title: "NBER paper info",
   useWhen: "an NBER paper's title, authors, abstract, date, programs and links.",
-  description:
-    "An NBER paper's title, authors, date, abstract, links (w25000, 25000 or nber.org link); include_all adds topics, programs, JEL, published version.",
+  description: "An NBER paper's title, authors, date, abstract and links; served_from and cache age say how fresh.",
   input: z.object({
-    paper_id: z.string().min(1).max(300),
-    include_all: z.boolean().default(true),
+    paper_id: z.string().min(1).max(300).describe("w25000, 25000 or nber.org link"),
+    include_all: z.boolean().default(true).describe("adds topics, programs, JEL, published version"),
     refresh: z.boolean().default(false).describe("Bypass the cache"),
   }),
   output: nberPaperInfoSchema.extend({

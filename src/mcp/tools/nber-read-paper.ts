@@ -11,7 +11,7 @@ export const nberReadPaper = defineTool({
   useWhen: "read an NBER paper's full text by pages, or one section.",
   description: "Text of an NBER paper's PDF, paged like arxiv_read_paper.",
   input: z.object({
-    paper_id: z.string().min(1).max(300),
+    paper_id: z.string().min(1).max(300).describe("w25000, 25000 or nber.org link"),
     ...readInput,
   }),
   output: z.object({

@@ -10,14 +10,16 @@ export const nberSearchPapers = defineTool({
   name: "nber_search_papers",
   title: "Search NBER working papers",
   useWhen: "find NBER working papers by words, with a date range.",
-  description:
-    "Search NBER working papers by words, author or number, optionally within dates; served_from says mirror, live or cache.",
+  description: "Search NBER working papers; served_from says mirror, live or cache.",
   input: z.object({
-    query: z.string().min(1).max(500),
-    start_date: day.optional(),
-    end_date: day.optional(),
-    page: z.number().int().min(1).max(500).default(1),
-    per_page: z.union([z.literal(20), z.literal(50), z.literal(100)]).default(20),
+    query: z.string().min(1).max(500).describe("words, an author or a number"),
+    start_date: day.optional().describe("YYYY-MM-DD, inclusive"),
+    end_date: day.optional().describe("YYYY-MM-DD, inclusive"),
+    page: z.number().int().min(1).max(500).default(1).describe("1-based"),
+    per_page: z
+      .union([z.literal(20), z.literal(50), z.literal(100)])
+      .default(20)
+      .describe("20, 50 or 100"),
   }),
   output: z.object({
     query: z.string(),

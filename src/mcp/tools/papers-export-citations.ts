@@ -8,7 +8,7 @@ export const papersExportCitations = defineTool({
   title: "Export citations",
   useWhen: "cite papers: BibTeX, RIS or CSL-JSON from the real records (arXiv and NBER IDs, or a library tag).",
   description:
-    "BibTeX, RIS or CSL-JSON for up to 50 arXiv and NBER IDs (mixed), from the real records (eprint, arXiv and journal DOIs, NBER series). Unknown IDs are listed in not_found.",
+    "Citations for up to 50 arXiv and NBER IDs, from the real records (eprint, arXiv and journal DOIs, NBER series). Unknown IDs are in not_found.",
   input: z.object({
     ids: z
       .array(z.string().max(300))
@@ -17,7 +17,7 @@ export const papersExportCitations = defineTool({
       .optional()
       .describe("arXiv (vN pins a version) or NBER (w25000) IDs"),
     tag: z.string().min(1).max(40).optional().describe("your library's papers with this tag"),
-    format: z.enum(["bibtex", "ris", "csl-json"]).default("bibtex"),
+    format: z.enum(["bibtex", "ris", "csl-json"]).default("bibtex").describe("citation format"),
   }),
   output: z.object({
     format: z.string(),

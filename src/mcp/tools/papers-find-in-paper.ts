@@ -9,9 +9,9 @@ export const papersFindInPaper = defineTool({
   description:
     "The passages of an arXiv or NBER paper that best answer a question (BM25), each with its section and start/end offsets into the read tool's text. Cheap after the first read.",
   input: z.object({
-    paper_id: z.string().min(1).max(300),
-    query: z.string().min(1).max(MAX_QUESTION_CHARS),
-    max_passages: z.number().int().min(1).max(20).default(5),
+    paper_id: z.string().min(1).max(300).describe("arXiv or NBER ID"),
+    query: z.string().min(1).max(MAX_QUESTION_CHARS).describe("a question or words"),
+    max_passages: z.number().int().min(1).max(20).default(5).describe("best first"),
   }),
   output: z.object({
     paper_id: z.string(),

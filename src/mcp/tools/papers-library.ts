@@ -11,10 +11,10 @@ export const papersLibrary = defineTool({
   useWhen: "keep papers for later, with tags and notes (export them by tag).",
   description: `Your saved papers (at most ${MAX_LIBRARY}): add arXiv or NBER IDs with tags and a note, list (by tag; each with its latest version), remove. papers_export_citations takes a tag.`,
   input: z.object({
-    action: z.enum(["add", "list", "remove"]),
-    ids: z.array(z.string().min(1).max(300)).min(1).max(50).optional(),
-    tags: z.array(z.string().min(1).max(40)).max(10).optional(),
-    note: z.string().max(MAX_NOTE_CHARS).optional(),
+    action: z.enum(["add", "list", "remove"]).describe("what to do"),
+    ids: z.array(z.string().min(1).max(300)).min(1).max(50).optional().describe("add, remove: arXiv or NBER IDs"),
+    tags: z.array(z.string().min(1).max(40)).max(10).optional().describe("add: labels"),
+    note: z.string().max(MAX_NOTE_CHARS).optional().describe("add: your note"),
     tag: z.string().min(1).max(40).optional().describe("list: only papers with this tag"),
   }),
   output: z.object({

@@ -24,14 +24,14 @@ export const papersResolveReference = defineTool({
   title: "Resolve a reference",
   useWhen: "check a reference before trusting it: the real paper it names, or no_match.",
   description:
-    "Checks a bibliography entry (text or fields) against arXiv and NBER: the real paper with a confidence and what agreed, or no_match and what was tried.",
+    "Checks a bibliography entry against arXiv and NBER: the real paper with a confidence and what agreed, or no_match and what was tried.",
   input: z.object({
-    reference: z.string().min(1).max(MAX_REFERENCE_CHARS).optional(),
-    title: z.string().max(1000).optional(),
-    authors: z.array(z.string().max(200)).max(50).optional(),
-    year: z.number().int().min(1800).max(2100).optional(),
-    doi: z.string().max(300).optional(),
-    arxiv_id: z.string().max(300).optional(),
+    reference: z.string().min(1).max(MAX_REFERENCE_CHARS).optional().describe("the entry as text"),
+    title: z.string().max(1000).optional().describe("or its fields"),
+    authors: z.array(z.string().max(200)).max(50).optional().describe("names"),
+    year: z.number().int().min(1800).max(2100).optional().describe("of publication"),
+    doi: z.string().max(300).optional().describe("10.x/y"),
+    arxiv_id: z.string().max(300).optional().describe("as cited"),
   }),
   output: z.object({
     status: z.enum(["match", "no_match"]),

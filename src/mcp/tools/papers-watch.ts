@@ -11,11 +11,11 @@ export const papersWatch = defineTool({
   useWhen: "follow a topic: saved searches whose new papers come back on check.",
   description: `Your saved searches (at most ${MAX_WATCHES}): create (name + arxiv_query in arXiv's grammar and/or categories, or nber_query), list, delete, and check: the papers that entered the mirror since the last check, newest first.`,
   input: z.object({
-    action: z.enum(["create", "list", "delete", "check"]),
-    name: z.string().min(1).max(80).optional(),
-    arxiv_query: z.string().min(1).max(500).optional(),
-    categories: z.array(z.string().min(1).max(40)).max(10).optional(),
-    nber_query: z.string().min(1).max(300).optional(),
+    action: z.enum(["create", "list", "delete", "check"]).describe("what to do"),
+    name: z.string().min(1).max(80).optional().describe("create: its name"),
+    arxiv_query: z.string().min(1).max(500).optional().describe("create: arXiv grammar"),
+    categories: z.array(z.string().min(1).max(40)).max(10).optional().describe("create: cs.CL, hep-th"),
+    nber_query: z.string().min(1).max(300).optional().describe("create: NBER words"),
     watch: z.string().min(1).max(80).optional().describe("id or name (delete; check: omit for all)"),
   }),
   output: z.object({
