@@ -3,9 +3,9 @@
 import { appendFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { FAKE_ORIGIN, createFixtureRouter, fakeUpstreamVars } from "./scripts/fake-upstream/router.mjs";
-import { BLOCKED_LOG, SENTINEL_HOST } from "./test/harness-paths.mjs";
-import { loadSampleRecords } from "./scripts/arxiv/sample.mjs";
+import { FAKE_ORIGIN, createFixtureRouter, fakeUpstreamVars } from "./scripts/fake-upstream/router.ts";
+import { BLOCKED_LOG, SENTINEL_HOST } from "./test/harness-paths.ts";
+import { loadSampleRecords } from "./scripts/arxiv/sample.ts";
 
 export default defineConfig(async () => {
   const router = createFixtureRouter({ fixturesDir: "test/fixtures" });

@@ -1,5 +1,5 @@
 // The harvest at a size where datestamp disorder matters: 20,000 synthetic records from the
-// synthetic OAI-PMH endpoint (scripts/fake-upstream/oai-synthetic.mjs, HAND-MADE: identifier
+// synthetic OAI-PMH endpoint (scripts/fake-upstream/oai-synthetic.ts, HAND-MADE: identifier
 // order, datestamps in no order, tokens forgotten mid-listing, 503s, truncated pages, records
 // changed and deleted while the harvest runs, a few records unreadable in listings), crashes
 // around batches, then a refresh. The mirror must equal the source exactly, record by record.

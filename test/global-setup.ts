@@ -1,7 +1,7 @@
 // Fails the run if any test tried to reach a host other than the fake upstream.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { BLOCKED_LOG } from "./harness-paths.mjs";
+import { BLOCKED_LOG } from "./harness-paths.ts";
 
 export function setup(): () => void {
   mkdirSync(path.dirname(BLOCKED_LOG), { recursive: true });

@@ -1,6 +1,6 @@
 // AUTH_MODE=oauth end to end inside workerd: the real @cloudflare/workers-oauth-provider, our
 // sign-in and consent pages, and the fake identity provider (hand-made, GitHub and OpenID
-// Connect; scripts/fake-upstream/identity-provider.mjs) answering through the fixture router.
+// Connect; scripts/fake-upstream/identity-provider.ts) answering through the fixture router.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";

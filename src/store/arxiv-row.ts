@@ -150,7 +150,7 @@ export function splitAuthors(line: string): { name: string; affiliations?: strin
 
 /**
  * The counts the mirror's verify compares (src/store/arxiv-mirror-verify.ts in the Worker, and
- * scripts/arxiv/mirror-verify.mjs from outside): every paper has its primary-category row, no
+ * scripts/arxiv/mirror-verify.ts from outside): every paper has its primary-category row, no
  * category row lacks its paper, and harvest_state.records equals the number of papers.
  */
 const PAPERS_WITHOUT_PRIMARY_ROW = `(SELECT count(*) FROM arxiv_papers p WHERE NOT EXISTS (

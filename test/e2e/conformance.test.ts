@@ -1,6 +1,6 @@
 // @modelcontextprotocol/conformance against wrangler dev, with the expected-failures baseline.
 import { describe, expect, inject, it } from "vitest";
-import { runConformance } from "../../scripts/lib/conformance.mjs";
+import { runConformance } from "../../scripts/lib/conformance.ts";
 
 describe("MCP conformance (server suite)", () => {
   it("passes every scenario that applies to a domain server; the rest match the baseline", async () => {

@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { startStack } from "../../scripts/lib/dev-server.mjs";
+import { startStack } from "../../scripts/lib/dev-server.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack } from "../../scripts/lib/dev-server.mjs";
+import { startStack } from "../../scripts/lib/dev-server.ts";
 
 const ADMIN_TOKEN = "e2e-admin-token";
 let stack: Awaited<ReturnType<typeof startStack>>;
@@ -90,7 +90,7 @@ describe("arXiv mirror under wrangler dev", () => {
   it("npm run mirror:verify checks the same database from outside", () => {
     const out = execFileSync(
       process.execPath,
-      ["scripts/arxiv/mirror-verify.mjs", "--persist-to", path.join(stack.stateDir, "state")],
+      ["scripts/arxiv/mirror-verify.ts", "--persist-to", path.join(stack.stateDir, "state")],
       {
         encoding: "utf8",
         env: { ...process.env, XDG_CONFIG_HOME: path.join(stack.stateDir, "config"), WRANGLER_SEND_METRICS: "false" },

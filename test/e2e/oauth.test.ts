@@ -12,8 +12,8 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack } from "../../scripts/lib/dev-server.mjs";
-import { fakeIdentityProviderVars } from "../../scripts/fake-upstream/router.mjs";
+import { startStack } from "../../scripts/lib/dev-server.ts";
+import { fakeIdentityProviderVars } from "../../scripts/fake-upstream/router.ts";
 
 const REDIRECT = "http://127.0.0.1:33419/callback";
 
@@ -80,10 +80,12 @@ class ScriptedOAuthClient implements OAuthClientProvider {
   saved?: OAuthTokens;
   verifier = "";
   outcome?: Awaited<ReturnType<typeof browse>>;
-  constructor(
-    private readonly account: string,
-    private readonly hooks: Record<string, string> = {},
-  ) {}
+  private readonly account: string;
+  private readonly hooks: Record<string, string>;
+  constructor(account: string, hooks: Record<string, string> = {}) {
+    this.account = account;
+    this.hooks = hooks;
+  }
   get redirectUrl() {
     return REDIRECT;
   }

@@ -1,5 +1,5 @@
 // Bench-only Worker: runs the extractors inside workerd (the runtime they run in) on a posted
-// body. Timing and memory are measured from outside by scripts/bench/run.mjs (a Worker's clock
+// body. Timing and memory are measured from outside by scripts/bench/run.ts (a Worker's clock
 // does not advance during pure computation). Never deployed.
 import { htmlToDocument } from "../../../src/sources/arxiv/read/html";
 import { pdfToDocument } from "../../../src/sources/text/pdf";

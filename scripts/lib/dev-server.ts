@@ -1,0 +1,285 @@
+// Starts the whole stack on loopback for end-to-end tests, the benchmark and conformance:
+// the fake upstream (recorded fixtures) and `wrangler dev` pointed at it. Every process it
+// starts, it stops (stop() kills wrangler's whole process group).
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startFakeUpstream } from "../fake-upstream/server.ts";
+import { fakeUpstreamVars } from "../fake-upstream/router.ts";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
+
+/** Environment for every wrangler process: no telemetry, no update check, no cf.json fetch. */
+export function quietWranglerEnv(extra = {}) {
+  return {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    WRANGLER_HIDE_BANNER: "true",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    NO_UPDATE_NOTIFIER: "1",
+    ...extra,
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function runWrangler(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // process.execPath: the Node that runs this script (Node 24 under npm), never the system Node 20.
+    const child = spawn(process.execPath, [WRANGLER, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`wrangler ${args.join(" ")} exited ${code}:\n${output}`)),
+    );
+  });
+}
+
+/** Resolves when wrangler dev prints "Ready on": the Worker bundle is built and loaded. */
+async function waitForReadyLine(child: ChildProcess, logs: () => string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited early (${child.exitCode}):\n${logs()}`);
+    if (logs().includes("Ready on")) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`wrangler dev did not print "Ready on" within ${timeoutMs} ms:\n${logs()}`);
+}
+
+/** Polls /health; resolves to the latency of the first request that got an answer (bundle load). */
+async function waitForHealth(url: string, child: ChildProcess, logs: () => string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited early (${child.exitCode}):\n${logs()}`);
+    const started = performance.now();
+    try {
+      const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(10_000) });
+      if (response.ok) return Math.round(performance.now() - started);
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`wrangler dev did not become healthy within ${timeoutMs} ms:\n${logs()}`);
+}
+
+/**
+ * Starts fake upstream + migrated local D1 + wrangler dev. Resolves once /health answers
+ * (or, with waitFor: "ready", once wrangler reports the Worker loaded).
+ * Returns { url, mcpUrl, fake, startedAt, readyAt, logs(), stop() }.
+ */
+/** Spawns `wrangler dev` in its own process group; stop() ends the whole group. */
+export function spawnWranglerDev(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [WRANGLER, "dev", ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const kill = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // already gone
+      }
+    };
+    kill("SIGTERM");
+    const timer = setTimeout(() => kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { child, logs: () => output, stop };
+}
+
+export async function loopbackArgs() {
+  return [
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(await freePort()),
+    "--inspector-port",
+    String(await freePort()),
+    "--show-interactive-dev-session=false",
+    // info: wrangler's "Ready on" line is how waitFor "ready" knows the Worker is loaded.
+    "--log-level",
+    "info",
+  ];
+}
+
+/**
+ * vars: extra Worker vars, or a function of { url, fakeOrigin } giving them (for vars that name the stack itself).
+ * prepareState(d1File): called after the migrations with the local D1's SQLite file, before
+ * wrangler dev opens it (the mirror benchmark fills it with a synthetic mirror).
+ */
+export interface StackOptions {
+  vars?: Record<string, string> | ((stack: { url: string; fakeOrigin: string }) => Record<string, string>);
+  readyTimeoutMs?: number;
+  waitFor?: "health" | "ready";
+  seed?: boolean;
+  prepareState?: (d1File: string) => void | Promise<void>;
+  fixturesDir?: string;
+}
+
+export async function startStack({
+  vars = {},
+  readyTimeoutMs = 90_000,
+  waitFor = "health",
+  seed = false,
+  prepareState,
+  fixturesDir,
+}: StackOptions = {}) {
+  const fake = await startFakeUpstream(fixturesDir ? { fixturesDir } : {});
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-e2e-"));
+  const env = quietWranglerEnv({ XDG_CONFIG_HOME: path.join(stateDir, "config") });
+  try {
+    await runWrangler(
+      ["d1", "migrations", "apply", "DB", "--local", "--persist-to", path.join(stateDir, "state")],
+      env,
+    );
+    if (seed) {
+      const { seedLocal } = await import("../seed-local.ts");
+      seedLocal({ persistTo: path.join(stateDir, "state") });
+    }
+    if (prepareState) await prepareState(localD1File(path.join(stateDir, "state")));
+  } catch (error) {
+    await fake.close();
+    rmSync(stateDir, { recursive: true, force: true });
+    throw error;
+  }
+  const loopback = await loopbackArgs();
+  const url = `http://127.0.0.1:${loopback[loopback.indexOf("--port") + 1]}`;
+  // vars may depend on where the stack runs (AUTH_MODE=oauth needs PUBLIC_BASE_URL and the fake provider's origin).
+  const extraVars = typeof vars === "function" ? vars({ url, fakeOrigin: fake.origin }) : vars;
+  const allVars = { ...fakeUpstreamVars(fake.origin), ...extraVars };
+  const args = [
+    ...loopback,
+    "--persist-to",
+    path.join(stateDir, "state"),
+    ...Object.entries(allVars).flatMap(([key, value]) => ["--var", `${key}:${value}`]),
+  ];
+  const startedAt = Date.now();
+  let dev = spawnWranglerDev(args, env);
+  const stop = async () => {
+    await dev.stop();
+    await fake.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+  /** SIGKILLs wrangler dev (every Durable Object evicted, no clean shutdown) and starts it again on the same state and port. */
+  const restart = async () => {
+    try {
+      process.kill(-dev.child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+    await new Promise<unknown>((resolve) =>
+      dev.child.exitCode !== null ? resolve(undefined) : dev.child.once("exit", resolve),
+    );
+    dev = spawnWranglerDev(args, env);
+    return waitForHealth(url, dev.child, dev.logs, readyTimeoutMs);
+  };
+  let firstRequestMs: number | undefined;
+  try {
+    // waitFor "ready": return as soon as wrangler reports the Worker loaded, so a caller can time
+    // its own first request (the benchmark does).
+    if (waitFor === "ready") await waitForReadyLine(dev.child, dev.logs, readyTimeoutMs);
+    else firstRequestMs = await waitForHealth(url, dev.child, dev.logs, readyTimeoutMs);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    url,
+    mcpUrl: `${url}/mcp`,
+    fake,
+    stateDir,
+    startedAt,
+    readyAt: Date.now(),
+    firstRequestMs,
+    pid: dev.child.pid,
+    logs: () => dev.logs(),
+    stop,
+    restart,
+  };
+}
+
+/** The SQLite file behind the local D1 binding under a --persist-to directory. */
+export function localD1File(persistTo: string): string {
+  const dir = path.join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
+  const files = readdirSync(dir).filter((name) => /^[0-9a-f]{64}\.sqlite$/.test(name));
+  if (files.length !== 1) throw new Error(`expected one D1 database file in ${dir}, found ${files.length}`);
+  return path.join(dir, files[0]!);
+}
+
+/** Starts another Worker config (the bench-only extraction Worker) under wrangler dev. */
+export async function startWorker(configPath: string, { readyTimeoutMs = 90_000 }: { readyTimeoutMs?: number } = {}) {
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-worker-"));
+  const env = quietWranglerEnv({ XDG_CONFIG_HOME: path.join(stateDir, "config") });
+  const args = [...(await loopbackArgs()), "--config", configPath, "--persist-to", path.join(stateDir, "state")];
+  const url = `http://127.0.0.1:${args[args.indexOf("--port") + 1]}`;
+  const dev = spawnWranglerDev(args, env);
+  const stop = async () => {
+    await dev.stop();
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForReadyLine(dev.child, dev.logs, readyTimeoutMs);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, pid: dev.child.pid, logs: dev.logs, stop };
+}
+
+/** Peak resident memory (VmHWM, bytes) of the workerd processes under a process group leader. */
+export function workerdPeakRss(leaderPid: number): number {
+  const table = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return {
+          pid: Number(pid),
+          ppid: Number(fields[1]),
+          pgid: Number(fields[2]),
+          comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+        };
+      } catch {
+        return undefined;
+      }
+    })
+    .filter((proc) => proc !== undefined);
+  let peak = 0;
+  for (const proc of table) {
+    if (proc.pgid !== leaderPid || proc.comm !== "workerd") continue;
+    try {
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"))?.[1] ?? 0);
+      peak = Math.max(peak, kb * 1024);
+    } catch {
+      // exited
+    }
+  }
+  return peak;
+}
