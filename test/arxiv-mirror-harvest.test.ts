@@ -10,14 +10,15 @@ import type { HarvestMessage } from "../src/harvest/dispatch";
 import { OaiError, OaiMalformed, parseOaiPage } from "../src/harvest/oai";
 import { verifyMirror } from "../src/store/arxiv-mirror-verify";
 import worker from "../src/index";
-import { callTool, FAKE, resetUpstream, upstreamHits } from "./helpers";
+import { callTool, resetUpstream, upstreamHits } from "./helpers";
 import { driveHarvest, harvestEnv, mirrorSnapshot, type Fault } from "./mirror/driver";
 import { appContext } from "../src/context";
+import { fixtureText } from "./support/fixtures";
 
 // The fake upstream's fail-first routes and its request log start fresh for every test.
 beforeEach(resetUpstream);
 
-const fixture = async (name: string) => (await fetch(`${FAKE}/_fixtures/oai-pmh/${name}`)).text();
+const fixture = (name: string) => fixtureText(`oai-pmh/${name}`);
 
 describe("OAI-PMH page parser", () => {
   it("reads the recorded legacy page: arXivRaw records, versions, token with cursor and completeListSize", async () => {

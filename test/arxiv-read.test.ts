@@ -5,6 +5,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { htmlToDocument } from "../src/sources/arxiv/read/html";
 import { pdfToDocument } from "../src/sources/text/pdf";
 import { PapersError } from "../src/errors";
+import { flateContentPdf } from "./support/pdf";
+import { fixtureResponse } from "./support/fixtures";
 import { FAKE, callTool, callToolWith, resetUpstream, toolError, upstreamHits } from "./helpers";
 
 beforeEach(resetUpstream);
@@ -14,7 +16,6 @@ const read = async (args: Record<string, unknown>) => {
   if (result.isError) throw new Error(result.content[0]!.text);
   return result.structuredContent;
 };
-const fixture = async (path: string) => fetch(`${FAKE}/_fixtures/${path}`);
 
 describe("arXiv HTML (LaTeXML) -> text", () => {
   it("keeps a known sentence, headings with numbers, TeX maths (not doubled) and the bibliography", async () => {
@@ -54,10 +55,13 @@ describe("arXiv HTML (LaTeXML) -> text", () => {
   });
 
   it("turns display maths into $$...$$ from alttext (arXiv's LaTeXML sample)", async () => {
-    const doc = await htmlToDocument((await fixture("html/latexml_2012.02205_arxiv-view-as-html-sample.html")).body!, {
-      maxBytes: 30e6,
-      maxChars: 3e6,
-    });
+    const doc = await htmlToDocument(
+      (await fixtureResponse("html/latexml_2012.02205_arxiv-view-as-html-sample.html")).body!,
+      {
+        maxBytes: 30e6,
+        maxChars: 3e6,
+      },
+    );
     expect(doc.text).toContain("$${\\bf\\it u}\\cdot{\\bf\\it f^{\\prime}}=d^{\\prime},$$");
     expect(doc.outline.length).toBeGreaterThan(3);
     expect(doc.text).not.toMatch(/\$\$\s*\$\$/);
@@ -252,7 +256,7 @@ describe("hostile content and budgets", () => {
   });
 
   it("caps the extracted characters and says the text is truncated", async () => {
-    const doc = await htmlToDocument((await fixture("html/arxiv-html_2501.11120v1.html")).body!, {
+    const doc = await htmlToDocument((await fixtureResponse("html/arxiv-html_2501.11120v1.html")).body!, {
       maxBytes: 30e6,
       maxChars: 5000,
     });
@@ -266,7 +270,7 @@ describe("hostile content and budgets", () => {
       await new Response(new Blob([inflated]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer(),
     );
     expect(compressed.byteLength).toBeLessThan(1_000_000);
-    const pdf = handMadePdf(compressed);
+    const pdf = flateContentPdf(compressed);
     try {
       await pdfToDocument(pdf, { maxPages: 10, maxChars: 100_000 }, "r");
       expect.unreachable();
@@ -276,40 +280,3 @@ describe("hostile content and budgets", () => {
     }
   });
 });
-
-/** A minimal one-page PDF (hand-made, per the PDF 1.4 structure) whose content stream is `content`, Flate-compressed. */
-function handMadePdf(content: Uint8Array): Uint8Array {
-  const encoder = new TextEncoder();
-  const parts: Uint8Array[] = [];
-  const offsets: number[] = [];
-  let length = 0;
-  const add = (piece: Uint8Array | string) => {
-    const bytes = typeof piece === "string" ? encoder.encode(piece) : piece;
-    parts.push(bytes);
-    length += bytes.byteLength;
-  };
-  add("%PDF-1.4\n");
-  const object = (n: number, body: string) => {
-    offsets[n] = length;
-    add(`${n} 0 obj\n${body}\nendobj\n`);
-  };
-  object(1, "<< /Type /Catalog /Pages 2 0 R >>");
-  object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>");
-  object(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>");
-  offsets[4] = length;
-  add(`4 0 obj\n<< /Length ${content.byteLength} /Filter /FlateDecode >>\nstream\n`);
-  add(content);
-  add("\nendstream\nendobj\n");
-  const xref = length;
-  add(
-    `xref\n0 5\n0000000000 65535 f \n${[1, 2, 3, 4].map((n) => `${String(offsets[n]).padStart(10, "0")} 00000 n \n`).join("")}`,
-  );
-  add(`trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
-}

@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PapersError } from "../src/errors";
 import { pdfToDocument } from "../src/sources/text/pdf";
+import { encryptedPdf } from "./support/pdf";
 import { FAKE, callTool, callToolWith, resetUpstream, toolError } from "./helpers";
 
 async function searchAgainst(scenario: string, vars: Record<string, string> = {}) {
@@ -75,29 +76,3 @@ describe("hostile upstreams", () => {
     expect((await env.BLOBS.list()).objects).toHaveLength(0);
   });
 });
-
-/** A one-page PDF with a Standard security handler and an unknown user password (hand-made). */
-function encryptedPdf(): Uint8Array {
-  const parts: string[] = ["%PDF-1.4\n"];
-  const offsets: number[] = [];
-  let length = parts[0]!.length;
-  const object = (n: number, body: string) => {
-    offsets[n] = length;
-    const text = `${n} 0 obj\n${body}\nendobj\n`;
-    parts.push(text);
-    length += text.length;
-  };
-  const hex32 = "A1B2C3D4E5F60718293A4B5C6D7E8F90A1B2C3D4E5F60718293A4B5C6D7E8F90";
-  object(1, "<< /Type /Catalog /Pages 2 0 R >>");
-  object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>");
-  object(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>");
-  object(4, `<< /Filter /Standard /V 1 /R 2 /O <${hex32}> /U <${hex32}> /P -44 >>`);
-  const xref = length;
-  parts.push(
-    `xref\n0 5\n0000000000 65535 f \n${[1, 2, 3, 4].map((n) => `${String(offsets[n]).padStart(10, "0")} 00000 n \n`).join("")}`,
-  );
-  parts.push(
-    `trailer\n<< /Size 5 /Root 1 0 R /Encrypt 4 0 R /ID [<0123456789ABCDEF0123456789ABCDEF> <0123456789ABCDEF0123456789ABCDEF>] >>\nstartxref\n${xref}\n%%EOF\n`,
-  );
-  return new TextEncoder().encode(parts.join(""));
-}

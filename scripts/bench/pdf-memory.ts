@@ -2,7 +2,7 @@
 // by run.ts) under a 128 MB V8 heap cap (--max-old-space-size=128, like a Worker isolate),
 // sampling heap + ArrayBuffer memory while it runs. Prints one JSON line.
 import { readFileSync } from "node:fs";
-import { makeTextPdf } from "./make-pdf.ts";
+import { makeTextPdf } from "../../test/support/pdf.ts";
 
 const [bundle, source, maxPages] = process.argv.slice(2);
 const { pdfToDocument } = await import(bundle);

@@ -10,7 +10,7 @@ import path from "node:path";
 import { getDocumentProxy } from "unpdf";
 import { ROOT, startStack } from "../lib/dev-server.ts";
 import { arg, callTool, measure, timed } from "../lib/mcp-bench.ts";
-import { makeTextPdf } from "./make-pdf.ts";
+import { makeTextPdf } from "../../test/support/pdf.ts";
 
 const count = Number(arg("--count", "200"));
 const call = (url, name, args) => callTool(url, name, args);

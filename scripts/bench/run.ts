@@ -7,7 +7,7 @@ import { build } from "esbuild";
 import os from "node:os";
 import path from "node:path";
 import { ROOT, startStack, startWorker, workerdPeakRss } from "../lib/dev-server.ts";
-import { makeTextPdf } from "./make-pdf.ts";
+import { makeTextPdf } from "../../test/support/pdf.ts";
 import { MCP_HEADERS, mcpMessage } from "../lib/mcp-bench.ts";
 
 const arg = (flag, fallback) => {
