@@ -1,5 +1,5 @@
 // Helpers for workerd tests: call the Worker like a client, and read the fake upstream's log.
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { MCP_HEADERS as CLIENT_HEADERS, mcpMessage } from "./support/mcp-http";
 
 export { mcpMessage, mcpMessages, toolErrorOf } from "./support/mcp-http";
@@ -41,7 +41,25 @@ export async function mcpCall(
 export async function callTool(name: string, args: unknown) {
   const { status, message } = await mcpCall("tools/call", { name, arguments: args });
   if (status !== 200) throw new Error(`tools/call ${name} answered HTTP ${status}: ${JSON.stringify(message)}`);
-  return message.result as { isError?: boolean; content: { type: string; text: string }[]; structuredContent: any };
+  return message.result as ToolResult;
+}
+
+type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent: any };
+
+/** The structured answer of a tool result; a failed call throws with its error text. */
+export function structuredOf(result: ToolResult) {
+  if (result.isError) throw new Error(result.content[0]!.text);
+  return result.structuredContent;
+}
+
+/** tools/call that must succeed: its structured answer. */
+export async function callToolOk(name: string, args: unknown) {
+  return structuredOf(await callTool(name, args));
+}
+
+/** The rows a SQL query reads from the test database. */
+export async function dbRows(sql: string): Promise<Record<string, unknown>[]> {
+  return (await env.DB.prepare(sql).all()).results as Record<string, unknown>[];
 }
 
 /** The typed error payload of an isError tool result. */
@@ -55,6 +73,10 @@ export function toolError(result: { isError?: boolean; content: { type: string; 
     recovery: string;
   };
 }
+
+/** The reason of an isError tool result. */
+export const reasonOf = (result: { isError?: boolean; content: { type: string; text: string }[] }) =>
+  toolError(result).reason;
 
 /**
  * One tools/call through the Worker's fetch with some vars overridden (a scenario base URL, a

@@ -1,10 +1,16 @@
-// The /mcp endpoint through the Worker's own fetch handler: protocol, tools, resources, bad input.
+// The /mcp endpoint through the Worker's own fetch handler: the protocol, tools/list, bad input, deployment
+// settings and the HTTP routes. Each tool's and resource's contract is in test/tools/ and test/resources/.
+
 import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { app } from "../src/app";
 import type { ConfigVars } from "../src/config";
 import { describe, expect, it } from "vitest";
 import { callTool, mcpCall, toolError } from "./helpers";
+
+const CITATION_TOOLS = ["papers_export_citations", "papers_resolve_reference", "arxiv_get_references"];
+
+const AGENT_TOOLS = ["papers_watch", "papers_library"];
 
 describe("protocol", () => {
   it("initializes with instructions and the server's capabilities", async () => {
@@ -68,59 +74,6 @@ describe("protocol", () => {
     const first = JSON.stringify((await mcpCall("tools/list")).message.result);
     const second = JSON.stringify((await mcpCall("tools/list")).message.result);
     expect(second).toBe(first);
-  });
-});
-
-const CITATION_TOOLS = ["papers_export_citations", "papers_resolve_reference", "arxiv_get_references"];
-const AGENT_TOOLS = ["papers_watch", "papers_library"];
-
-describe("arxiv_list_categories", () => {
-  it("returns the ~155 active categories across the 8 groups", async () => {
-    const result = await callTool("arxiv_list_categories", {});
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent.count).toBe(155);
-    const groups = new Set(result.structuredContent.categories.map((c: { group: string }) => c.group));
-    expect([...groups].sort()).toEqual(["cs", "econ", "eess", "math", "physics", "q-bio", "q-fin", "stat"]);
-    expect(result.structuredContent.categories).toContainEqual({
-      code: "cs.CL",
-      name: "Computation and Language",
-      group: "cs",
-      group_name: "Computer Science",
-      archive: "cs",
-      archive_name: "Computer Science",
-    });
-    expect(result.content[0]!.text).toContain("cs.CL\tComputation and Language");
-  });
-
-  it("filters by group, case-insensitively", async () => {
-    const result = await callTool("arxiv_list_categories", { group: "ECON" });
-    expect(result.structuredContent.categories.map((c: { code: string }) => c.code)).toEqual([
-      "econ.EM",
-      "econ.GN",
-      "econ.TH",
-    ]);
-  });
-
-  it("filters by archive inside a group (astro-ph is one archive of physics)", async () => {
-    const result = await callTool("arxiv_list_categories", { group: "astro-ph" });
-    const codes = result.structuredContent.categories.map((c: { code: string }) => c.code);
-    expect(codes).toContain("astro-ph.GA");
-    expect(codes.every((code: string) => code.startsWith("astro-ph"))).toBe(true);
-  });
-
-  it("marks aliases", async () => {
-    const result = await callTool("arxiv_list_categories", { group: "math" });
-    expect(result.structuredContent.categories).toContainEqual(
-      expect.objectContaining({ code: "math.IT", alias_of: "cs.IT" }),
-    );
-  });
-
-  it("fails an unknown group with invalid_group and the valid choices", async () => {
-    const result = await callTool("arxiv_list_categories", { group: "biology" });
-    expect(result.structuredContent).toBeUndefined();
-    const error = toolError(result);
-    expect(error).toMatchObject({ reason: "invalid_group", retryable: false });
-    expect(error.recovery).toContain("q-bio");
   });
 });
 
@@ -213,44 +166,6 @@ describe("deployment settings", () => {
     const body = (await response.json()) as { error: { reason: string; message: string } };
     expect(body.error.reason).toBe("server_misconfigured");
     expect(body.error.message).toContain("ARXIV_API_BASE_URL");
-  });
-});
-
-describe("resources", () => {
-  it("lists arxiv://categories and the category template", async () => {
-    const resources = (await mcpCall("resources/list")).message.result.resources;
-    expect(resources.map((r: { uri: string }) => r.uri)).toContain("arxiv://categories");
-    const templates = (await mcpCall("resources/templates/list")).message.result.resourceTemplates;
-    expect(templates.map((t: { uriTemplate: string }) => t.uriTemplate)).toContain("arxiv://categories/{code}");
-  });
-
-  it("reads the whole taxonomy", async () => {
-    const { message } = await mcpCall("resources/read", { uri: "arxiv://categories" });
-    const body = JSON.parse(message.result.contents[0].text);
-    expect(body.categories).toHaveLength(155);
-  });
-
-  it("reads one category with its description", async () => {
-    const { message } = await mcpCall("resources/read", { uri: "arxiv://categories/cs.CL" });
-    const body = JSON.parse(message.result.contents[0].text);
-    expect(body).toMatchObject({ code: "cs.CL", group: "cs" });
-    expect(body.description).toContain("natural language");
-  });
-
-  it("an unknown category is a resource-not-found error naming the fix", async () => {
-    const { status, message } = await mcpCall("resources/read", { uri: "arxiv://categories/zz.ZZ" });
-    expect(status).toBe(200);
-    // The SDK picks the revision's not-found code (-32002 in 2025-11-25, -32602 from 2026-07-28).
-    expect([-32002, -32602]).toContain(message.error.code);
-    expect(message.error.message).toContain("arxiv://categories");
-  });
-
-  it("completes category codes", async () => {
-    const { message } = await mcpCall("completion/complete", {
-      ref: { type: "ref/resource", uri: "arxiv://categories/{code}" },
-      argument: { name: "code", value: "cs.C" },
-    });
-    expect(message.result.completion.values).toEqual(expect.arrayContaining(["cs.CL", "cs.CV", "cs.CR"]));
   });
 });
 

@@ -1,12 +1,12 @@
-// papers_resolve_reference against the mirror seeded with the real sample records (and an NBER
-// mirror row): identifiers exactly, titles by search and scoring, and honest no_match answers for
-// references that do not exist, including a real ID with an invented title.
+// papers_resolve_reference against the mirror seeded with the real sample records (and an NBER mirror row):
+// identifiers exactly, titles by search and scoring, and honest no_match answers for references that do not
+// exist, including a real ID with an invented title.
+
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { parseReference } from "../src/sources/citations/reference-text";
-import { upsertMirror } from "../src/store/nber-mirror";
-import { callTool, resetUpstream, toolError, upstreamHits } from "./helpers";
-import { sampleRecords, seedMirror } from "./mirror/driver";
+import { upsertMirror } from "../../src/store/nber-mirror";
+import { callTool, resetUpstream, toolError, upstreamHits } from "../helpers";
+import { seedMirror } from "../mirror/driver";
 
 beforeEach(resetUpstream);
 
@@ -130,99 +130,5 @@ describe("papers_resolve_reference", () => {
     expect(toolError(await callTool("papers_resolve_reference", { reference: "x".repeat(2_001) })).reason).toBe(
       "invalid_argument",
     );
-  });
-});
-
-describe("reading a bibliography entry", () => {
-  it.each([
-    [
-      "A. Vaswani, N. Shazeer, and L. Kaiser. Attention is all you need. In Advances in Neural Information Processing Systems, pages 5998-6008, 2017.",
-      {
-        title: "Attention is all you need",
-        authors: ["Vaswani", "Shazeer", "Kaiser"],
-        year: 2017,
-        venue: "Advances in Neural Information Processing Systems, pages 5998-6008",
-      },
-    ],
-    [
-      "Vaswani, A., Shazeer, N., Parmar, N. (2017). Attention is all you need. arXiv preprint arXiv:1706.03762.",
-      {
-        title: "Attention is all you need",
-        authors: ["Vaswani", "Shazeer", "Parmar"],
-        year: 2017,
-        arxiv_id: "1706.03762",
-      },
-    ],
-    [
-      "Aubert D., Pichon C., Colombi S., 2004, MNRAS, 352, 376",
-      { authors: ["Aubert", "Pichon", "Colombi"], year: 2004 },
-    ],
-    [
-      'D. Card, "The Causal Effect of Education on Earnings," Handbook of Labor Economics, 1999, doi:10.1016/S1573-4463(99)03011-4.',
-      {
-        title: "The Causal Effect of Education on Earnings",
-        authors: ["Card"],
-        year: 1999,
-        doi: "10.1016/S1573-4463(99)03011-4",
-      },
-    ],
-    [
-      "[12] Hampole, M., Papanikolaou, D.: Artificial Intelligence and the Labor Market. NBER Working Paper w33509 (2025)",
-      { authors: ["Hampole", "Papanikolaou"], nber_id: "w33509", year: 2025 },
-    ],
-  ])("%s", (text, expected) => {
-    expect(parseReference(text)).toMatchObject(expected);
-  });
-});
-
-describe("links across sources", () => {
-  it("gives an arXiv paper its journal DOI and its DataCite DOI", async () => {
-    await seedMirror();
-    const result = await callTool("arxiv_get_metadata", { paper_ids: ["0704.0001"] });
-    expect(result.structuredContent.papers[0].links).toEqual([
-      {
-        kind: "journal_doi",
-        source: "doi",
-        id_or_doi: "10.1103/PhysRevD.76.013009",
-        how: "the DOI arXiv's metadata gives for the published version",
-      },
-      {
-        kind: "arxiv_doi",
-        source: "datacite",
-        id_or_doi: "10.48550/arXiv.0704.0001",
-        how: "arXiv's DataCite DOI, which every arXiv ID has",
-      },
-    ]);
-  });
-
-  it("gives an NBER paper its DOI, its published version's DOI and its arXiv version when the mirror holds one", async () => {
-    // A hand-made arXiv record with the title and author of NBER's w10000 (no such arXiv paper exists).
-    const [template] = sampleRecords();
-    await seedMirror([
-      ...sampleRecords(),
-      {
-        ...template!,
-        id: "0704.9990",
-        title: "Trade Wars: The Exaggerated Impact of Trade in Economic Debate",
-        authors: "Richard B. Freeman",
-        versions: [Date.UTC(2003, 10, 1) / 1000],
-        doi: null,
-        journal_ref: null,
-      },
-    ]);
-    const result = await callTool("nber_get_paper_info", { paper_id: "w10000" });
-    expect(result.isError).toBeFalsy();
-    const links = result.structuredContent.links as { kind: string; id_or_doi: string; how: string }[];
-    expect(links.map((link) => [link.kind, link.id_or_doi])).toEqual([
-      ["nber_doi", "10.3386/w10000"],
-      ["published_doi", "10.0000/placeholder"],
-      ["arxiv_version", "0704.9990"],
-    ]);
-    expect(links[2]!.how).toMatch(
-      /title and authors match in the arXiv mirror \(confidence 1, title 1, surnames 1 of 1\)/,
-    );
-    // A paper without an arXiv version gets none.
-    const other = await callTool("nber_get_paper_info", { paper_id: "w33509" });
-    expect((other.structuredContent.links as { kind: string }[]).map((link) => link.kind)).toEqual(["nber_doi"]);
   });
 });

@@ -1,17 +1,19 @@
-// Search and lookup answered from the mirror (seeded with the 1,128 real records of
-// data/arxiv-sample), the routing rules that send a request to arXiv's API instead, and exact
-// agreement of filters (categories, archives, date windows) with a brute-force count.
+// arxiv_search_papers: arXiv's grammar and filters on the live API (recorded responses), the answers the mirror
+// gives (seeded with the real records of data/arxiv-sample, checked against a brute-force count), the routing
+// between them, and a misbehaving arXiv API.
+
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
-import { searchMirror } from "../src/store/arxiv-mirror-search";
-import type { MirrorRecord } from "../src/store/arxiv-row";
-import { FAKE, callTool, callToolWith, mcpCall, resetUpstream, toolError } from "./helpers";
-import { sampleRecords, seedMirror } from "./mirror/driver";
+import { FAKE, callTool, callToolWith, resetUpstream, toolError, upstreamHits } from "../helpers";
+import { planMirrorSearch } from "../../src/sources/arxiv/mirror-query";
+import { searchMirror } from "../../src/store/arxiv-mirror-search";
+import type { MirrorRecord } from "../../src/store/arxiv-row";
+import { sampleRecords, seedMirror } from "../mirror/driver";
 
 beforeEach(resetUpstream);
 
 const records = sampleRecords();
+
 const tokens = (text: string | null): string[] =>
   (text ?? "")
     .normalize("NFD")
@@ -19,6 +21,7 @@ const tokens = (text: string | null): string[] =>
     .toLowerCase()
     .match(/[\p{L}\p{N}]+/gu) ?? [];
 // The index stems words (porter): these are the inflections of the words the tests search for.
+
 const FAMILIES: Record<string, RegExp> = {
   quantum: /^quantum$/,
   field: /^fields?$/,
@@ -27,9 +30,13 @@ const FAMILIES: Record<string, RegExp> = {
   lattice: /^lattices?$/,
   boson: /^bosons?$/,
 };
+
 const hasWord = (text: string | null, word: string) => tokens(text).some((token) => FAMILIES[word]!.test(token));
+
 const published = (r: MirrorRecord) => r.versions[0]!;
+
 const day = (text: string, end = false) => Date.parse(`${text}T${end ? "23:59:59" : "00:00:00"}Z`) / 1000;
+
 const inArchive = (r: MirrorRecord, archive: string) =>
   r.categories.some((c) => c === archive || c.startsWith(`${archive}.`));
 
@@ -38,6 +45,125 @@ async function search(args: Record<string, unknown>) {
   if (result.isError) throw new Error(result.content[0]!.text);
   return result.structuredContent;
 }
+
+describe("arxiv_search_papers", () => {
+  it("echoes the effective query, the total and the next start", async () => {
+    const result = await callTool("arxiv_search_papers", { query: "testing" });
+    expect(result.isError).toBeFalsy();
+    const out = result.structuredContent;
+    expect(out).toMatchObject({ query: "testing", start: 0, returned: 10, next_start: 10, served_from: "live" });
+    expect(out.total).toBeGreaterThan(1000);
+    expect(result.content[0]!.text).toContain("start=10");
+  });
+
+  it("pages with start", async () => {
+    const result = await callTool("arxiv_search_papers", { query: "testing", start: 10 });
+    expect(result.structuredContent).toMatchObject({ start: 10, next_start: 20 });
+  });
+
+  it("caps max_results at 50 and says so", async () => {
+    const result = await callTool("arxiv_search_papers", { query: "testing", max_results: 100 });
+    // No recording of a 50-result page exists; the request shape is what matters here.
+    const hit = (await upstreamHits())[0]!;
+    expect(new URL(hit.path, "http://x").searchParams.get("max_results")).toBe("50");
+    if (!result.isError) expect(result.structuredContent.notices[0]).toContain("capped");
+  });
+
+  it("AND-s category and inclusive date filters onto the query", async () => {
+    await callTool("arxiv_search_papers", {
+      query: 'ti:"neural networks" OR abs:graph',
+      category: "cs",
+      submitted_from: "2024-01-01",
+      submitted_to: "2024-01-31",
+      sort_by: "submitted",
+      sort_order: "ascending",
+    });
+    const params = new URL((await upstreamHits())[0]!.path, "http://x").searchParams;
+    expect(params.get("search_query")).toBe(
+      '(ti:"neural networks" OR abs:graph) AND cat:cs.* AND submittedDate:[202401010000 TO 202401312359]',
+    );
+    expect(params.get("sortBy")).toBe("submittedDate");
+    expect(params.get("sortOrder")).toBe("ascending");
+  });
+
+  it("fails start_beyond_result_limit at 10,000 with advice on date windows", async () => {
+    const error = toolError(await callTool("arxiv_search_papers", { query: "testing", start: 10_000 }));
+    expect(error.reason).toBe("start_beyond_result_limit");
+    expect(error.recovery).toContain("submitted_from");
+  });
+
+  it.each([
+    [{ query: "(a OR b" }, "invalid_query"],
+    [{ query: 'ti:"open phrase' }, "invalid_query"],
+    [{ query: "AND quantum" }, "invalid_query"],
+    [{ query: "ti:" }, "invalid_query"],
+    [{ query: "quantum\u0000gravity" }, "invalid_query"],
+    [{ query: "x".repeat(1001) }, "invalid_argument"],
+    [{ query: "q", category: "cs.CLL" }, "invalid_category"],
+    [{ query: "q", submitted_from: "2024-02-30" }, "invalid_date"],
+    [{ query: "q", submitted_from: "2024-03-01", submitted_to: "2024-02-01" }, "invalid_date"],
+    [{ query: "q", start: 1.5 }, "invalid_argument"],
+    [{ query: "q", max_results: "ten" }, "invalid_argument"],
+  ])("rejects %o with %s and a recovery hint, without calling arXiv", async (args, reason) => {
+    const error = toolError(await callTool("arxiv_search_papers", args));
+    expect(error.reason).toBe(reason);
+    expect(error.recovery.length).toBeGreaterThan(10);
+    expect(await upstreamHits()).toHaveLength(0);
+  });
+
+  it("suggests the nearest category codes", async () => {
+    const error = toolError(await callTool("arxiv_search_papers", { query: "q", category: "cs.CLL" }));
+    expect(error.recovery).toContain("cs.CL");
+  });
+
+  it("serves a repeated search from the cache and coalesces concurrent identical ones", async () => {
+    const [a, b] = await Promise.all([
+      callTool("arxiv_search_papers", { query: "testing", start: 5 }),
+      callTool("arxiv_search_papers", { query: "testing", start: 5 }),
+    ]);
+    expect(a.structuredContent.papers).toEqual(b.structuredContent.papers);
+    const again = await callTool("arxiv_search_papers", { query: "testing", start: 5 });
+    expect(again.structuredContent.served_from).toBe("cache");
+    expect(await upstreamHits()).toHaveLength(1);
+  });
+
+  it("an unrecorded query reaches the fake upstream's 404, reported as invalid_request", async () => {
+    const error = toolError(await callTool("arxiv_search_papers", { query: "nothing recorded for this" }));
+    expect(error.reason).toBe("invalid_request");
+  });
+});
+
+describe("a misbehaving arXiv API", () => {
+  // The scenario sits in the base URL, so the tool's own request path reaches it unchanged.
+  async function searchAgainst(scenario: string) {
+    const { status, result } = await callToolWith(
+      "arxiv_search_papers",
+      { query: "testing" },
+      { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/${scenario}` },
+    );
+    expect(status).toBe(200);
+    return toolError(result);
+  }
+
+  it.each([
+    ["empty", "upstream_unavailable", 2],
+    ["status-500", "upstream_unavailable", 2],
+    ["html", "upstream_malformed", 1],
+    ["not-xml", "upstream_malformed", 1],
+    ["truncated-xml", "upstream_malformed", 1],
+    ["entity-expansion", "upstream_malformed", 1],
+    ["status-429", "rate_limited", 1],
+    ["rate-exceeded", "rate_limited", 1],
+    ["status-400", "invalid_request", 1],
+  ])("%s -> %s after %i request(s), nothing cached", async (scenario, reason, requests) => {
+    const error = await searchAgainst(scenario);
+    expect(error.reason).toBe(reason);
+    expect(error.recovery.length).toBeGreaterThan(5);
+    expect(await upstreamHits()).toHaveLength(requests);
+    const cached = await env.DB.prepare("SELECT count(*) AS n FROM api_cache").first<{ n: number }>();
+    expect(cached!.n).toBe(0);
+  });
+});
 
 describe("search from the mirror", () => {
   beforeEach(() => seedMirror());
@@ -296,85 +422,6 @@ describe("routing to arXiv's API", () => {
   });
 });
 
-describe("lookup from the mirror", () => {
-  beforeEach(() => seedMirror());
-
-  it("serves held papers from the mirror, old-style IDs included", async () => {
-    const result = await callTool("arxiv_get_metadata", {
-      paper_ids: ["0704.0001", "arXiv:acc-phys/9411001", "https://arxiv.org/abs/0704.0002v2"],
-    });
-    expect(
-      result.structuredContent.papers.map((p: { id: string; served_from: string }) => [p.id, p.served_from]),
-    ).toEqual([
-      ["0704.0001v2", "mirror"],
-      ["acc-phys/9411001v1", "mirror"],
-      ["0704.0002v2", "mirror"],
-    ]);
-    expect(result.structuredContent.not_found).toEqual([]);
-  });
-
-  it("looks up live what the mirror lacks (fallback on), and reports it when the fallback is off", async () => {
-    const live = await callTool("arxiv_get_metadata", { paper_ids: ["0704.0001", "1605.08386"] });
-    expect(
-      live.structuredContent.papers.map((p: { base_id: string; served_from: string }) => [p.base_id, p.served_from]),
-    ).toEqual([
-      ["0704.0001", "mirror"],
-      ["1605.08386", "live"],
-    ]);
-    const { result } = await callToolWith(
-      "arxiv_get_metadata",
-      { paper_ids: ["0704.0001", "0704.0001v1", "2401.99999"] },
-      { ARXIV_MIRROR_FALLBACK_LIVE: "false" },
-    );
-    expect(result.structuredContent.not_found).toEqual([
-      expect.objectContaining({ id: "0704.0001v1", reason: "version_not_in_mirror", latest_version: "0704.0001v2" }),
-      expect.objectContaining({ id: "2401.99999", reason: "not_in_arxiv", detail: expect.stringContaining("mirror") }),
-    ]);
-  });
-
-  it("arxiv://mirror/status shows that the mirror serves, and the harvest's progress", async () => {
-    const { message } = await mcpCall("resources/read", { uri: "arxiv://mirror/status" });
-    const body = JSON.parse(message.result.contents[0].text);
-    expect(body.serving).toBe(true);
-    expect(body.harvest).toMatchObject({
-      source: "arxiv",
-      status: "done",
-      records: records.length,
-      last_datestamp: "2026-11-29",
-    });
-  });
-});
-
-describe("reading a paper when arXiv's API cannot be asked", () => {
-  it("takes the version from the mirror and says so", async () => {
-    // A HAND-MADE mirror record for a paper whose recorded PDF is a fixture (1512.03905v1).
-    await seedMirror([
-      {
-        id: "1512.03905",
-        style: "new",
-        title: "A paper whose PDF is a recorded fixture",
-        authors: "A. Author",
-        abstract: "Hand-made mirror record for this test.",
-        categories: ["cs.LG"],
-        versions: [1450000000],
-        comment: null,
-        journal_ref: null,
-        doi: null,
-        license: null,
-        datestamp: "2015-12-13",
-      },
-    ]);
-    const { result } = await callToolWith(
-      "arxiv_read_paper",
-      { paper_id: "1512.03905", max_characters: 2000 },
-      { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/status-503` },
-    );
-    expect(result.isError, JSON.stringify(result).slice(0, 400)).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ paper_id: "1512.03905v1", source: "pdf_text" });
-    expect(result.structuredContent.notices.join(" ")).toContain("the latest version the metadata mirror holds");
-  });
-});
-
 describe("a partial mirror (its first harvest under way) is never served as a whole one", () => {
   beforeEach(async () => {
     await seedMirror();
@@ -383,6 +430,7 @@ describe("a partial mirror (its first harvest under way) is never served as a wh
       "UPDATE harvest_state SET status = 'running', mode = 'cold', complete_at = NULL, complete_scope = NULL, watermark = NULL WHERE source = 'arxiv'",
     ).run();
   });
+
   const arxivDown = { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/status-503` };
 
   it("searches go to arXiv with the reason; only when arXiv fails does the mirror answer, saying how much it holds", async () => {
@@ -401,43 +449,5 @@ describe("a partial mirror (its first harvest under way) is never served as a wh
     expect(result.structuredContent.notices.join(" ")).toMatch(
       /arXiv's API failed \(upstream_unavailable\).*the mirror is partial/,
     );
-  });
-
-  it("lookups go to arXiv; the partial mirror answers what arXiv cannot, and with live lookups off a paper it lacks is not_yet_harvested, never not_in_arxiv", async () => {
-    const live = await callTool("arxiv_get_metadata", { paper_ids: ["1605.08386"] });
-    expect(live.structuredContent.papers[0].served_from).toBe("live");
-    const down = await callToolWith("arxiv_get_metadata", { paper_ids: ["0704.0001", "2401.99999"] }, arxivDown);
-    expect(
-      down.result.structuredContent.papers.map((p: { id: string; served_from: string }) => [p.id, p.served_from]),
-    ).toEqual([["0704.0001v2", "mirror"]]);
-    expect(down.result.structuredContent.not_found).toEqual([
-      expect.objectContaining({ id: "2401.99999", reason: "live_lookup_failed" }),
-    ]);
-    const off = await callToolWith(
-      "arxiv_get_metadata",
-      { paper_ids: ["0704.0001", "2401.99999"] },
-      { ARXIV_MIRROR_FALLBACK_LIVE: "false" },
-    );
-    expect(
-      off.result.structuredContent.papers.map((p: { id: string; served_from: string }) => [p.id, p.served_from]),
-    ).toEqual([["0704.0001v2", "mirror"]]);
-    expect(off.result.structuredContent.not_found).toEqual([
-      expect.objectContaining({
-        id: "2401.99999",
-        reason: "not_yet_harvested",
-        detail: expect.stringContaining("partial"),
-      }),
-    ]);
-  });
-
-  it("arxiv://mirror/status says it is not serving, why, and how much it holds", async () => {
-    const { message } = await mcpCall("resources/read", { uri: "arxiv://mirror/status" });
-    const body = JSON.parse(message.result.contents[0].text);
-    expect(body).toMatchObject({
-      serving: false,
-      partial: { papers: records.length },
-      harvest: { complete: null, status: "running" },
-    });
-    expect(body.not_serving_because).toContain("first full harvest has not completed");
   });
 });

@@ -1,11 +1,11 @@
-// arxiv_get_references on every recorded paper in test/fixtures (three HTML renders, five PDFs),
-// measured against the hand-made gold list (test/fixtures/hand-made/references-gold.json): entry
-// counts, identifier precision and recall, and resolution through the mirror.
+// arxiv_get_references on the recorded papers: bibliographies cut into entries, their identifiers read, and
+// the entries resolved to the mirror's papers.
+
 import { beforeEach, describe, expect, it } from "vitest";
-import gold from "./fixtures/hand-made/references-gold.json";
-import type { MirrorRecord } from "../src/store/arxiv-row";
-import { callTool, callToolWith, resetUpstream, toolError, upstreamHits } from "./helpers";
-import { sampleRecords, seedMirror } from "./mirror/driver";
+import gold from "../fixtures/hand-made/references-gold.json";
+import type { MirrorRecord } from "../../src/store/arxiv-row";
+import { callTool, callToolWith, resetUpstream, toolError, upstreamHits } from "../helpers";
+import { sampleRecords, seedMirror } from "../mirror/driver";
 
 beforeEach(resetUpstream);
 

@@ -1,0 +1,73 @@
+// arxiv://paper/{paperId}: a paper's record, and typed JSON-RPC errors for bad IDs and failing upstreams.
+
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { FAKE, mcpCall, resetUpstream } from "../helpers";
+
+beforeEach(resetUpstream);
+
+describe("arxiv://paper/{paperId}", () => {
+  it("reads a paper, with a legacy ID's slash percent-encoded", async () => {
+    const { message } = await mcpCall("resources/read", { uri: "arxiv://paper/astro-ph%2F0601001" });
+    expect(JSON.parse(message.result.contents[0].text)).toMatchObject({ base_id: "astro-ph/0601001" });
+  });
+
+  it("fails empty_id for a blank ID", async () => {
+    const { message } = await mcpCall("resources/read", { uri: "arxiv://paper/%20" });
+    expect(message.error.data).toMatchObject({ reason: "empty_id" });
+  });
+
+  it("fails invalid_id and no_match as JSON-RPC errors", async () => {
+    const invalid = await mcpCall("resources/read", { uri: "arxiv://paper/banana" });
+    expect(invalid.message.error.data).toMatchObject({ reason: "invalid_id" });
+    const missing = await mcpCall("resources/read", { uri: "arxiv://paper/2401.99999" });
+    expect([-32002, -32602]).toContain(missing.message.error.code);
+    expect(missing.message.error.message).toContain("2401.99999");
+  });
+
+  it("a malformed percent-encoding is a typed invalid-params error on every template, never an internal error", async () => {
+    for (const [uri, reason] of [
+      ["arxiv://paper/%E0%A4%A", "invalid_id"],
+      ["nber://paper/%E0%A4%A", "invalid_id"],
+      ["arxiv://categories/%E0%A4%A", "invalid_category"],
+    ]) {
+      const { message } = await mcpCall("resources/read", { uri });
+      expect(message.error, uri).toMatchObject({ code: -32602, data: { reason } });
+    }
+  });
+
+  it("an upstream that is down or rate-limits is a retryable internal error with its reason, not invalid params", async () => {
+    const { default: worker } = await import("../../src/index");
+    const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");
+    const ctx = createExecutionContext();
+    const request = new Request("http://localhost/mcp", {
+      method: "POST",
+      headers: {
+        host: "localhost",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "resources/read",
+        params: { uri: "arxiv://paper/1605.08386" },
+      }),
+    });
+    const vars = { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/status-429`, ARXIV_MIRROR_ENABLED: "false" };
+    const response = await worker.fetch(request as never, { ...env, ...vars } as Env, ctx);
+    await waitOnExecutionContext(ctx);
+    const text = await response.text();
+    const message = JSON.parse(
+      text.startsWith("event:")
+        ? text
+            .split("\n")
+            .find((line) => line.startsWith("data: "))!
+            .slice(6)
+        : text,
+    );
+    expect(message.error).toMatchObject({ code: -32603, data: { reason: "rate_limited", retryable: true } });
+    expect(message.error.data.retry_after_ms).toBeGreaterThan(0);
+  });
+});
