@@ -6,6 +6,7 @@ import { type Config, ConfigError } from "./config";
 import { type AppContext, appContext } from "./context";
 import { oauthEndpointRefusal } from "./http/oauth-limits";
 import { AUTHORIZE_PATH, REGISTER_PATH, TOKEN_PATH } from "./http/oauth-paths";
+import { oversizedClientIdRefusal } from "./http/oauth-input";
 import { withTypedRefusal } from "./http/provider-refusals";
 import { countRegistrationToday } from "./store/oauth";
 import { handleQueueBatch, registerHarvester, runScheduled } from "./harvest/dispatch";
@@ -81,7 +82,11 @@ export default {
       maxRegistrationsPerDay: config.OAUTH_MAX_REGISTRATIONS_PER_DAY,
       countRegistration: () => countRegistrationToday(env.DB),
     });
-    return refusal ?? withTypedRefusal(await (await oauthProvider(config)).fetch(request, env, ctx));
+    return (
+      refusal ??
+      (await oversizedClientIdRefusal(request)) ??
+      withTypedRefusal(await (await oauthProvider(config)).fetch(request, env, ctx))
+    );
   },
   scheduled: (controller, env, ctx) =>
     ctx.waitUntil(

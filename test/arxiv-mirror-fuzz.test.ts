@@ -9,16 +9,7 @@ import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror } from "../src/store/arxiv-mirror-search";
 import { toMatch } from "../src/search/expression";
 import { seedMirror } from "./mirror/driver";
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "./support/random";
 
 const WORDS = [
   "quantum",
@@ -91,7 +82,7 @@ function generate(random: () => number): string {
 describe("mirror query translation against real FTS5", () => {
   it("never emits an FTS5 syntax error over 4,000 generated queries", async () => {
     await seedMirror();
-    const random = rng(5);
+    const random = mulberry32(5);
     const outcomes: Record<string, number> = {};
     for (let i = 0; i < 4000; i++) {
       const query = generate(random);

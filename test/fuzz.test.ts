@@ -31,8 +31,9 @@ const REJECTIONS = new Set([
   "invalid_category",
   "invalid_group",
   "start_beyond_result_limit",
-  "section_not_found",
 ]);
+// Not a rejection: section_not_found is known only once the paper is read, and that read's text is cached as any
+// read's is (the next call with a section from the outline uses it).
 
 const { random, pick } = seededRandom(20261130);
 

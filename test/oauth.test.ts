@@ -429,6 +429,44 @@ describe("OAuth endpoints are limited per IP address, and registrations per day"
   });
 });
 
+describe("OAuth input the provider library would pass to KV", () => {
+  it("a client_id longer than any client's is a typed 400 invalid_client on /token and /authorize, never a 500", async () => {
+    const vars = oauthVars("github");
+    const long = "x".repeat(5_000);
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    const requests: [string, RequestInit][] = [
+      [
+        `${BASE}/token`,
+        { method: "POST", headers: form, body: `grant_type=authorization_code&code=c&client_id=${long}` },
+      ],
+      [
+        `${BASE}/token`,
+        {
+          method: "POST",
+          headers: { ...form, authorization: `Basic ${btoa(`${long}:s`)}` },
+          body: "grant_type=authorization_code&code=c",
+        },
+      ],
+      [
+        `${BASE}/authorize?response_type=code&client_id=${long}&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+        { method: "GET" },
+      ],
+    ];
+    for (const [url, init] of requests) {
+      const response = await call(url, init, vars);
+      expect(response.status, url.slice(0, 40)).toBe(400);
+      expect(await response.json()).toMatchObject({ error: "invalid_client", reason: "invalid_argument" });
+    }
+    // A client_id of an ordinary length still reaches the library, which answers for itself.
+    const ordinary = await call(
+      `${BASE}/token`,
+      { method: "POST", headers: form, body: "grant_type=authorization_code&code=c&client_id=abc" },
+      vars,
+    );
+    expect(ordinary.status).toBe(401);
+  });
+});
+
 describe("AUTH_MODE=oauth configuration", () => {
   it("refuses to run without the provider's client, with an http origin that is not loopback, or OIDC without an issuer", async () => {
     const cases: Record<string, unknown>[] = [

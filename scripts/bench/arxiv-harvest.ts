@@ -16,7 +16,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { ROOT, localD1File, loopbackArgs, quietWranglerEnv, runWrangler, spawnWranglerDev } from "../lib/dev-server.ts";
 import { createSyntheticOai } from "../fake-upstream/oai-synthetic.ts";
-import { rng } from "./arxiv-synthetic.ts";
+import { mulberry32 } from "../../test/support/random.ts";
 import { MIRROR_COLUMNS, mirrorRowFingerprint, toMirrorRow } from "../../src/store/arxiv-row.ts";
 
 const arg = (flag, fallback) => {
@@ -129,7 +129,7 @@ try {
   const started = await fetch(`${url}/admin/harvest?source=arxiv&mode=cold`, { method: "POST", headers: admin });
   if (started.status !== 202) throw new Error(`admin/harvest: ${started.status} ${await started.text()}`);
   // Restarts at random moments of the cold run (by records written), changes at two others.
-  const random = rng(99);
+  const random = mulberry32(99);
   const killAt = Array.from({ length: RESTARTS }, (_, k) =>
     Math.floor(((k + 0.2 + random() * 0.6) / RESTARTS) * RECORDS * 0.95),
   ).sort((a, b) => a - b);

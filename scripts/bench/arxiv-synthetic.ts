@@ -6,18 +6,7 @@ import { loadQuantPhTexts, loadSampleRecords } from "../arxiv/sample.ts";
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import { toMirrorRow, MIRROR_COLUMNS, splitAuthors, type MirrorRecord } from "../../src/store/arxiv-row.ts";
 import { paperKey } from "../../src/store/arxiv-key.ts";
-
-/** mulberry32: small, fast, deterministic. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../../test/support/random.ts";
 
 export function samplePools() {
   const records = loadSampleRecords();
@@ -59,7 +48,7 @@ export function* synthesize(
 ): Generator<MirrorRecord> {
   const months = LAST_MONTH - FIRST_MONTH + 1;
   const perMonth = Math.ceil(n / months);
-  const random = rng(seed + offset);
+  const random = mulberry32(seed + offset);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const phrase = (length: number) => {
     const out: string[] = [];

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadSampleRecords } from "../arxiv/sample.ts";
-import { rng } from "./arxiv-synthetic.ts";
+import { mulberry32 } from "../../test/support/random.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -61,7 +61,7 @@ export function knownRecords(pools) {
   const byId = new Map();
   for (const record of quantPhRecords()) byId.set(record.id, record);
   for (const record of loadSampleRecords()) byId.set(record.id, record);
-  const random = rng(7);
+  const random = mulberry32(7);
   const pick = (list) => list[Math.floor(random() * list.length)];
   const phrase = (length) => Array.from({ length }, () => pick(pools.words)).join(" ");
   for (const question of loadResearchQuestions()) {

@@ -13,7 +13,8 @@
 // - records change or are deleted while a harvest runs (mutate()): their datestamp becomes today;
 // - a few records are unreadable in listings (no <version>) and fine by GetRecord.
 import { deletedXml, recordXml } from "../arxiv/oai-xml.ts";
-import { rng, samplePools } from "../bench/arxiv-synthetic.ts";
+import { samplePools } from "../bench/arxiv-synthetic.ts";
+import { mulberry32 } from "../../test/support/random.ts";
 import type { MirrorRecord } from "../../src/store/arxiv-row.ts";
 
 export interface SyntheticOaiOptions {
@@ -84,7 +85,7 @@ export function createSyntheticOai({
   const datestamp = new Int32Array(n);
   const revision = new Uint8Array(n);
   const deleted = new Uint8Array(n);
-  const faults = rng(seed * 7919);
+  const faults = mulberry32(seed * 7919);
   let epoch = 1;
   let pagesServed = 0;
   const stats = { pages: 0, records: 0, failures503: 0, truncated: 0, expired: 0, getRecord: 0, noRecordsMatch: 0 };
@@ -124,7 +125,7 @@ export function createSyntheticOai({
 
   // Datestamps: in no order within a listing (identifier order), spread over the years.
   for (let i = 0; i < n; i++) {
-    const random = rng(seed * 1_000_003 + i);
+    const random = mulberry32(seed * 1_000_003 + i);
     const submitted = Math.floor(publishedOf(i) / DAY);
     const bulk = BULK_DAYS.filter((d) => d >= submitted);
     datestamp[i] =
@@ -135,7 +136,7 @@ export function createSyntheticOai({
 
   /** Record i as the upstream holds it now (its revision decides its latest version and title). */
   function recordAt(i: number): MirrorRecord {
-    const random = rng(seed * 1_000_003 + i + 0x9e3779b9);
+    const random = mulberry32(seed * 1_000_003 + i + 0x9e3779b9);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
     const phrase = (length: number) => Array.from({ length }, () => pick(pools.words)).join(" ");
     const published = publishedOf(i);
@@ -268,7 +269,7 @@ ${body}
     },
     /** Changes `changed` records (a new version, a new title) and deletes `removed`, all stamped today. */
     mutate({ changed = 0, removed = 0, seed: mutationSeed = 1 } = {}) {
-      const random = rng(mutationSeed);
+      const random = mulberry32(mutationSeed);
       for (let k = 0; k < changed + removed; k++) {
         const i = Math.floor(random() * n);
         if (deleted[i]) continue;

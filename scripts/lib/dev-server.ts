@@ -212,6 +212,8 @@ export async function startStack({
   return {
     url,
     mcpUrl: `${url}/mcp`,
+    /** wrangler dev's inspector (Chrome DevTools protocol): the overhead benchmark profiles the Worker through it. */
+    inspectorPort: Number(loopback[loopback.indexOf("--inspector-port") + 1]),
     fake,
     stateDir,
     startedAt,
