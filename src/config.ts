@@ -256,14 +256,29 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+const validatedSchema = configSchema
+  .refine((config) => config.AUTH_MODE !== "bearer" || config.AUTH_TOKEN_HASHES.length > 0, {
+    message: "AUTH_MODE=bearer needs at least one hash in AUTH_TOKEN_HASHES",
+    path: ["AUTH_TOKEN_HASHES"],
+  })
+  .refine((config) => config.AUTH_MODE !== "oauth" || config.PUBLIC_BASE_URL !== undefined, {
+    message: "AUTH_MODE=oauth needs PUBLIC_BASE_URL (the https origin clients use)",
+    path: ["PUBLIC_BASE_URL"],
+  })
+  .superRefine((config, context) => {
+    if (config.AUTH_MODE !== "oauth" || config.PUBLIC_BASE_URL === undefined) return;
+    for (const problem of oauthProblems(config)) context.addIssue({ code: "custom", ...problem });
+  });
+
 // The env object is stable for an isolate's lifetime, so parse it once.
 const parsed = new WeakMap<object, Config>();
+const CONFIG_KEYS = Object.keys(configSchema.shape);
 
 export function loadConfig(env: object): Config {
   const cached = parsed.get(env);
   if (cached) return cached;
   const vars: Record<string, unknown> = {};
-  for (const key of Object.keys(configSchema.shape)) {
+  for (const key of CONFIG_KEYS) {
     const value = (env as Record<string, unknown>)[key];
     // An empty string in .dev.vars means "use the default", except for lists.
     if (typeof value === "string" && value === "" && key !== "MCP_ALLOWED_HOSTNAMES" && key !== "AUTH_TOKEN_HASHES")
@@ -271,20 +286,7 @@ export function loadConfig(env: object): Config {
     if (value === undefined) continue;
     vars[key] = value;
   }
-  const result = configSchema
-    .refine((config) => config.AUTH_MODE !== "bearer" || config.AUTH_TOKEN_HASHES.length > 0, {
-      message: "AUTH_MODE=bearer needs at least one hash in AUTH_TOKEN_HASHES",
-      path: ["AUTH_TOKEN_HASHES"],
-    })
-    .refine((config) => config.AUTH_MODE !== "oauth" || config.PUBLIC_BASE_URL !== undefined, {
-      message: "AUTH_MODE=oauth needs PUBLIC_BASE_URL (the https origin clients use)",
-      path: ["PUBLIC_BASE_URL"],
-    })
-    .superRefine((config, context) => {
-      if (config.AUTH_MODE !== "oauth" || config.PUBLIC_BASE_URL === undefined) return;
-      for (const problem of oauthProblems(config)) context.addIssue({ code: "custom", ...problem });
-    })
-    .safeParse(vars);
+  const result = validatedSchema.safeParse(vars);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
     throw new ConfigError(`Invalid configuration: ${problems}`);

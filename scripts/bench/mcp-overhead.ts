@@ -1,20 +1,24 @@
-// npm run bench:overhead [-- --count 2000]
+// npm run bench:overhead [-- --count 2000] [-- --before <git ref>]
 // Where a cheap MCP call's time goes (issue 11, item 9). Through wrangler dev on loopback, one run, the same
 // machine: a bare Node HTTP server (the machine's floor), the Worker's 404 (Hono, no MCP), an MCP ping, tools/list
 // and tools/call arxiv_list_categories. Then the Worker is profiled through wrangler dev's inspector (V8's
 // sampling profiler, Chrome DevTools protocol) while it answers the same tools/call, and its CPU time is split by
 // the module each sample's function comes from (esbuild marks every module in the bundle with a `// path`
 // comment): our code in src/, the MCP SDK, the agents SDK, Hono, zod, other libraries, and the runtime.
+// With --before, a second stack runs the Worker of that commit (a git worktree) in the same run, and every case is
+// timed on both, in alternating blocks, so the machine's drift falls on both alike.
 // Writes bench/results/overhead.json and .md.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ROOT, startStack } from "../lib/dev-server.ts";
 import { MCP_HEADERS, arg, percentile } from "../lib/mcp-bench.ts";
 
 const COUNT = Number(arg("--count", "2000"));
+const BEFORE = arg("--before");
 const WARMUP = 200;
 
 let client = 0;
@@ -37,29 +41,42 @@ interface Timing {
   mean_ms: number;
 }
 
-async function time(label: string, call: () => Promise<unknown>, count = COUNT): Promise<Timing> {
-  for (let i = 0; i < WARMUP; i++) await call();
-  const samples: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const started = performance.now();
-    await call();
-    samples.push(performance.now() - started);
-  }
-  samples.sort((a, b) => a - b);
-  const round = (x: number) => Math.round(x * 1000) / 1000;
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+function summary(label: string, samples: number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
   return {
     case: label,
-    count,
-    p50_ms: round(percentile(samples, 50)),
-    p95_ms: round(percentile(samples, 95)),
-    mean_ms: round(samples.reduce((a, b) => a + b, 0) / count),
+    count: sorted.length,
+    p50_ms: round(percentile(sorted, 50)),
+    p95_ms: round(percentile(sorted, 95)),
+    mean_ms: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
   };
+}
+
+/** Times `calls` (one per stack) in alternating blocks of 100, after a warm-up of each. */
+async function time(calls: (() => Promise<unknown>)[]): Promise<number[][]> {
+  for (const call of calls) for (let i = 0; i < WARMUP; i++) await call();
+  const samples = calls.map((): number[] => []);
+  for (let done = 0; done < COUNT; done += 100) {
+    for (const [which, call] of calls.entries()) {
+      for (let i = 0; i < Math.min(100, COUNT - done); i++) {
+        const started = performance.now();
+        await call();
+        samples[which]!.push(performance.now() - started);
+      }
+    }
+  }
+  return samples;
 }
 
 /** A minimal Chrome DevTools protocol client over the inspector's WebSocket. */
 async function inspector(port: number) {
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { webSocketDebuggerUrl: string }[];
-  const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl);
+  // The inspector proxy accepts localhost origins only (Node's WebSocket sends none unless told; undici takes headers).
+  const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl, {
+    headers: { origin: "http://localhost" },
+  } as unknown as string[]);
   await new Promise((resolve, reject) => {
     socket.addEventListener("open", resolve, { once: true });
     socket.addEventListener("error", reject, { once: true });
@@ -84,6 +101,9 @@ async function inspector(port: number) {
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; scriptId: string; url: string; lineNumber: number };
+  /** Samples by source line (1-based) inside this node's function. */
+  positionTicks?: { line: number; ticks: number }[];
+  children?: number[];
 }
 
 /** Line -> module, from esbuild's `// path` comments that open each module's code in the bundle. */
@@ -125,12 +145,19 @@ async function profile(stack: { inspectorPort: number; mcpUrl: string }, call: (
     profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
   };
   const marksByScript = new Map<string, { line: number; module: string }[]>();
+  const linesByScript = new Map<string, string[]>();
   for (const node of profile.nodes) {
     const { scriptId } = node.callFrame;
     if (scriptId === "0" || marksByScript.has(scriptId)) continue;
     const { scriptSource } = await cdp.send("Debugger.getScriptSource", { scriptId });
     marksByScript.set(scriptId, typeof scriptSource === "string" ? moduleLines(scriptSource) : []);
+    linesByScript.set(scriptId, typeof scriptSource === "string" ? scriptSource.split("\n") : []);
   }
+  const moduleAt = (scriptId: string, line: number) => {
+    let module: string | undefined;
+    for (const mark of marksByScript.get(scriptId) ?? []) if (mark.line <= line) module = mark.module;
+    return module;
+  };
   await cdp.send("Debugger.disable");
   cdp.close();
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -139,9 +166,7 @@ async function profile(stack: { inspectorPort: number; mcpUrl: string }, call: (
   for (const [i, id] of profile.samples.entries()) {
     const node = nodes.get(id)!;
     const { scriptId, lineNumber, functionName, url } = node.callFrame;
-    const marks = marksByScript.get(scriptId) ?? [];
-    let module: string | undefined;
-    for (const mark of marks) if (mark.line <= lineNumber) module = mark.module;
+    const module = moduleAt(scriptId, lineNumber);
     const group = groupOf(module ?? (url && !url.includes(".wrangler") ? url : undefined), functionName);
     const us = profile.timeDeltas[i] ?? 0;
     byGroup.set(group, (byGroup.get(group) ?? 0) + us);
@@ -150,6 +175,38 @@ async function profile(stack: { inspectorPort: number; mcpUrl: string }, call: (
       byFunction.set(key, (byFunction.get(key) ?? 0) + us);
     }
   }
+  // Our hottest lines: the profiler's ticks per line of our functions, shown as the bundled line's code.
+  const tickUs = profile.timeDeltas.reduce((a, b) => a + b, 0) / Math.max(1, profile.samples.length);
+  const byLine = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const { scriptId, lineNumber } = node.callFrame;
+    const module = moduleAt(scriptId, lineNumber);
+    if (!module?.startsWith("src/")) continue;
+    for (const { line, ticks } of node.positionTicks ?? []) {
+      const code = (linesByScript.get(scriptId)?.[line - 1] ?? "").trim().slice(0, 90);
+      const key = `${moduleAt(scriptId, line - 1)}: ${code}`;
+      byLine.set(key, (byLine.get(key) ?? 0) + ticks * tickUs);
+    }
+  }
+  // Inclusive time of our functions (with everything they call), outermost frames of a name counted once.
+  const selfUs = new Map<number, number>();
+  for (const [i, id] of profile.samples.entries()) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  const inclusive = new Map<string, number>();
+  const walkTree = (id: number, open: Set<string>): number => {
+    const node = nodes.get(id)!;
+    const module = moduleAt(node.callFrame.scriptId, node.callFrame.lineNumber);
+    const key = module?.startsWith("src/") ? `${node.callFrame.functionName || "(anonymous)"} (${module})` : null;
+    const entering = key !== null && !open.has(key);
+    if (entering) open.add(key!);
+    let total = selfUs.get(id) ?? 0;
+    for (const child of node.children ?? []) total += walkTree(child, open);
+    if (entering) {
+      open.delete(key!);
+      inclusive.set(key!, (inclusive.get(key!) ?? 0) + total);
+    }
+    return total;
+  };
+  walkTree(profile.nodes[0]!.id, new Set());
   const perCall = (us: number) => Math.round((us / COUNT / 1000) * 1000) / 1000;
   const busy = [...byGroup].filter(([group]) => group !== "idle").reduce((sum, [, us]) => sum + us, 0);
   return {
@@ -160,6 +217,14 @@ async function profile(stack: { inspectorPort: number; mcpUrl: string }, call: (
       .filter(([group]) => group !== "idle")
       .sort((a, b) => b[1] - a[1])
       .map(([group, us]) => ({ group, ms_per_call: perCall(us), share: Math.round((us / busy) * 1000) / 10 })),
+    our_inclusive: [...inclusive]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15)
+      .map(([fn, us]) => ({ function: fn, ms_per_call: perCall(us) })),
+    our_lines: [...byLine]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12)
+      .map(([line, us]) => ({ line, ms_per_call: perCall(us) })),
     our_functions: [...byFunction]
       .sort((a, b) => b[1] - a[1])
       .slice(0, 12)
@@ -167,32 +232,72 @@ async function profile(stack: { inspectorPort: number; mcpUrl: string }, call: (
   };
 }
 
+/** The Worker of another commit, from a git worktree that shares this checkout's node_modules. */
+async function startBefore(ref: string) {
+  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), "papers-mcp-before-")), "tree");
+  execFileSync("git", ["worktree", "add", "--detach", dir, ref], { cwd: ROOT, stdio: "ignore" });
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+  const commit = execFileSync("git", ["rev-parse", "--short", ref], { cwd: ROOT }).toString().trim();
+  const { startStack: startThat } = (await import(path.join(dir, "scripts/lib/dev-server.ts"))) as {
+    startStack: typeof startStack;
+  };
+  const stack = await startThat();
+  return {
+    commit,
+    stack,
+    stop: async () => {
+      await stack.stop();
+      execFileSync("git", ["worktree", "remove", "--force", dir], { cwd: ROOT, stdio: "ignore" });
+      rmSync(path.dirname(dir), { recursive: true, force: true });
+    },
+  };
+}
+
 const bare = createServer((_request, response) => response.end("{}"));
 await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
 const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
 const stack = await startStack();
+const before = BEFORE ? await startBefore(BEFORE) : undefined;
 try {
-  const listCategories = () =>
-    post(stack.mcpUrl, {
+  const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT }).toString().trim();
+  const dirty = execFileSync("git", ["status", "--porcelain", "src"], { cwd: ROOT }).toString().trim() !== "";
+  const thisBuild = `this tree (${head}${dirty ? " + uncommitted src" : ""})`;
+  const listCategories = (mcpUrl: string) => () =>
+    post(mcpUrl, {
       jsonrpc: "2.0",
       id: 1,
       method: "tools/call",
       params: { name: "arxiv_list_categories", arguments: {} },
     });
-  const timings = [
-    await time("bare Node HTTP server (the machine's floor)", () => fetch(bareUrl).then((r) => r.text())),
-    await time("Worker: GET /unknown (Hono 404, no MCP)", () => fetch(`${stack.url}/unknown`).then((r) => r.text())),
-    await time("MCP ping", () => post(stack.mcpUrl, { jsonrpc: "2.0", id: 1, method: "ping" })),
-    await time("MCP tools/list", () => post(stack.mcpUrl, { jsonrpc: "2.0", id: 1, method: "tools/list" })),
-    await time("MCP tools/call arxiv_list_categories (all 155)", listCategories),
+  const stacks = [
+    { label: thisBuild, stack },
+    ...(before ? [{ label: `before (${before.commit})`, stack: before.stack }] : []),
   ];
-  const profiled = await profile(stack, listCategories);
+  const cases: { label: string; call: (s: { url: string; mcpUrl: string }) => () => Promise<unknown> }[] = [
+    {
+      label: "Worker: GET /unknown (Hono 404, no MCP)",
+      call: (s) => () => fetch(`${s.url}/unknown`).then((r) => r.text()),
+    },
+    { label: "MCP ping", call: (s) => () => post(s.mcpUrl, { jsonrpc: "2.0", id: 1, method: "ping" }) },
+    { label: "MCP tools/list", call: (s) => () => post(s.mcpUrl, { jsonrpc: "2.0", id: 1, method: "tools/list" }) },
+    { label: "MCP tools/call arxiv_list_categories (all 155)", call: (s) => listCategories(s.mcpUrl) },
+  ];
+  const [bareSamples] = await time([() => fetch(bareUrl).then((r) => r.text())]);
+  const timings: (Timing & { build: string })[] = [
+    { ...summary("bare Node HTTP server (the machine's floor)", bareSamples!), build: "-" },
+  ];
+  for (const { label, call } of cases) {
+    const samples = await time(stacks.map((s) => call(s.stack)));
+    for (const [i, s] of stacks.entries()) timings.push({ ...summary(label, samples[i]!), build: s.label });
+  }
+  const profiled = await profile(stack, listCategories(stack.mcpUrl));
   const report = {
     at: new Date().toISOString(),
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}`,
     node: process.version,
+    builds: stacks.map((s) => s.label),
     timings,
-    profile: { case: "tools/call arxiv_list_categories", ...profiled },
+    profile: { case: "tools/call arxiv_list_categories", build: thisBuild, ...profiled },
   };
   const dir = path.join(ROOT, "bench", "results");
   mkdirSync(dir, { recursive: true });
@@ -200,13 +305,13 @@ try {
   const md = [
     "# Benchmark: the per-call MCP overhead",
     "",
-    `${report.at} · ${report.machine} · Node ${report.node} · wrangler dev on loopback, one run`,
+    `${report.at} · ${report.machine} · Node ${report.node} · wrangler dev on loopback, one run${before ? `; the two builds timed in alternating blocks of 100 calls` : ""}`,
     "",
-    "| case | calls | p50 ms | p95 ms | mean ms |",
-    "|---|---|---|---|---|",
-    ...timings.map((t) => `| ${t.case} | ${t.count} | ${t.p50_ms} | ${t.p95_ms} | ${t.mean_ms} |`),
+    "| case | build | calls | p50 ms | p95 ms | mean ms |",
+    "|---|---|---|---|---|---|",
+    ...timings.map((t) => `| ${t.case} | ${t.build} | ${t.count} | ${t.p50_ms} | ${t.p95_ms} | ${t.mean_ms} |`),
     "",
-    `## Where the Worker's CPU goes: ${report.profile.case}, ${profiled.calls} calls`,
+    `## Where the Worker's CPU goes: ${report.profile.case}, ${profiled.calls} calls, ${thisBuild}`,
     "",
     `Wall time ${profiled.wall_ms_per_call} ms a call while profiled; the Worker's isolate was busy ${profiled.worker_cpu_ms_per_call} ms a call (V8 sampling profiler, 50 µs).`,
     "",
@@ -220,10 +325,23 @@ try {
     "|---|---|",
     ...profiled.our_functions.map((f) => `| ${f.function} | ${f.ms_per_call} |`),
     "",
+    "Our functions with what they call (inclusive):",
+    "",
+    "| function (module) | ms per call |",
+    "|---|---|",
+    ...profiled.our_inclusive.map((f) => `| ${f.function} | ${f.ms_per_call} |`),
+    "",
+    "Our hottest lines (the bundled code):",
+    "",
+    "| module: line | ms per call |",
+    "|---|---|",
+    ...profiled.our_lines.map((l) => `| ${l.line.replaceAll("|", "\\|")} | ${l.ms_per_call} |`),
+    "",
   ].join("\n");
   writeFileSync(path.join(dir, "overhead.md"), md);
   console.log(md);
 } finally {
   await stack.stop();
+  await before?.stop();
   bare.close();
 }
