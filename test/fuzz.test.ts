@@ -1,16 +1,8 @@
-// Hostile input: 10,000+ generated tool calls across every tool (random and adversarial strings,
-// unicode, control characters, huge values, wrong types, path and URL tricks). Every call must
-// end in a result or a typed error with a recovery hint; never a 500, never an internal_error;
-// a rejected call writes nothing to D1 or R2; and no input makes the Worker reach a host other
-// than the configured upstreams (SSRF).
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../src/index";
 import { TOOLS as REGISTERED } from "../src/mcp/registry";
-import { resetUpstream, upstreamHits } from "./helpers";
+import { mcpCallWith, resetUpstream, upstreamHits } from "./helpers";
 import { seededRandom } from "./support/random";
-import { mcpMessage } from "./support/mcp-http";
 
 // Fast upstreams for the fuzz run: no spacing, short budgets (the gate logic has its own tests).
 const VARS = {
@@ -256,26 +248,12 @@ async function storageState(): Promise<string> {
   return `${row!.state};r2=${objects.objects.length}`;
 }
 
-async function callTool(name: string, args: unknown): Promise<{ status: number; message: any }> {
-  const ctx = createExecutionContext();
-  const request = new Request("http://localhost/mcp", {
-    method: "POST",
-    headers: {
-      host: "localhost",
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-      "cf-connecting-ip": `fuzz-${Math.floor(random() * 1e9)}`,
-      // The per-client tools (watches, library) need an identity; one shared workspace.
-      "x-papers-workspace": "fuzz",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
-  }) as unknown as Parameters<typeof worker.fetch>[0];
-  const response = await worker.fetch(request, { ...env, ...VARS } as Env, ctx);
-  const text = await response.text();
-  await waitOnExecutionContext(ctx);
-  return { status: response.status, message: mcpMessage(text) };
-}
+const callTool = (name: string, args: unknown) =>
+  mcpCallWith("tools/call", { name, arguments: args }, VARS, {
+    "cf-connecting-ip": `fuzz-${Math.floor(random() * 1e9)}`,
+    // The per-client tools (watches, library) need an identity; one shared workspace.
+    "x-papers-workspace": "fuzz",
+  });
 
 describe("fuzz: every tool, hostile arguments", () => {
   it("covers every registered tool", () => {

@@ -79,15 +79,15 @@ export const reasonOf = (result: { isError?: boolean; content: { type: string; t
   toolError(result).reason;
 
 /**
- * One tools/call through the Worker's fetch with some vars overridden (a scenario base URL, a
- * small budget): the override applies to this call only.
+ * One JSON-RPC call through the Worker's fetch with some vars overridden (a scenario base URL, a small budget):
+ * the override applies to this call only, and the call's background work is awaited.
  */
-export async function callToolWith(
-  name: string,
-  args: unknown,
+export async function mcpCallWith(
+  method: string,
+  params: unknown,
   vars: Record<string, unknown>,
   headers: Record<string, string> = {},
-): Promise<{ status: number; result: any; message: any }> {
+): Promise<{ status: number; message: any }> {
   const { default: worker } = await import("../src/index");
   const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");
   const { env } = await import("cloudflare:workers");
@@ -95,11 +95,21 @@ export async function callToolWith(
   const request = new Request("http://localhost/mcp", {
     method: "POST",
     headers: { ...MCP_HEADERS, ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   }) as unknown as Parameters<typeof worker.fetch>[0];
   const response = await worker.fetch(request, { ...env, ...vars } as unknown as Env, ctx);
   const text = await response.text();
   await waitOnExecutionContext(ctx);
-  const message = mcpMessage(text);
-  return { status: response.status, result: message?.result, message };
+  return { status: response.status, message: mcpMessage(text) };
+}
+
+/** One tools/call with some vars overridden (see mcpCallWith). */
+export async function callToolWith(
+  name: string,
+  args: unknown,
+  vars: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; result: any; message: any }> {
+  const { status, message } = await mcpCallWith("tools/call", { name, arguments: args }, vars, headers);
+  return { status, result: message?.result, message };
 }

@@ -188,3 +188,11 @@ export async function seedMirror(records: MirrorRecord[] = sampleRecords(), date
     .bind(datestamp, now)
     .run();
 }
+
+/** The sample records seeded while the first cold run is at work: papers are in, the mirror is not complete. */
+export async function seedPartialMirror(): Promise<void> {
+  await seedMirror();
+  await env.DB.prepare(
+    "UPDATE harvest_state SET status = 'running', mode = 'cold', complete_at = NULL, complete_scope = NULL, watermark = NULL WHERE source = 'arxiv'",
+  ).run();
+}

@@ -1,9 +1,8 @@
 // arxiv://mirror/status: whether the mirror serves, why not, and the harvest's progress.
 
-import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { mcpCall, resetUpstream } from "../helpers";
-import { sampleRecords, seedMirror } from "../mirror/driver";
+import { sampleRecords, seedMirror, seedPartialMirror } from "../mirror/driver";
 
 beforeEach(resetUpstream);
 
@@ -26,13 +25,7 @@ describe("lookup from the mirror", () => {
 });
 
 describe("a partial mirror (its first harvest under way) is never served as a whole one", () => {
-  beforeEach(async () => {
-    await seedMirror();
-    // The first cold run is at work: papers are in, the mirror is not complete.
-    await env.DB.prepare(
-      "UPDATE harvest_state SET status = 'running', mode = 'cold', complete_at = NULL, complete_scope = NULL, watermark = NULL WHERE source = 'arxiv'",
-    ).run();
-  });
+  beforeEach(() => seedPartialMirror());
 
   it("arxiv://mirror/status says it is not serving, why, and how much it holds", async () => {
     const { message } = await mcpCall("resources/read", { uri: "arxiv://mirror/status" });

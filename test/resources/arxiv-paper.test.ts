@@ -1,8 +1,7 @@
 // arxiv://paper/{paperId}: a paper's record, and typed JSON-RPC errors for bad IDs and failing upstreams.
 
-import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FAKE, mcpCall, resetUpstream } from "../helpers";
+import { FAKE, mcpCall, mcpCallWith, resetUpstream } from "../helpers";
 
 beforeEach(resetUpstream);
 
@@ -37,36 +36,8 @@ describe("arxiv://paper/{paperId}", () => {
   });
 
   it("an upstream that is down or rate-limits is a retryable internal error with its reason, not invalid params", async () => {
-    const { default: worker } = await import("../../src/index");
-    const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");
-    const ctx = createExecutionContext();
-    const request = new Request("http://localhost/mcp", {
-      method: "POST",
-      headers: {
-        host: "localhost",
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "resources/read",
-        params: { uri: "arxiv://paper/1605.08386" },
-      }),
-    });
     const vars = { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/status-429`, ARXIV_MIRROR_ENABLED: "false" };
-    const response = await worker.fetch(request as never, { ...env, ...vars } as Env, ctx);
-    await waitOnExecutionContext(ctx);
-    const text = await response.text();
-    const message = JSON.parse(
-      text.startsWith("event:")
-        ? text
-            .split("\n")
-            .find((line) => line.startsWith("data: "))!
-            .slice(6)
-        : text,
-    );
+    const { message } = await mcpCallWith("resources/read", { uri: "arxiv://paper/1605.08386" }, vars);
     expect(message.error).toMatchObject({ code: -32603, data: { reason: "rate_limited", retryable: true } });
     expect(message.error.data.retry_after_ms).toBeGreaterThan(0);
   });

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FAKE, callTool, callToolWith, resetUpstream, toolError, upstreamHits, structuredOf } from "../helpers";
-import { sampleRecords, seedMirror } from "../mirror/driver";
+import { sampleRecords, seedMirror, seedPartialMirror } from "../mirror/driver";
 
 beforeEach(resetUpstream);
 
@@ -154,13 +154,7 @@ describe("lookup from the mirror", () => {
 });
 
 describe("a partial mirror (its first harvest under way) is never served as a whole one", () => {
-  beforeEach(async () => {
-    await seedMirror();
-    // The first cold run is at work: papers are in, the mirror is not complete.
-    await env.DB.prepare(
-      "UPDATE harvest_state SET status = 'running', mode = 'cold', complete_at = NULL, complete_scope = NULL, watermark = NULL WHERE source = 'arxiv'",
-    ).run();
-  });
+  beforeEach(() => seedPartialMirror());
 
   const arxivDown = { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/status-503` };
 

@@ -8,7 +8,7 @@ import { FAKE, callTool, callToolWith, resetUpstream, toolError, upstreamHits } 
 import { planMirrorSearch } from "../../src/sources/arxiv/mirror-query";
 import { searchMirror } from "../../src/store/arxiv-mirror-search";
 import type { MirrorRecord } from "../../src/store/arxiv-row";
-import { sampleRecords, seedMirror } from "../mirror/driver";
+import { sampleRecords, seedMirror, seedPartialMirror } from "../mirror/driver";
 
 beforeEach(resetUpstream);
 
@@ -423,13 +423,7 @@ describe("routing to arXiv's API", () => {
 });
 
 describe("a partial mirror (its first harvest under way) is never served as a whole one", () => {
-  beforeEach(async () => {
-    await seedMirror();
-    // The first cold run is at work: papers are in, the mirror is not complete.
-    await env.DB.prepare(
-      "UPDATE harvest_state SET status = 'running', mode = 'cold', complete_at = NULL, complete_scope = NULL, watermark = NULL WHERE source = 'arxiv'",
-    ).run();
-  });
+  beforeEach(() => seedPartialMirror());
 
   const arxivDown = { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/status-503` };
 
