@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { mcpCall } from "../helpers";
 
-describe("resources", () => {
+describe("arxiv://categories and arxiv://categories/{code}", () => {
   it("lists arxiv://categories and the category template", async () => {
     const resources = (await mcpCall("resources/list")).message.result.resources;
     expect(resources.map((r: { uri: string }) => r.uri)).toContain("arxiv://categories");

@@ -8,7 +8,7 @@ beforeEach(resetUpstream);
 
 const records = sampleRecords();
 
-describe("lookup from the mirror", () => {
+describe("a complete mirror", () => {
   beforeEach(() => seedMirror());
 
   it("arxiv://mirror/status shows that the mirror serves, and the harvest's progress", async () => {

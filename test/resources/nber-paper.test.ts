@@ -5,7 +5,7 @@ import { mcpCall, resetUpstream } from "../helpers";
 
 beforeEach(resetUpstream);
 
-describe("nber_get_paper_info", () => {
+describe("nber://paper/{paperId}", () => {
   it("reads nber://paper/{paperId}", async () => {
     const { message } = await mcpCall("resources/read", { uri: "nber://paper/w10000" });
     expect(JSON.parse(message.result.contents[0].text)).toMatchObject({ id: "w10000", served_from: "live" });

@@ -6,7 +6,7 @@ import { seedMirror } from "../mirror/driver";
 import { workspace } from "../support/agent";
 
 beforeEach(resetUpstream);
-describe("identities and persistence", () => {
+describe("papers://watches and papers://library", () => {
   beforeEach(() => seedMirror());
 
   it("reads the watches and the library as resources, per identity", async () => {
