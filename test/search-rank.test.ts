@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { corpusStats, idf, score } from "../src/search/bm25";
 import { phrase, phraseCounts, phrasesOf, toMatch, type TextQuery } from "../src/search/expression";
 import { BM25_SQL } from "../src/search/rank";
-import { tokens } from "../src/search/tokenize";
+import { countTokens, tokens } from "../src/search/tokenize";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror, type MirrorSearchOptions } from "../src/store/arxiv-mirror-search";
 import { rankSlice } from "../src/store/arxiv-rank-tables";
@@ -87,6 +87,21 @@ describe("the index's tokenizer and bm25, in TypeScript", () => {
     expect(ours.size).toBe(vocab.size);
     const differing = [...ours].filter(([term, n]) => vocab.get(term) !== n);
     expect(differing).toEqual([]);
+  });
+
+  it("counts a text's tokens and its wanted words in one pass as the full tokenizer does (the single-word rescoring)", () => {
+    const wanted = new Map(["quantum", "field", "model", "de", "entangl", "x"].map((word, i) => [word, i]));
+    let checked = 0;
+    for (const r of records) {
+      for (const text of [r.title, r.authors, r.abstract, r.comment ?? "", r.journal_ref ?? ""]) {
+        const counts = new Array<number>(wanted.size).fill(0);
+        const all = tokens(text);
+        expect(countTokens(text, wanted, counts)).toBe(all.length);
+        expect(counts).toEqual([...wanted.keys()].map((word) => all.filter((t) => t === word).length));
+        if (counts.some((c) => c > 0)) checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
   });
 
   it("scores documents to FTS5's bm25 exactly: phrases, column filters, prefixes, NOT", async () => {

@@ -25,7 +25,7 @@ export function saturation(weighted: number, length: number, stats: CorpusStats)
   return (weighted * (K1 + 1)) / (weighted + K1 * (1 - B + (B * length) / avgdl));
 }
 
-export function weightedCount(counts: number[]): number {
+export function weightedCount(counts: readonly number[]): number {
   let w = 0;
   for (let c = 0; c < counts.length; c++) w += counts[c]! * WEIGHTS[c]!;
   return w;
@@ -41,8 +41,18 @@ export function score(
 ): number {
   let length = 0;
   for (const column of doc) length += column.length;
+  return scoreCounts(idfs, counts, length, stats);
+}
+
+/** The same score from each phrase's per-column counts and the document's length in tokens. */
+export function scoreCounts(
+  idfs: readonly number[],
+  counts: readonly number[][],
+  length: number,
+  stats: CorpusStats,
+): number {
   let total = 0;
-  for (let i = 0; i < phrases.length; i++) total += idfs[i]! * saturation(weightedCount(counts[i]!), length, stats);
+  for (let i = 0; i < idfs.length; i++) total += idfs[i]! * saturation(weightedCount(counts[i]!), length, stats);
   return total;
 }
 

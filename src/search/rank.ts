@@ -16,7 +16,7 @@
 //    from that order.
 // A page beyond the candidates, a worst-first order, or candidates that run out before the page
 // is full are ranked exhaustively. docs/mirror.md#ranking-at-full-size gives the measured quality.
-import { corpusStats, idf, score, type CorpusStats } from "./bm25.ts";
+import { corpusStats, idf, scoreCounts, type CorpusStats } from "./bm25.ts";
 import {
   WEIGHTS,
   phraseCounts,
@@ -28,17 +28,19 @@ import {
   type TextQuery,
 } from "./expression.ts";
 import { STOPWORDS } from "./stopwords.ts";
-import { stem, tokens, words as titleTokens } from "./tokenize.ts";
+import { countTokens, stem, tokens, words as titleTokens } from "./tokenize.ts";
 
 export const BM25_SQL = `bm25(arxiv_papers_fts, ${WEIGHTS.map((w) => w.toFixed(1)).join(", ")})`;
 
 export const RANK_TUNING = {
-  /** The rarest phrases whose hits together stay under this many are candidate sources ranked by FTS5 (about 8 ms at most). */
-  rareBudget: 8_000,
+  /** The rarest phrases whose hits together stay under this many are candidate sources ranked by FTS5 (about 4 ms at most). */
+  rareBudget: 4_000,
   /** Best hits of the rare phrases taken as candidates. */
   rareCandidates: 60,
-  /** Queries of up to this many phrases also take the papers holding all of them. */
+  /** At most this many of the rarest phrases are intersected (the papers holding them all are candidates). */
   allTermsMax: 24,
+  /** ... and no more of them than bring the intersection's expected hits under this. */
+  allTermsExpected: 5,
   allTermsCandidates: 20,
   /** The rarest phrases whose pairs are candidate sources. */
   pairTerms: 7,
@@ -263,15 +265,23 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   }
   if (rare.length > 0)
     ftsPart(toMatch(rare.length === 1 ? rare[0]! : { kind: "or", children: rare }), tuning.rareCandidates);
-  // (b) papers holding every phrase (a pasted title's paper is there): one intersection, few hits;
-  // Only when few papers are expected to hold them all (scoring the hits of a common AND costs what an exhaustive ranking does).
-  const allExpected = byRarity.reduce((n, p) => (n * df.get(phraseKey(p))!) / stats.rows, stats.rows);
-  if (byRarity.length > 1 && byRarity.length <= tuning.allTermsMax && allExpected <= tuning.pairBudget) {
-    ftsPart(toMatch({ kind: "and", children: byRarity }), tuning.allTermsCandidates);
+  // (b) papers holding the rarest phrases together (a pasted title's paper holds them all): one
+  // intersection of the shortest doclists, as few phrases as bring the expected hits (df x df x ...
+  // / N^(n-1)) down to a handful: the longer doclists of the rest would add cost, not candidates.
+  // Only when few papers are expected to hold them (scoring the hits of a common AND costs what an exhaustive ranking does).
+  const together: Phrase[] = [];
+  let togetherExpected = stats.rows;
+  for (const p of byRarity.slice(0, tuning.allTermsMax)) {
+    if (together.length >= 2 && togetherExpected <= tuning.allTermsExpected) break;
+    together.push(p);
+    togetherExpected = (togetherExpected * df.get(phraseKey(p))!) / stats.rows;
+  }
+  if (together.length > 1 && togetherExpected <= tuning.pairBudget) {
+    ftsPart(toMatch({ kind: "and", children: together }), tuning.allTermsCandidates);
   }
   // (c) papers holding two of the rarer phrases (where a many-word query's best papers are: they
   // hold several of its words), the pairs expected to be smallest first, up to the budget;
-  const pairs: string[] = [];
+  const pairs: { a: Phrase; b: Phrase }[] = [];
   const head = byRarity.filter((p) => walk.get(phraseKey(p))! <= tuning.pairWalk).slice(0, tuning.pairTerms);
   const expected: { a: Phrase; b: Phrase; size: number }[] = [];
   for (let i = 0; i < head.length; i++)
@@ -287,9 +297,18 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   for (const pair of expected) {
     if (pairBudget + pair.size > tuning.pairBudget) break;
     pairBudget += pair.size;
-    pairs.push(`(${toMatch(pair.a)} AND ${toMatch(pair.b)})`);
+    pairs.push(pair);
   }
-  if (pairs.length > 0) ftsPart(pairs.join(" OR "), tuning.pairCandidates);
+  // Written as a AND (b OR c ...) per rarer phrase: the same papers as the pairs' OR, with each
+  // doclist read once per group it is in rather than once per pair (FTS5 does not share them).
+  if (pairs.length > 0) {
+    const partners = new Map<Phrase, Phrase[]>();
+    for (const { a, b } of pairs) partners.set(a, [...(partners.get(a) ?? []), b]);
+    const groups = [...partners].map(
+      ([a, bs]) => `(${toMatch(a)} AND ${toMatch(bs.length === 1 ? bs[0]! : { kind: "or", children: bs })})`,
+    );
+    ftsPart(groups.join(" OR "), tuning.pairCandidates);
+  }
   // (d) each common term's champions: the papers where that term alone scores highest.
   const common = byRarity
     .filter(
@@ -306,7 +325,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   const thinned =
     request.filters("champion.paper_key").clauses.length > 0 ||
     byRarity.length < unique.length ||
-    hasAnd(request.query);
+    requiresAnd(request.query);
   const perList = thinned
     ? CHAMPIONS_KEPT
     : Math.min(
@@ -335,21 +354,42 @@ export async function rankRelevance<Row extends { paper_key: number }>(
 
   const idfs = phrases.map((p) => idf(stats, df.get(phraseKey(p))!));
   const scored: { row: Row; score: number }[] = [];
+  // Queries of single words (pasted titles, questions in plain words) need only each word's count
+  // per column and the document's length: counted in one pass, no token lists kept.
+  const slots = phrases.every(isSingleToken)
+    ? new Map([...new Set(phrases.map((p) => p.stems[0]!))].map((word, i) => [word, i]))
+    : null;
   for (const row of candidates) {
-    const doc = [row.title, row.authors, row.abstract, row.comment ?? "", row.journal_ref ?? ""].map(tokens);
-    // One pass per column counts every token; a single-word phrase is then a lookup.
-    const perColumn = doc.map((column) => {
-      const count = new Map<string, number>();
-      for (const token of column) count.set(token, (count.get(token) ?? 0) + 1);
-      return count;
-    });
-    const counts = phrases.map((p) =>
-      isSingleToken(p)
-        ? perColumn.map((count, c) => (p.column === null || p.column === c ? (count.get(p.stems[0]!) ?? 0) : 0))
-        : phraseCounts(p, doc),
-    );
+    const columns = [row.title, row.authors, row.abstract, row.comment ?? "", row.journal_ref ?? ""];
+    let counts: number[][];
+    let length = 0;
+    if (slots) {
+      const perColumn = columns.map((text) => {
+        const count = new Array<number>(slots.size).fill(0);
+        length += countTokens(text, slots, count);
+        return count;
+      });
+      counts = phrases.map((p) => {
+        const slot = slots.get(p.stems[0]!)!;
+        return perColumn.map((count, c) => (p.column === null || p.column === c ? count[slot]! : 0));
+      });
+    } else {
+      const doc = columns.map(tokens);
+      for (const column of doc) length += column.length;
+      // One pass per column counts every token; a single-word phrase is then a lookup.
+      const perColumn = doc.map((column) => {
+        const count = new Map<string, number>();
+        for (const token of column) count.set(token, (count.get(token) ?? 0) + 1);
+        return count;
+      });
+      counts = phrases.map((p) =>
+        isSingleToken(p)
+          ? perColumn.map((count, c) => (p.column === null || p.column === c ? (count.get(p.stems[0]!) ?? 0) : 0))
+          : phraseCounts(p, doc),
+      );
+    }
     if (!matches(request.query, new Map(phrases.map((p, i) => [p, counts[i]!])))) continue;
-    scored.push({ row, score: score(phrases, idfs, doc, stats, counts) });
+    scored.push({ row, score: scoreCounts(idfs, counts, length, stats) });
   }
   mark("rescore", s2);
   if (scored.length < pageEnd) return exhaustive();
@@ -367,11 +407,12 @@ function positivePhrases(query: TextQuery): Phrase[] {
   return query.children.flatMap(positivePhrases);
 }
 
-function hasAnd(query: TextQuery): boolean {
+/** Whether every hit must hold an AND of phrases (which thins each word's champions); a hyphenated word inside an OR does not. */
+function requiresAnd(query: TextQuery): boolean {
   if (query.kind === "phrase") return false;
   if (query.kind === "and") return true;
-  if (query.kind === "not") return hasAnd(query.left);
-  return query.children.some(hasAnd);
+  if (query.kind === "not") return requiresAnd(query.left);
+  return query.children.every(requiresAnd);
 }
 
 /**

@@ -45,6 +45,24 @@ export function tokens(text: string): string[] {
 }
 const ASCII_TOKEN = /[a-z0-9]+/g;
 
+/**
+ * Counts a text's tokens as the index stores them, and among them the wanted stems (their slot in
+ * `counts` is the map's value), without keeping the tokens: the ranker's rescoring of single-word
+ * queries needs no more. Returns the number of tokens (the column's size in the index).
+ */
+export function countTokens(text: string, wanted: ReadonlyMap<string, number>, counts: number[]): number {
+  const folded = fold(text);
+  const pattern = ASCII.test(text) ? ASCII_TOKEN : TOKEN;
+  pattern.lastIndex = 0;
+  let length = 0;
+  for (let match = pattern.exec(folded); match !== null; match = pattern.exec(folded)) {
+    length++;
+    const slot = wanted.get(stem(match[0]));
+    if (slot !== undefined) counts[slot]!++;
+  }
+  return length;
+}
+
 /** The index's tokens before stemming (folded), in order. */
 export function words(text: string): string[] {
   return fold(text).match(TOKEN) ?? [];
