@@ -8,8 +8,9 @@
 // 2. A search with fewer hits than the count cap is ranked exhaustively by FTS5 (exact), and so
 //    is one of multi-word phrases only (no candidate source serves it).
 // 3. Otherwise candidates come from bounded sources: the rarest phrases' hits ranked by FTS5 on
-//    those phrases alone, the papers holding every phrase (when few do), papers holding two of
-//    the rarer phrases, and the common words' champion lists (src/store/arxiv-rank-tables.ts).
+//    those phrases alone, the papers holding the rarest phrases together (a pasted title's paper),
+//    papers holding two of the rarer phrases, and the common words' champion lists
+//    (src/store/arxiv-rank-tables.ts).
 // 4. The candidates are fetched, tokenized as the index tokenizes, checked against the whole
 //    query and scored with every phrase by bm25 in TypeScript (src/search/bm25.ts: FTS5's
 //    numbers), the known item (a paper whose whole title is the query) first; the page is cut
@@ -39,8 +40,10 @@ export const RANK_TUNING = {
   rareCandidates: 60,
   /** At most this many of the rarest phrases are intersected (the papers holding them all are candidates). */
   allTermsMax: 24,
-  /** ... and no more of them than bring the intersection's expected hits under this. */
+  /** ... and no more of them than bring the intersection's expected hits under this, but at least
+   * allTermsMin (words of one field co-occur: "chern" and "simons" together are as rare as either). */
   allTermsExpected: 5,
+  allTermsMin: 4,
   allTermsCandidates: 20,
   /** The rarest phrases whose pairs are candidate sources. */
   pairTerms: 7,
@@ -272,7 +275,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   const together: Phrase[] = [];
   let togetherExpected = stats.rows;
   for (const p of byRarity.slice(0, tuning.allTermsMax)) {
-    if (together.length >= 2 && togetherExpected <= tuning.allTermsExpected) break;
+    if (together.length >= tuning.allTermsMin && togetherExpected <= tuning.allTermsExpected) break;
     together.push(p);
     togetherExpected = (togetherExpected * df.get(phraseKey(p))!) / stats.rows;
   }
