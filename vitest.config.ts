@@ -49,6 +49,9 @@ export default defineConfig(async () => {
       exclude: ["test/e2e/**", "node_modules/**"],
       setupFiles: ["./test/setup.ts"],
       globalSetup: ["./test/global-setup.ts"],
+      // A budget against hangs, not a speed check (speed is the benchmarks'): on a busy 2-core CI
+      // machine the PDF and bibliography tests have run past vitest's 5 s default.
+      testTimeout: 30_000,
     },
   };
 });

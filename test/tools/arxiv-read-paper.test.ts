@@ -321,8 +321,8 @@ describe("hostile content and budgets", () => {
       expect((error as PapersError).reason).toBe("pdf_extraction_failed");
     }
     // pdf.js walks all 10 million operators before it finds no text: about 4.3 s on a 2-core machine
-    // (inside a Worker's 30 s CPU limit), which sits on vitest's 5 s default; the assertion is the typed error.
-  }, 30_000);
+    // (inside a Worker's 30 s CPU limit); the assertion is the typed error, the suite's timeout covers it.
+  });
 });
 
 describe("token budgets", () => {
