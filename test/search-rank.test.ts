@@ -5,12 +5,13 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { corpusStats, idf, score } from "../src/search/bm25";
-import { phrase, phraseCounts, phrasesOf, toMatch, type TextQuery } from "../src/search/expression";
+import { matchAndZero, phrase, phraseCounts, phrasesOf, toMatch, type TextQuery } from "../src/search/expression";
 import { BM25_SQL } from "../src/search/rank";
-import { countTokens, tokens } from "../src/search/tokenize";
+import { countTokens, stem, tokens } from "../src/search/tokenize";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror, type MirrorSearchOptions } from "../src/store/arxiv-mirror-search";
-import { rankSlice } from "../src/store/arxiv-rank-tables";
+import { forEachImpact } from "../src/search/impacts";
+import { rankSlice, surfaceWord } from "../src/store/arxiv-rank-tables";
 import { callTool, resetUpstream } from "./helpers";
 import { sampleRecords, seedMirror } from "./mirror/driver";
 
@@ -104,7 +105,7 @@ describe("the index's tokenizer and bm25, in TypeScript", () => {
     expect(checked).toBeGreaterThan(500);
   });
 
-  it("scores documents to FTS5's bm25 exactly: phrases, column filters, prefixes, NOT", async () => {
+  it("scores documents to FTS5's bm25 exactly: phrases, column filters, prefixes, NOT, a failed AND inside an OR, repeated words", async () => {
     const block = (await env.DB.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1").first<{
       block: ArrayBuffer;
     }>())!.block;
@@ -120,6 +121,17 @@ describe("the index's tokenizer and bm25, in TypeScript", () => {
       },
       phrase(["entangl"], null, true),
       phrase(["smith"], 1),
+      // An AND inside an OR (a hyphenated word, image-based): where the AND fails, FTS5 counts none of its words.
+      {
+        kind: "or",
+        children: [
+          phrase(["lattice"], null),
+          { kind: "and", children: [phrase(["black"], null), phrase(["hole"], null)] },
+          phrase(["field"], null),
+        ],
+      },
+      // A word written twice counts twice.
+      { kind: "or", children: [phrase(["quantum"], null), phrase(["spin"], null), phrase(["quantum"], null)] },
     ];
     const { results: rows } = await env.DB.prepare(
       "SELECT paper_key, title, authors, abstract, coalesce(comment, '') AS c, coalesce(journal_ref, '') AS j FROM arxiv_papers",
@@ -141,15 +153,9 @@ describe("the index's tokenizer and bm25, in TypeScript", () => {
       );
       for (const hit of fts) {
         const doc = docs.get(hit.k)!;
-        expect(
-          score(
-            phrases,
-            idfs,
-            doc,
-            stats,
-            phrases.map((p) => phraseCounts(p, doc)),
-          ),
-        ).toBeCloseTo(hit.s, 9);
+        const counts = phrases.map((p) => phraseCounts(p, doc));
+        expect(matchAndZero(query, new Map(phrases.map((p, i) => [p, counts[i]!])))).toBe(true);
+        expect(score(phrases, idfs, doc, stats, counts), `${toMatch(query)} ${hit.k}`).toBeCloseTo(hit.s, 9);
       }
     }
   });
@@ -181,6 +187,33 @@ describe("relevance order whatever the number of hits", () => {
         result.rows.map((r) => r.paper_key),
         query,
       ).toEqual(exact.map((r) => r.k));
+    }
+  });
+
+  it("finds a many-word query's best papers from its words' impact lists alone: the page of an exhaustive ranking", async () => {
+    await buildRankTables();
+    for (const query of [
+      "quantum gauge lattice boson string",
+      "entanglement of spin chains in a magnetic field at finite temperature",
+      // A hyphenated word (an AND inside the OR) and a word written twice.
+      "non-abelian gauge theory on the lattice with gauge fixing",
+    ]) {
+      const planned = plan(query);
+      const result = await searchMirror(env.DB, planned, {
+        sortBy: "relevance",
+        sortOrder: "descending",
+        start: 0,
+        limit: 10,
+        ...candidatePath,
+        // No other source: the rare phrases, the intersection and the pairs are off.
+        tuning: { rareBudget: 0, allTermsBudget: 0, pairBudget: 0 },
+      });
+      expect(result, query).toMatchObject({ kind: "answer", method: "candidates" });
+      if (result.kind === "answer")
+        expect(
+          result.rows.map((r) => r.paper_key),
+          query,
+        ).toEqual((await exhaustive(planned.match!)).map((r) => r.k));
     }
   });
 
@@ -385,17 +418,55 @@ describe("the ranking tables", () => {
     expect(title?.n).toBeGreaterThan(0);
   });
 
+  it("hold each common word's impact list: every paper where it weighs most, with that weight (here: all its papers)", async () => {
+    await buildRankTables();
+    const row = await env.DB.prepare("SELECT docs, postings FROM arxiv_rank_impacts WHERE term = 'quantum'").first<{
+      docs: number;
+      postings: string;
+    }>();
+    const hits = await exhaustive(phrase(["quantum"], null), 10_000);
+    expect(row?.docs).toBe(hits.length);
+    const stats = corpusStats(
+      new Uint8Array(
+        (await env.DB.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1").first<{ block: ArrayBuffer }>())!
+          .block,
+      ),
+    );
+    const listed = new Map<number, number>();
+    forEachImpact(row!.postings, (key, weight) => listed.set(key, weight));
+    expect([...listed.keys()].sort()).toEqual(hits.map((h) => h.k).sort());
+    for (const hit of hits) expect(Math.abs(listed.get(hit.k)! * idf(stats, hits.length) - hit.s)).toBeLessThan(0.05);
+  });
+
+  it("reach a stem that stems again through a word that gives it (embedding -> embed, not emb)", async () => {
+    await buildRankTables();
+    const { results } = await env.DB.prepare(
+      "SELECT term FROM arxiv_papers_fts_vocab WHERE doc >= 40 AND term GLOB '[a-z]*' ORDER BY term",
+    ).all<{ term: string }>();
+    const restemmed = results.map((r) => r.term).filter((term) => stem(term) !== term);
+    expect(restemmed.length).toBeGreaterThan(0);
+    for (const term of restemmed) {
+      const word = surfaceWord(term);
+      expect(word !== null && stem(word) === term, term).toBe(true);
+      const held = await env.DB.prepare("SELECT docs FROM arxiv_rank_impacts WHERE term = ?")
+        .bind(term)
+        .first<{ docs: number }>();
+      expect(held?.docs, term).toBeGreaterThanOrEqual(40);
+    }
+  });
+
   it("are rebuilt in slices: a second build replaces the rows instead of adding to them", async () => {
     await buildRankTables();
     const before = await env.DB.prepare(
-      "SELECT (SELECT count(*) FROM arxiv_rank_terms) AS t, (SELECT count(*) FROM arxiv_rank_champions) AS c",
-    ).first<{ t: number; c: number }>();
+      "SELECT (SELECT count(*) FROM arxiv_rank_terms) AS t, (SELECT count(*) FROM arxiv_rank_champions) AS c, (SELECT count(*) FROM arxiv_rank_impacts) AS i",
+    ).first<{ t: number; c: number; i: number }>();
     await buildRankTables();
     const after = await env.DB.prepare(
-      "SELECT (SELECT count(*) FROM arxiv_rank_terms) AS t, (SELECT count(*) FROM arxiv_rank_champions) AS c",
-    ).first<{ t: number; c: number }>();
+      "SELECT (SELECT count(*) FROM arxiv_rank_terms) AS t, (SELECT count(*) FROM arxiv_rank_champions) AS c, (SELECT count(*) FROM arxiv_rank_impacts) AS i",
+    ).first<{ t: number; c: number; i: number }>();
     expect(after).toEqual(before);
     expect(before!.t).toBeGreaterThan(10);
+    expect(before!.i).toBeGreaterThan(10);
   });
 });
 

@@ -88,6 +88,38 @@ export function phraseCounts(p: Phrase, doc: DocTokens): number[] {
   });
 }
 
+/**
+ * Whether a document matches the tree, zeroing the counts of every phrase under a node that does
+ * not match it, and of every NOT's right side: FTS5 reports no instances for them, so bm25 does
+ * not count them (a paper holding "based" but not "image" gets nothing for the "based" of
+ * image-based, which is `image AND based`).
+ */
+export function matchAndZero(query: TextQuery, counts: Map<Phrase, number[]>): boolean {
+  const zero = (node: TextQuery) => {
+    for (const p of phrasesOf(node)) counts.get(p)!.fill(0);
+  };
+  switch (query.kind) {
+    case "phrase":
+      return counts.get(query)!.some((c) => c > 0);
+    case "and": {
+      const results = query.children.map((child) => matchAndZero(child, counts));
+      const ok = results.every(Boolean);
+      if (!ok) zero(query);
+      return ok;
+    }
+    case "or":
+      // A child that does not match has zeroed its own phrases.
+      return query.children.map((child) => matchAndZero(child, counts)).some(Boolean);
+    case "not": {
+      const excluded = matches(query.right, counts);
+      zero(query.right);
+      const ok = matchAndZero(query.left, counts) && !excluded;
+      if (!ok) zero(query.left);
+      return ok;
+    }
+  }
+}
+
 /** Whether a document matches the tree, given each phrase's per-column counts (in phrasesOf order). */
 export function matches(query: TextQuery, counts: Map<Phrase, number[]>): boolean {
   switch (query.kind) {

@@ -7,10 +7,13 @@
 //    word's document frequency (arxiv_rank_terms for a common word, an FTS5 count for the rest).
 // 2. A search with fewer hits than the count cap is ranked exhaustively by FTS5 (exact), and so
 //    is one of multi-word phrases only (no candidate source serves it).
-// 3. Otherwise candidates come from bounded sources: the rarest phrases' hits ranked by FTS5 on
-//    those phrases alone, the papers holding the rarest phrases together (a pasted title's paper),
-//    papers holding two of the rarer phrases, and the common words' champion lists
-//    (src/store/arxiv-rank-tables.ts).
+// 3. Otherwise candidates come from bounded sources: for a query of several words, the best
+//    partial sums over their impact lists (src/search/impacts.ts: each common word's papers where
+//    it weighs most, about 1% of the mirror deep; the rarer words' hits read whole), which find
+//    the papers holding several of the words; then, for the phrases those sums do not cover, the
+//    rarest phrases' hits ranked by FTS5 on those phrases alone, papers holding two of the rarer
+//    phrases, and the common words' champion lists (src/store/arxiv-rank-tables.ts); and for every
+//    query the papers holding its rarest phrases together (a pasted title's paper).
 // 4. The candidates are fetched, tokenized as the index tokenizes, checked against the whole
 //    query and scored with every phrase by bm25 in TypeScript (src/search/bm25.ts: FTS5's
 //    numbers), the known item (a paper whose whole title is the query) first; the page is cut
@@ -23,11 +26,12 @@ import {
   phraseCounts,
   phraseKey,
   phrasesOf,
-  matches,
+  matchAndZero,
   toMatch,
   type Phrase,
   type TextQuery,
 } from "./expression.ts";
+import { PartialScores, forEachImpact } from "./impacts.ts";
 import { STOPWORDS } from "./stopwords.ts";
 import { countTokens, stem, tokens, words as titleTokens } from "./tokenize.ts";
 
@@ -49,12 +53,18 @@ export const RANK_TUNING = {
   pairTerms: 7,
   /** Only phrases whose doclists hold at most this many papers are paired (reading them costs). */
   pairWalk: 50_000,
+  /** The rarest phrases are intersected only when the papers expected to hold them all stay under this. */
+  allTermsBudget: 6_000,
   /** Pairs are taken while their expected hits (df x df / N, summed) stay under this. */
   pairBudget: 6_000,
   /** Best hits of the pairs taken as candidates. */
   pairCandidates: 120,
   /** Best papers taken from each common term's champion list (more when few terms share the page, all 100 with a filter). */
   championCandidates: 8,
+  /** Papers with the best partial sums over the query's impact lists (src/search/impacts.ts) taken as candidates. */
+  impactCandidates: 300,
+  /** Hits of a word too rare for an impact list, read with their weights into the partial sums. */
+  rareWordHits: 2_000,
   /** A prefix whose common expansions are held by more papers than this is sent to arXiv's API. */
   prefixMaxDocs: 300_000,
   /** The deepest page end the candidates serve; deeper pages are ranked exhaustively. */
@@ -144,6 +154,12 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   // A phrase's frequency is an FTS5 count over its words' doclists: read only if it is needed.
   const singles = unique.filter(isSingleToken);
   const prefixes = unique.filter((p) => p.prefix);
+  // Words in any column that a hit may hold: their impact lists give the partial sums.
+  const positiveKeys = new Set(positivePhrases(request.query).map(phraseKey));
+  const impactPhrases = new Map(
+    singles.filter((p) => p.column === null && positiveKeys.has(phraseKey(p))).map((p) => [p.stems[0]!, p]),
+  );
+  const impactWords = [...impactPhrases.keys()];
   // Only phrases of several words (a quoted title): no candidate source serves them (each phrase
   // reads its words' whole doclists), so they are ranked exhaustively, and one statement gives the
   // page and the count (the same intersection, read once).
@@ -188,6 +204,12 @@ export async function rankRelevance<Row extends { paper_key: number }>(
         `SELECT (SELECT coalesce(sum(docs), 0) FROM arxiv_rank_terms WHERE col = -1 AND term >= w.value AND term < w.value || char(1114111)) AS docs FROM json_each(?) w ORDER BY w.key`,
       )
       .bind(JSON.stringify(prefixes.map((p) => p.stems.join(" ").split(" ").at(-1)))),
+    // The impact lists of a many-word query's words (one word alone is served by its champions).
+    db
+      .prepare(
+        "SELECT i.term AS term, i.postings AS postings FROM json_each(?) w JOIN arxiv_rank_impacts i ON i.term = w.value",
+      )
+      .bind(JSON.stringify(impactWords.length >= 2 && !request.reference ? impactWords : [])),
   ];
   const s0 = performance.now();
   const results = await db.batch<Record<string, unknown>>(statements);
@@ -201,6 +223,9 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   // while reading them), so a title-only phrase of a common word costs what the word costs.
   const walk = new Map(singles.map((p, i) => [phraseKey(p), Number(singleRows[i]?.walk ?? df.get(phraseKey(p)) ?? 0)]));
   const prefixDocs = (results[3]!.results as { docs: number }[]).map((r) => Number(r.docs));
+  const impactLists = new Map(
+    (results[4]!.results as { term: string; postings: string }[]).map((r) => [r.term, r.postings]),
+  );
   const broad = prefixDocs.findIndex((docs) => docs > tuning.prefixMaxDocs);
   if (broad >= 0) {
     const p = prefixes[broad]!;
@@ -244,9 +269,8 @@ export async function rankRelevance<Row extends { paper_key: number }>(
 
   // Candidate sources, each cheap (a bounded number of hits scored by FTS5, or index seeks):
   // Candidates come from the phrases a hit must or may hold, never from a NOT's (its papers are the ones left out).
-  const positive = new Set(positivePhrases(request.query).map(phraseKey));
   const byRarity = unique
-    .filter((p) => positive.has(phraseKey(p)))
+    .filter((p) => positiveKeys.has(phraseKey(p)))
     .sort((a, b) => df.get(phraseKey(a))! - df.get(phraseKey(b))!);
   const parts: string[] = [];
   const binds: unknown[] = [];
@@ -257,10 +281,55 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     );
     binds.push(match, ...filterBinds);
   };
-  // (a) the rarest phrases, as many as fit the budget of hits, ranked on their own part of the score;
+  // (a) the best partial sums over the words' impact lists, with the words too rare for a list
+  // read whole: papers holding several of the query's words, where a many-word query's best are.
+  // The words summed need no other source: their lists hold their champions, and their pairs'
+  // papers are among the best sums.
+  const summed = new Set<string>();
+  if (impactLists.size > 0) {
+    for (const p of impactPhrases.values()) summed.add(phraseKey(p));
+    const s6 = performance.now();
+    const rareWords = [...impactPhrases.values()].filter(
+      (p) => !impactLists.has(p.stems[0]!) && (df.get(phraseKey(p)) ?? 0) > 0,
+    );
+    const rareHits =
+      rareWords.length === 0
+        ? []
+        : await db.batch<{ k: number; s: number }>(
+            rareWords.map((p) =>
+              db
+                .prepare(
+                  `SELECT rowid AS k, -${BM25_SQL} AS s FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ? LIMIT ${tuning.rareWordHits}`,
+                )
+                .bind(toMatch(p)),
+            ),
+          );
+    mark("rare words", s6);
+    const s7 = performance.now();
+    const partial = new PartialScores(impactLists.size * 4_096);
+    // A word the query repeats counts as often as it is written (bm25 scores each phrase).
+    const times = (p: Phrase) => phrases.filter((q) => phraseKey(q) === phraseKey(p)).length;
+    for (const [word, postings] of impactLists) {
+      const p = impactPhrases.get(word)!;
+      const weight = idf(stats, df.get(phraseKey(p))!) * times(p);
+      forEachImpact(postings, (key, impact) => partial.add(key, weight * impact));
+    }
+    rareHits.forEach((hits, i) => {
+      const repeat = times(rareWords[i]!);
+      for (const hit of hits.results) partial.add(hit.k, hit.s * repeat);
+    });
+    const best = partial.top(tuning.impactCandidates);
+    mark("impacts", s7);
+    const { clauses, binds: filterBinds } = request.filters("impact.value");
+    parts.push(
+      `SELECT impact.value FROM json_each(?) impact${clauses.length > 0 ? ` WHERE ${clauses.join(" AND ")}` : ""}`,
+    );
+    binds.push(JSON.stringify(best), ...filterBinds);
+  }
+  // (b) the rarest phrases not summed, as many as fit the budget of hits, ranked on their own part of the score;
   const rare: Phrase[] = [];
   let budget = 0;
-  for (const p of byRarity) {
+  for (const p of byRarity.filter((q) => !summed.has(phraseKey(q)))) {
     const n = walk.get(phraseKey(p))!;
     if (budget + n > tuning.rareBudget) continue;
     budget += n;
@@ -268,7 +337,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   }
   if (rare.length > 0)
     ftsPart(toMatch(rare.length === 1 ? rare[0]! : { kind: "or", children: rare }), tuning.rareCandidates);
-  // (b) papers holding the rarest phrases together (a pasted title's paper holds them all): one
+  // (c) papers holding the rarest phrases together (a pasted title's paper holds them all): one
   // intersection of the shortest doclists, as few phrases as bring the expected hits (df x df x ...
   // / N^(n-1)) down to a handful: the longer doclists of the rest would add cost, not candidates.
   // Only when few papers are expected to hold them (scoring the hits of a common AND costs what an exhaustive ranking does).
@@ -279,13 +348,15 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     together.push(p);
     togetherExpected = (togetherExpected * df.get(phraseKey(p))!) / stats.rows;
   }
-  if (together.length > 1 && togetherExpected <= tuning.pairBudget) {
+  if (together.length > 1 && togetherExpected <= tuning.allTermsBudget) {
     ftsPart(toMatch({ kind: "and", children: together }), tuning.allTermsCandidates);
   }
-  // (c) papers holding two of the rarer phrases (where a many-word query's best papers are: they
+  // (d) papers holding two of the rarer phrases not summed (where a many-word query's best papers are: they
   // hold several of its words), the pairs expected to be smallest first, up to the budget;
   const pairs: { a: Phrase; b: Phrase }[] = [];
-  const head = byRarity.filter((p) => walk.get(phraseKey(p))! <= tuning.pairWalk).slice(0, tuning.pairTerms);
+  const head = byRarity
+    .filter((p) => !summed.has(phraseKey(p)) && walk.get(phraseKey(p))! <= tuning.pairWalk)
+    .slice(0, tuning.pairTerms);
   const expected: { a: Phrase; b: Phrase; size: number }[] = [];
   for (let i = 0; i < head.length; i++)
     for (let j = i + 1; j < head.length; j++) {
@@ -312,11 +383,12 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     );
     ftsPart(groups.join(" OR "), tuning.pairCandidates);
   }
-  // (d) each common term's champions: the papers where that term alone scores highest.
+  // (e) each common term not summed: its champions, the papers where that term alone scores highest.
   const common = byRarity
     .filter(
       (p) =>
         !rare.includes(p) &&
+        !summed.has(phraseKey(p)) &&
         p.stems.length === 1 &&
         !p.prefix &&
         !p.stems[0]!.includes(" ") &&
@@ -391,7 +463,8 @@ export async function rankRelevance<Row extends { paper_key: number }>(
           : phraseCounts(p, doc),
       );
     }
-    if (!matches(request.query, new Map(phrases.map((p, i) => [p, counts[i]!])))) continue;
+    // Zeroes what FTS5 would not count (a failed AND inside an OR): the score is FTS5's.
+    if (!matchAndZero(request.query, new Map(phrases.map((p, i) => [p, counts[i]!])))) continue;
     scored.push({ row, score: scoreCounts(idfs, counts, length, stats) });
   }
   mark("rescore", s2);

@@ -3,6 +3,7 @@
 // Pure (no runtime imports beyond src/search), so the bench and the seed build them with this
 // same code under Node, and the harvest rebuilds them in slices after each run.
 import { corpusStats, idf, type CorpusStats } from "../search/bm25.ts";
+import { encodeImpacts, impactDepth } from "../search/impacts.ts";
 import { BM25_SQL, CHAMPION_COLUMNS } from "../search/rank.ts";
 import { COLUMNS } from "../search/expression.ts";
 import { stem } from "../search/tokenize.ts";
@@ -18,9 +19,12 @@ export const VOCAB_SLICE_SQL = `SELECT v.term AS term, v.col AS col, v.doc AS do
   UNION ALL SELECT r.term, '*', r.doc FROM arxiv_papers_fts_vocab r
   WHERE r.term > ?1 AND r.term <= coalesce((SELECT max(term) FROM (SELECT term FROM arxiv_papers_fts_vocab WHERE term > ?1 ORDER BY term LIMIT ?2)), r.term)`;
 
-export const CHAMPIONS_SQL = `SELECT rowid AS k, -${BM25_SQL} AS s FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ? ORDER BY s DESC LIMIT ${CHAMPIONS_PER_TERM}`;
+/** A term's best papers (the champions are the first of them; an any-column term's impact list is all of them). */
+export const CHAMPIONS_SQL = `SELECT rowid AS k, -${BM25_SQL} AS s FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ? ORDER BY s DESC LIMIT ?`;
 export const DELETE_TERMS_SQL = "DELETE FROM arxiv_rank_terms WHERE term > ? AND term <= ?";
 export const DELETE_CHAMPIONS_SQL = "DELETE FROM arxiv_rank_champions WHERE term > ? AND term <= ?";
+export const DELETE_IMPACTS_SQL = "DELETE FROM arxiv_rank_impacts WHERE term > ? AND term <= ?";
+export const INSERT_IMPACTS_SQL = "INSERT OR REPLACE INTO arxiv_rank_impacts (term, docs, postings) VALUES (?, ?, ?)";
 export const INSERT_TERM_SQL = "INSERT INTO arxiv_rank_terms (term, col, docs) VALUES (?, ?, ?)";
 /** One champion list in one statement: ?3 is a JSON array of [weight, paper_key]. */
 export const INSERT_CHAMPIONS_SQL =
@@ -40,23 +44,58 @@ export interface RankTerm {
   match: string | null;
 }
 
+const SUFFIXES = [
+  "e",
+  "s",
+  "ing",
+  "ed",
+  "es",
+  "y",
+  "ion",
+  "ation",
+  "al",
+  "ment",
+  "ly",
+  "ize",
+  "ate",
+  "ity",
+  "ence",
+  "ance",
+  "er",
+  "ous",
+  "ive",
+  "ic",
+];
+
 /**
- * The common terms of a vocabulary slice. A champion list is built only for a term that the
- * index's stemmer leaves as it is: FTS5 stems a query's words, so a stored stem that stems again
- * to something else cannot be asked for (its papers are then found through the rare phrases).
+ * A word that the index's stemmer turns into `term`, to ask FTS5 for the term's papers (FTS5 stems
+ * a query's words, and a stored stem often stems again: "embed", from "embedding", becomes "emb").
+ * Null when no simple inflection gives it back (none of the 245 such common terms of the
+ * 1,000,000-paper bench mirror).
  */
+export function surfaceWord(term: string): string | null {
+  if (!/^[\p{L}\p{N}]+$/u.test(term)) return null;
+  if (stem(term) === term) return term;
+  const doubled = term + term.at(-1)!;
+  const yToI = `${term.slice(0, -1)}i`;
+  for (const base of [term, doubled, yToI])
+    for (const suffix of SUFFIXES) if (stem(base + suffix) === term) return base + suffix;
+  return null;
+}
+
+/** The common terms of a vocabulary slice, each with the MATCH that finds its papers. */
 export function commonTerms(rows: readonly VocabRow[], minDocs = RANK_MIN_DOCS): RankTerm[] {
   const out: RankTerm[] = [];
   for (const row of rows) {
     if (row.doc < minDocs) continue;
     const col = row.col === "*" ? -1 : COLUMNS.indexOf(row.col as (typeof COLUMNS)[number]);
     if (!(CHAMPION_COLUMNS as readonly number[]).includes(col)) continue;
-    const askable = /^[\p{L}\p{N}]+$/u.test(row.term) && stem(row.term) === row.term;
+    const word = surfaceWord(row.term);
     out.push({
       term: row.term,
       col,
       docs: row.doc,
-      match: askable ? (col === -1 ? `"${row.term}"` : `${COLUMNS[col]} : "${row.term}"`) : null,
+      match: word === null ? null : col === -1 ? `"${word}"` : `${COLUMNS[col]} : "${word}"`,
     });
   }
   return out;
@@ -84,7 +123,8 @@ export interface RankSliceResult {
 
 /**
  * Rebuilds the ranking rows of the terms after `after`, a slice at a time: the vocabulary slice,
- * each common term's champions, then its old rows replaced in one batch (one transaction in D1).
+ * each common term's champions and (any column) impact list, then its old rows replaced in one
+ * batch (one transaction in D1).
  */
 export async function rankSlice(
   db: D1Database,
@@ -103,6 +143,7 @@ export async function rankSlice(
   const stats = corpusStats(
     block instanceof Uint8Array ? block : new Uint8Array((block as ArrayBuffer | number[] | undefined) ?? []),
   );
+  const depth = impactDepth(stats.rows);
   const byTerm = new Map<string, VocabRow[]>();
   for (const row of rows) byTerm.set(row.term, [...(byTerm.get(row.term) ?? []), row]);
   const ordered = [...byTerm.keys()].sort();
@@ -116,11 +157,15 @@ export async function rankSlice(
     const hits =
       askable.length === 0
         ? []
-        : await db.batch<{ k: number; s: number }>(askable.map((t) => db.prepare(CHAMPIONS_SQL).bind(t.match)));
+        : await db.batch<{ k: number; s: number }>(
+            askable.map((t) => db.prepare(CHAMPIONS_SQL).bind(t.match, t.col === -1 ? depth : CHAMPIONS_PER_TERM)),
+          );
     for (const t of common) writes.push(db.prepare(INSERT_TERM_SQL).bind(t.term, t.col, t.docs));
     askable.forEach((t, i) => {
-      const champions = hits[i]!.results.map((h) => [championWeight(h.s, stats, t.docs), h.k]);
+      const weighted = hits[i]!.results.map((h) => [h.k, championWeight(h.s, stats, t.docs)] as const);
+      const champions = weighted.slice(0, CHAMPIONS_PER_TERM).map(([k, w]) => [w, k]);
       writes.push(db.prepare(INSERT_CHAMPIONS_SQL).bind(t.term, t.col, JSON.stringify(champions)));
+      if (t.col === -1) writes.push(db.prepare(INSERT_IMPACTS_SQL).bind(t.term, t.docs, encodeImpacts(weighted)));
     });
     terms += common.length;
     lists += askable.length;
@@ -130,6 +175,7 @@ export async function rankSlice(
   await db.batch([
     db.prepare(DELETE_TERMS_SQL).bind(after, last),
     db.prepare(DELETE_CHAMPIONS_SQL).bind(after, last),
+    db.prepare(DELETE_IMPACTS_SQL).bind(after, last),
     ...writes,
   ]);
   return { last, terms, lists };

@@ -1,0 +1,11 @@
+-- Impact lists (issue 11; src/search/impacts.ts, built with the other ranking tables by
+-- src/store/arxiv-rank-tables.ts after each harvest run). For every index term held by at least
+-- 1,000 papers (any column): the papers where the term alone weighs most, about 1% of the mirror
+-- deep, as text (delta-coded paper keys, then a byte of weight each). The ranker sums them over a
+-- query's words to find the papers that hold several of its words, where a research question's
+-- best papers are. A rowid table: a list is tens of kilobytes, too large for WITHOUT ROWID rows.
+CREATE TABLE arxiv_rank_impacts (
+  term TEXT NOT NULL PRIMARY KEY,
+  docs INTEGER NOT NULL,
+  postings TEXT NOT NULL
+) STRICT;
