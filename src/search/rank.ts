@@ -154,12 +154,13 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   // A phrase's frequency is an FTS5 count over its words' doclists: read only if it is needed.
   const singles = unique.filter(isSingleToken);
   const prefixes = unique.filter((p) => p.prefix);
-  // Words in any column that a hit may hold: their impact lists give the partial sums.
+  // Words in any column or the title that a hit may hold: their impact lists give the partial sums.
   const positiveKeys = new Set(positivePhrases(request.query).map(phraseKey));
   const impactPhrases = new Map(
-    singles.filter((p) => p.column === null && positiveKeys.has(phraseKey(p))).map((p) => [p.stems[0]!, p]),
+    singles
+      .filter((p) => (p.column === null || p.column === 0) && positiveKeys.has(phraseKey(p)))
+      .map((p) => [phraseKey(p), p]),
   );
-  const impactWords = [...impactPhrases.keys()];
   // Only phrases of several words (a quoted title): no candidate source serves them (each phrase
   // reads its words' whole doclists), so they are ranked exhaustively, and one statement gives the
   // page and the count (the same intersection, read once).
@@ -207,9 +208,15 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     // The impact lists of a many-word query's words (one word alone is served by its champions).
     db
       .prepare(
-        "SELECT i.term AS term, i.postings AS postings FROM json_each(?) w JOIN arxiv_rank_impacts i ON i.term = w.value",
+        "SELECT i.term AS term, i.col AS col, i.postings AS postings FROM json_each(?) w JOIN arxiv_rank_impacts i ON i.term = w.value ->> 0 AND i.col = w.value ->> 1",
       )
-      .bind(JSON.stringify(impactWords.length >= 2 && !request.reference ? impactWords : [])),
+      .bind(
+        JSON.stringify(
+          impactPhrases.size >= 2 && !request.reference
+            ? [...impactPhrases.values()].map((p) => [p.stems[0], p.column ?? -1])
+            : [],
+        ),
+      ),
   ];
   const s0 = performance.now();
   const results = await db.batch<Record<string, unknown>>(statements);
@@ -223,8 +230,12 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   // while reading them), so a title-only phrase of a common word costs what the word costs.
   const walk = new Map(singles.map((p, i) => [phraseKey(p), Number(singleRows[i]?.walk ?? df.get(phraseKey(p)) ?? 0)]));
   const prefixDocs = (results[3]!.results as { docs: number }[]).map((r) => Number(r.docs));
+  // Keyed as the query's phrases are (column and stem).
   const impactLists = new Map(
-    (results[4]!.results as { term: string; postings: string }[]).map((r) => [r.term, r.postings]),
+    (results[4]!.results as { term: string; col: number; postings: string }[]).map((r) => [
+      `${r.col === -1 ? "*" : r.col}|${r.term}`,
+      r.postings,
+    ]),
   );
   const broad = prefixDocs.findIndex((docs) => docs > tuning.prefixMaxDocs);
   if (broad >= 0) {
@@ -290,7 +301,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     for (const p of impactPhrases.values()) summed.add(phraseKey(p));
     const s6 = performance.now();
     const rareWords = [...impactPhrases.values()].filter(
-      (p) => !impactLists.has(p.stems[0]!) && (df.get(phraseKey(p)) ?? 0) > 0,
+      (p) => !impactLists.has(phraseKey(p)) && (df.get(phraseKey(p)) ?? 0) > 0,
     );
     const rareHits =
       rareWords.length === 0
@@ -309,8 +320,8 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     const partial = new PartialScores(impactLists.size * 4_096);
     // A word the query repeats counts as often as it is written (bm25 scores each phrase).
     const times = (p: Phrase) => phrases.filter((q) => phraseKey(q) === phraseKey(p)).length;
-    for (const [word, postings] of impactLists) {
-      const p = impactPhrases.get(word)!;
+    for (const [key, postings] of impactLists) {
+      const p = impactPhrases.get(key)!;
       const weight = idf(stats, df.get(phraseKey(p))!) * times(p);
       forEachImpact(postings, (key, impact) => partial.add(key, weight * impact));
     }

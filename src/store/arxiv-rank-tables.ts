@@ -24,7 +24,13 @@ export const CHAMPIONS_SQL = `SELECT rowid AS k, -${BM25_SQL} AS s FROM arxiv_pa
 export const DELETE_TERMS_SQL = "DELETE FROM arxiv_rank_terms WHERE term > ? AND term <= ?";
 export const DELETE_CHAMPIONS_SQL = "DELETE FROM arxiv_rank_champions WHERE term > ? AND term <= ?";
 export const DELETE_IMPACTS_SQL = "DELETE FROM arxiv_rank_impacts WHERE term > ? AND term <= ?";
-export const INSERT_IMPACTS_SQL = "INSERT OR REPLACE INTO arxiv_rank_impacts (term, docs, postings) VALUES (?, ?, ?)";
+export const INSERT_IMPACTS_SQL =
+  "INSERT OR REPLACE INTO arxiv_rank_impacts (term, col, docs, postings) VALUES (?, ?, ?, ?)";
+
+/** Columns with impact lists: any column, and the title (the words of a pasted title as `ti:`). */
+export const IMPACT_COLUMNS: readonly number[] = [-1, 0];
+/** A title term held by this many titles gets an impact list (titles are short: the lists are too). */
+export const IMPACT_TITLE_MIN_DOCS = 20;
 export const INSERT_TERM_SQL = "INSERT INTO arxiv_rank_terms (term, col, docs) VALUES (?, ?, ?)";
 /** One champion list in one statement: ?3 is a JSON array of [weight, paper_key]. */
 export const INSERT_CHAMPIONS_SQL =
@@ -123,8 +129,8 @@ export interface RankSliceResult {
 
 /**
  * Rebuilds the ranking rows of the terms after `after`, a slice at a time: the vocabulary slice,
- * each common term's champions and (any column) impact list, then its old rows replaced in one
- * batch (one transaction in D1).
+ * each common term's champions and (any column, title) impact list, then its old rows replaced in
+ * one batch (one transaction in D1).
  */
 export async function rankSlice(
   db: D1Database,
@@ -153,22 +159,32 @@ export async function rankSlice(
   let lists = 0;
   for (const term of ordered) {
     const common = commonTerms(byTerm.get(term)!, minDocs);
-    const askable = common.filter((t) => t.match !== null);
+    // Title terms under the champions' threshold get an impact list alone.
+    const titleOnly = commonTerms(
+      byTerm.get(term)!.filter((row) => row.col === "title" && row.doc < minDocs),
+      Math.min(minDocs, IMPACT_TITLE_MIN_DOCS),
+    );
+    const askable = [...common, ...titleOnly].filter((t) => t.match !== null);
     const hits =
       askable.length === 0
         ? []
         : await db.batch<{ k: number; s: number }>(
-            askable.map((t) => db.prepare(CHAMPIONS_SQL).bind(t.match, t.col === -1 ? depth : CHAMPIONS_PER_TERM)),
+            askable.map((t) =>
+              db.prepare(CHAMPIONS_SQL).bind(t.match, IMPACT_COLUMNS.includes(t.col) ? depth : CHAMPIONS_PER_TERM),
+            ),
           );
     for (const t of common) writes.push(db.prepare(INSERT_TERM_SQL).bind(t.term, t.col, t.docs));
     askable.forEach((t, i) => {
       const weighted = hits[i]!.results.map((h) => [h.k, championWeight(h.s, stats, t.docs)] as const);
-      const champions = weighted.slice(0, CHAMPIONS_PER_TERM).map(([k, w]) => [w, k]);
-      writes.push(db.prepare(INSERT_CHAMPIONS_SQL).bind(t.term, t.col, JSON.stringify(champions)));
-      if (t.col === -1) writes.push(db.prepare(INSERT_IMPACTS_SQL).bind(t.term, t.docs, encodeImpacts(weighted)));
+      if (common.includes(t)) {
+        const champions = weighted.slice(0, CHAMPIONS_PER_TERM).map(([k, w]) => [w, k]);
+        writes.push(db.prepare(INSERT_CHAMPIONS_SQL).bind(t.term, t.col, JSON.stringify(champions)));
+      }
+      if (IMPACT_COLUMNS.includes(t.col))
+        writes.push(db.prepare(INSERT_IMPACTS_SQL).bind(t.term, t.col, t.docs, encodeImpacts(weighted)));
     });
     terms += common.length;
-    lists += askable.length;
+    lists += common.filter((t) => t.match !== null).length;
     last = term;
     if (Date.now() - started > budgetMs) break;
   }
