@@ -75,6 +75,7 @@ export class PartialScores {
   private keys: Float64Array;
   private scores: Float64Array;
   private mask: number;
+  private shift: number;
   size = 0;
 
   constructor(expected: number) {
@@ -83,12 +84,14 @@ export class PartialScores {
     this.keys = new Float64Array(capacity).fill(-1);
     this.scores = new Float64Array(capacity);
     this.mask = capacity - 1;
+    this.shift = 32 - Math.log2(capacity);
   }
 
   add(key: number, score: number): void {
     if (this.size * 2 >= this.keys.length) this.grow();
-    const hi = Math.floor(key / 67_108_864);
-    let slot = Math.imul((key - hi * 67_108_864) ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b) & this.mask;
+    // key | 0 is the key's low 32 bits (keys differ there: a mirror's keys span under 2^30);
+    // Fibonacci hashing takes the product's high bits.
+    let slot = Math.imul(key | 0, 0x9e3779b1) >>> this.shift;
     for (;;) {
       const held = this.keys[slot]!;
       if (held === key) {
@@ -130,6 +133,7 @@ export class PartialScores {
     this.keys = new Float64Array(keys.length * 2).fill(-1);
     this.scores = new Float64Array(keys.length * 2);
     this.mask = this.keys.length - 1;
+    this.shift = 32 - Math.log2(this.keys.length);
     this.size = 0;
     for (let slot = 0; slot < keys.length; slot++) if (keys[slot] !== -1) this.add(keys[slot]!, scores[slot]!);
   }

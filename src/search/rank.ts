@@ -63,6 +63,8 @@ export const RANK_TUNING = {
   championCandidates: 8,
   /** Papers with the best partial sums over the query's impact lists (src/search/impacts.ts) taken as candidates. */
   impactCandidates: 300,
+  /** Words held by more than this share of the papers are not summed (their idf is small; the rescoring counts them). */
+  impactMaxShare: 0.15,
   /** Hits of a word too rare for an impact list, read with their weights into the partial sums. */
   rareWordHits: 2_000,
   /** A prefix whose common expansions are held by more papers than this is sent to arXiv's API. */
@@ -322,6 +324,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     const times = (p: Phrase) => phrases.filter((q) => phraseKey(q) === phraseKey(p)).length;
     for (const [key, postings] of impactLists) {
       const p = impactPhrases.get(key)!;
+      if (df.get(phraseKey(p))! > tuning.impactMaxShare * stats.rows) continue;
       const weight = idf(stats, df.get(phraseKey(p))!) * times(p);
       forEachImpact(postings, (key, impact) => partial.add(key, weight * impact));
     }
