@@ -51,16 +51,65 @@ const ASCII_TOKEN = /[a-z0-9]+/g;
  * queries needs no more. Returns the number of tokens (the column's size in the index).
  */
 export function countTokens(text: string, wanted: ReadonlyMap<string, number>, counts: number[]): number {
+  if (ASCII.test(text)) return countAsciiTokens(text.toLowerCase(), wanted, counts);
   const folded = fold(text);
-  const pattern = ASCII.test(text) ? ASCII_TOKEN : TOKEN;
-  pattern.lastIndex = 0;
+  TOKEN.lastIndex = 0;
   let length = 0;
-  for (let match = pattern.exec(folded); match !== null; match = pattern.exec(folded)) {
+  for (let match = TOKEN.exec(folded); match !== null; match = TOKEN.exec(folded)) {
     length++;
     const slot = wanted.get(stem(match[0]));
     if (slot !== undefined) counts[slot]!++;
   }
   return length;
+}
+
+/**
+ * ASCII text (most metadata) scanned by character code, and a token stemmed only when it begins
+ * with the first two letters of a wanted stem: the Porter stemmer never changes a token's first two
+ * characters (its rules need two of them before a suffix; the one exception, "ies" -> "i", gives a
+ * one-letter stem, and then every token is stemmed).
+ */
+function countAsciiTokens(folded: string, wanted: ReadonlyMap<string, number>, counts: number[]): number {
+  const heads = headsOf(wanted);
+  let length = 0;
+  let start = -1;
+  const n = folded.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? folded.charCodeAt(i) : 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start < 0) continue;
+    length++;
+    if (
+      heads === null ||
+      (i - start >= 2 && heads.has(folded.charCodeAt(start) * 128 + folded.charCodeAt(start + 1)))
+    ) {
+      const slot = wanted.get(stem(folded.slice(start, i)));
+      if (slot !== undefined) counts[slot]!++;
+    }
+    start = -1;
+  }
+  return length;
+}
+
+/** The first two characters of each wanted stem (as one number), or null when a stem is shorter. */
+const headCache = new WeakMap<ReadonlyMap<string, number>, Set<number> | null>();
+function headsOf(wanted: ReadonlyMap<string, number>): Set<number> | null {
+  let heads = headCache.get(wanted);
+  if (heads === undefined) {
+    heads = new Set<number>();
+    for (const word of wanted.keys()) {
+      if (word.length < 2 || word.charCodeAt(0) > 127 || word.charCodeAt(1) > 127) {
+        heads = null;
+        break;
+      }
+      heads.add(word.charCodeAt(0) * 128 + word.charCodeAt(1));
+    }
+    headCache.set(wanted, heads);
+  }
+  return heads;
 }
 
 /** The index's tokens before stemming (folded), in order. */
