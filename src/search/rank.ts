@@ -65,6 +65,8 @@ export const RANK_TUNING = {
   impactCandidates: 300,
   /** Words held by more than this share of the papers are not summed (their idf is small; the rescoring counts them). */
   impactMaxShare: 0.15,
+  /** At most this many impact lists are read, the rarest words' (a 1,000-character OR names a hundred words). */
+  impactLists: 32,
   /** Hits of a word too rare for an impact list, read with their weights into the partial sums. */
   rareWordHits: 2_000,
   /** A prefix whose common expansions are held by more papers than this is sent to arXiv's API. */
@@ -210,7 +212,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     // The impact lists of a many-word query's words (one word alone is served by its champions).
     db
       .prepare(
-        "SELECT i.term AS term, i.col AS col, i.postings AS postings FROM json_each(?) w JOIN arxiv_rank_impacts i ON i.term = w.value ->> 0 AND i.col = w.value ->> 1",
+        `SELECT i.term AS term, i.col AS col, i.postings AS postings FROM json_each(?) w JOIN arxiv_rank_impacts i ON i.term = w.value ->> 0 AND i.col = w.value ->> 1 ORDER BY i.docs LIMIT ${tuning.impactLists}`,
       )
       .bind(
         JSON.stringify(
@@ -300,11 +302,18 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   // papers are among the best sums.
   const summed = new Set<string>();
   if (impactLists.size > 0) {
-    for (const p of impactPhrases.values()) summed.add(phraseKey(p));
     const s6 = performance.now();
-    const rareWords = [...impactPhrases.values()].filter(
-      (p) => !impactLists.has(phraseKey(p)) && (df.get(phraseKey(p)) ?? 0) > 0,
-    );
+    // Words without a list read whole (too rare for one); a word whose list was not read (past
+    // the rarest lists) is left to the sources below.
+    const rareWords = [...impactPhrases.values()]
+      .filter((p) => {
+        const n = df.get(phraseKey(p)) ?? 0;
+        return !impactLists.has(phraseKey(p)) && n > 0 && n <= tuning.rareWordHits;
+      })
+      .sort((a, b) => df.get(phraseKey(a))! - df.get(phraseKey(b))!)
+      .slice(0, tuning.impactLists);
+    for (const key of impactLists.keys()) summed.add(key);
+    for (const p of rareWords) summed.add(phraseKey(p));
     const rareHits =
       rareWords.length === 0
         ? []
