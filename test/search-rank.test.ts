@@ -178,6 +178,9 @@ describe("relevance order whatever the number of hits", () => {
       "ti:quantum",
       "quantum gauge lattice boson string",
       "magnetic OR field OR spin",
+      // ANDs of common words: their lists' sums must hold papers with every word.
+      "quantum AND field",
+      "quantum AND theory",
     ]) {
       const planned = plan(query);
       const result = await searchMirror(env.DB, planned, {

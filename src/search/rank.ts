@@ -63,8 +63,6 @@ export const RANK_TUNING = {
   championCandidates: 8,
   /** Papers with the best partial sums over the query's impact lists (src/search/impacts.ts) taken as candidates. */
   impactCandidates: 300,
-  /** Words held by more than this share of the papers are not summed (their idf is small; the rescoring counts them). */
-  impactMaxShare: 0.15,
   /** At most this many impact lists are read, the rarest words' (a 1,000-character OR names a hundred words). */
   impactLists: 32,
   /** Hits of a word too rare for an impact list, read with their weights into the partial sums. */
@@ -333,7 +331,6 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     const times = (p: Phrase) => phrases.filter((q) => phraseKey(q) === phraseKey(p)).length;
     for (const [key, postings] of impactLists) {
       const p = impactPhrases.get(key)!;
-      if (df.get(phraseKey(p))! > tuning.impactMaxShare * stats.rows) continue;
       const weight = idf(stats, df.get(phraseKey(p))!) * times(p);
       forEachImpact(postings, (key, impact) => partial.add(key, weight * impact));
     }
