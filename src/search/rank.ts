@@ -156,6 +156,8 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   // A phrase's frequency is an FTS5 count over its words' doclists: read only if it is needed.
   const singles = unique.filter(isSingleToken);
   const prefixes = unique.filter((p) => p.prefix);
+  // A filter thins every source: one word's impact list, read whole, still holds its filtered top.
+  const filtered = request.filters("arxiv_papers_fts.rowid").clauses.length > 0;
   // Words in any column or the title that a hit may hold: their impact lists give the partial sums.
   const positiveKeys = new Set(positivePhrases(request.query).map(phraseKey));
   const impactPhrases = new Map(
@@ -214,7 +216,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
       )
       .bind(
         JSON.stringify(
-          impactPhrases.size >= 2 && !request.reference
+          (impactPhrases.size >= 2 || (impactPhrases.size === 1 && filtered)) && !request.reference
             ? [...impactPhrases.values()].map((p) => [p.stems[0], p.column ?? -1])
             : [],
         ),
@@ -338,7 +340,8 @@ export async function rankRelevance<Row extends { paper_key: number }>(
       const repeat = times(rareWords[i]!);
       for (const hit of hits.results) partial.add(hit.k, hit.s * repeat);
     });
-    const best = partial.top(tuning.impactCandidates);
+    // A category or date filter keeps a share of them: more are proposed.
+    const best = partial.top(tuning.impactCandidates * (filtered ? 4 : 1));
     mark("impacts", s7);
     const { clauses, binds: filterBinds } = request.filters("impact.value");
     parts.push(
