@@ -10,7 +10,7 @@ import { BM25_SQL } from "../src/search/rank";
 import { countTokens, stem, tokens } from "../src/search/tokenize";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror, type MirrorSearchOptions } from "../src/store/arxiv-mirror-search";
-import { forEachImpact } from "../src/search/impacts";
+import { decodeImpacts } from "../src/search/impacts";
 import { rankSlice, surfaceWord } from "../src/store/arxiv-rank-tables";
 import { callTool, resetUpstream } from "./helpers";
 import { sampleRecords, seedMirror } from "./mirror/driver";
@@ -295,6 +295,43 @@ describe("relevance order whatever the number of hits", () => {
     }
   });
 
+  it("counts exactly below the cap, and stops at it without walking the hits when an OR's word is held by more papers", async () => {
+    await buildRankTables();
+    const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...candidatePath } as const;
+    const hits = async (match: TextQuery) =>
+      (
+        await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?")
+          .bind(toMatch(match))
+          .first<{ n: number }>()
+      )?.n ?? 0;
+    // Words of an OR held by more than 22 papers (the cap of 20 and a tenth), an AND under the cap,
+    // a NOT: each total is the exact count up to the cap, and a lower bound at it.
+    for (const query of [
+      "quantum",
+      "quantum field theory",
+      "ti:quantum",
+      "black AND hole AND entropy",
+      "energy ANDNOT quantum",
+    ]) {
+      const planned = plan(query);
+      const result = await searchMirror(env.DB, planned, options);
+      if (result.kind !== "answer") throw new Error(`expected an answer for ${query}`);
+      const n = await hits(planned.match!);
+      expect({ total: result.total, lower: result.totalIsLowerBound }, query).toEqual({
+        total: Math.min(n, 20),
+        lower: n >= 20,
+      });
+    }
+    // What spares the walk is the ranking table's count: a row saying a rare word is common (as a
+    // stale table could, had papers lost the word) makes the count stop at the cap.
+    const rare = plan("lagrangian");
+    expect(await hits(rare.match!)).toBeLessThan(20);
+    await env.DB.prepare(
+      "INSERT OR REPLACE INTO arxiv_rank_terms (term, col, docs) VALUES ('lagrangian', -1, 1000)",
+    ).run();
+    expect(await searchMirror(env.DB, rare, options)).toMatchObject({ total: 20, totalIsLowerBound: true });
+  });
+
   it("serves a page beyond the candidates, and worst-first order, from an exhaustive ranking", async () => {
     const planned = plan("quantum");
     const deep = await searchMirror(env.DB, planned, {
@@ -448,8 +485,8 @@ describe("the ranking tables", () => {
           .block,
       ),
     );
-    const listed = new Map<number, number>();
-    forEachImpact(row!.postings, (key, weight) => listed.set(key, weight));
+    const decoded = decodeImpacts(row!.postings);
+    const listed = new Map([...decoded.keys].map((key, i) => [key, decoded.scores[i]!]));
     expect([...listed.keys()].sort()).toEqual(hits.map((h) => h.k).sort());
     for (const hit of hits) expect(Math.abs(listed.get(hit.k)! * idf(stats, hits.length) - hit.s)).toBeLessThan(0.05);
   });

@@ -1,13 +1,12 @@
 // Impact lists: stored text that gives back every paper key exactly and each weight within its
-// quantization step, and partial sums that equal a plain Map's, whatever the number of papers.
+// quantization step, and best sums that equal a plain Map's, however the lists' keys are spread.
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../test/support/random";
-import { PartialScores, encodeImpacts, forEachImpact, impactDepth } from "./impacts";
+import { bestSums, decodeImpacts, encodeImpacts, impactDepth, type KeyedScores } from "./impacts";
 
 const decode = (stored: string) => {
-  const out: [number, number][] = [];
-  forEachImpact(stored, (key, weight) => out.push([key, weight]));
-  return out;
+  const { keys, scores } = decodeImpacts(stored);
+  return [...keys].map((key, i) => [key, scores[i]!] as const);
 };
 
 describe("impact lists", () => {
@@ -38,24 +37,50 @@ describe("impact lists", () => {
   });
 });
 
-describe("partial sums", () => {
-  it("equal a Map's sums and give the same best keys (ties: the higher key first), growing past their first size", () => {
-    const random = mulberry32(12);
-    const table = new PartialScores(100);
-    const reference = new Map<number, number>();
-    for (let i = 0; i < 120_000; i++) {
-      const key = 24_100_000_000 + Math.floor(random() * 200) * 1_000_000 + Math.floor(random() * 500);
-      // Quarter steps make ties among equal sums.
-      const score = Math.floor(random() * 8) / 4;
-      table.add(key, score);
-      reference.set(key, (reference.get(key) ?? 0) + score);
-    }
-    expect(table.size).toBe(reference.size);
-    const expected = [...reference]
+describe("best sums over key-sorted lists", () => {
+  const reference = (lists: KeyedScores[], n: number) => {
+    const sums = new Map<number, number>();
+    for (const { keys, scores } of lists)
+      for (const [i, key] of keys.entries()) sums.set(key, (sums.get(key) ?? 0) + scores[i]!);
+    return [...sums]
       .sort((a, b) => b[1] - a[1] || b[0] - a[0])
-      .slice(0, 300)
+      .slice(0, n)
       .map(([key]) => key);
-    expect(table.top(300)).toEqual(expected);
-    expect(table.top(reference.size + 10)).toHaveLength(reference.size);
+  };
+  const list = (entries: [number, number][]): KeyedScores => {
+    const sorted = [...new Map(entries)].sort((a, b) => a[0] - b[0]);
+    return { keys: Float64Array.from(sorted, ([key]) => key), scores: Float64Array.from(sorted, ([, score]) => score) };
+  };
+
+  it("equal a Map's sums and give the same best keys (ties: the higher key first)", () => {
+    const random = mulberry32(12);
+    // Twelve lists over the same months, as a question's words have; quarter steps make ties.
+    const lists = Array.from({ length: 12 }, () =>
+      list(
+        Array.from({ length: 10_000 }, () => [
+          24_100_000_000 + Math.floor(random() * 200) * 1_000_000 + Math.floor(random() * 500),
+          Math.floor(random() * 8) / 4,
+        ]),
+      ),
+    );
+    expect(bestSums(lists, 300)).toEqual(reference(lists, 300));
+    const all = reference(lists, Number.POSITIVE_INFINITY);
+    expect(bestSums(lists, all.length + 10)).toEqual(all);
+  });
+
+  it("stay exact when one list crowds a key range the others leave empty (the range's table grows)", () => {
+    const random = mulberry32(13);
+    const spread = list(Array.from({ length: 2_000 }, (_, i) => [24_000_000_000 + i * 1_000_000, random()]));
+    // 20,000 papers of one month: all between two of the spread list's keys.
+    const crowded = list(Array.from({ length: 20_000 }, (_, i) => [24_500_000_000 + 100_000 + i, random()]));
+    const lists = [spread, crowded, list([[24_500_000_000 + 100_005, 5]])];
+    expect(bestSums(lists, 1_000)).toEqual(reference(lists, 1_000));
+    expect(bestSums(lists, 1)).toEqual([24_500_000_000 + 100_005]);
+  });
+
+  it("give nothing for no lists, empty lists or n = 0", () => {
+    expect(bestSums([], 10)).toEqual([]);
+    expect(bestSums([list([])], 10)).toEqual([]);
+    expect(bestSums([list([[5, 1]])], 0)).toEqual([]);
   });
 });

@@ -172,13 +172,27 @@ export async function searchMirror(
   const baseWhere = source.where.length > 0 ? `WHERE ${source.where.join(" AND ")}` : "";
   const filtered = filters.length > 0;
   // Exact up to the cap; the walk stops there (a filtered count examines at most scanCap rows).
-  const countStatement = db
-    .prepare(
-      filtered
-        ? `SELECT count(*) AS scanned, coalesce(sum(ok), 0) AS matched FROM (SELECT CASE WHEN ${filters.join(" AND ")} THEN 1 ELSE 0 END AS ok FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${scanCap})`
-        : `SELECT count(*) AS scanned, count(*) AS matched FROM (SELECT 1 FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${countCap})`,
-    )
-    .bind(...source.binds);
+  // `reaches`, a condition that holds when the hits certainly reach the cap (a word every one of
+  // whose papers is a hit is held by more papers than the cap), spares the walk.
+  const countWith = (reaches?: { sql: string; binds: unknown[] }) =>
+    filtered
+      ? db
+          .prepare(
+            `SELECT count(*) AS scanned, coalesce(sum(ok), 0) AS matched FROM (SELECT CASE WHEN ${filters.join(" AND ")} THEN 1 ELSE 0 END AS ok FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${scanCap})`,
+          )
+          .bind(...source.binds)
+      : reaches
+        ? db
+            .prepare(
+              `SELECT n AS scanned, n AS matched FROM (SELECT CASE WHEN ${reaches.sql} THEN ${countCap} ELSE (SELECT count(*) FROM (SELECT 1 FROM ${source.from} ${baseWhere} LIMIT ${countCap})) END AS n)`,
+            )
+            .bind(...reaches.binds, ...source.binds)
+        : db
+            .prepare(
+              `SELECT count(*) AS scanned, count(*) AS matched FROM (SELECT 1 FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${countCap})`,
+            )
+            .bind(...source.binds);
+  const countStatement = countWith();
   const lowerBound = (counted: { scanned: number; matched: number }) =>
     filtered ? counted.scanned >= scanCap || counted.matched >= countCap : counted.scanned >= countCap;
 
@@ -187,7 +201,8 @@ export async function searchMirror(
     const ranked = await rankRelevance<MirrorRow>(db, {
       query: plan.match,
       filters: keyFilters(plan),
-      count: countStatement,
+      count: countWith,
+      countCap,
       isLowerBound: lowerBound,
       select: SELECT_COLUMNS,
       start: options.start,
