@@ -488,6 +488,12 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   const slots = phrases.every(isSingleToken)
     ? new Map([...new Set(phrases.map((p) => p.stems[0]!))].map((word, i) => [word, i]))
     : null;
+  // An OR of phrases (plain words) matches whenever one phrase is held, and zeroes nothing.
+  const flatOr =
+    request.query.kind === "phrase" ||
+    (request.query.kind === "or" && request.query.children.every((child) => child.kind === "phrase"));
+  // Only a paper whose title holds every word can be the known item (a pasted title's paper).
+  const titleHoldsAll = slots ? new Set<number>() : null;
   for (const row of candidates) {
     const columns = [row.title, row.authors, row.abstract, row.comment ?? "", row.journal_ref ?? ""];
     let counts: number[][];
@@ -502,6 +508,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
         const slot = slots.get(p.stems[0]!)!;
         return perColumn.map((count, c) => (p.column === null || p.column === c ? count[slot]! : 0));
       });
+      if (perColumn[0]!.every((n) => n > 0)) titleHoldsAll!.add(row.paper_key);
     } else {
       const doc = columns.map(tokens);
       for (const column of doc) length += column.length;
@@ -518,7 +525,10 @@ export async function rankRelevance<Row extends { paper_key: number }>(
       );
     }
     // Zeroes what FTS5 would not count (a failed AND inside an OR): the score is FTS5's.
-    if (!matchAndZero(request.query, new Map(phrases.map((p, i) => [p, counts[i]!])))) continue;
+    const matched = flatOr
+      ? counts.some((perColumn) => perColumn.some((n) => n > 0))
+      : matchAndZero(request.query, new Map(phrases.map((p, i) => [p, counts[i]!])));
+    if (!matched) continue;
     scored.push({ row, score: scoreCounts(idfs, counts, length, stats) });
   }
   mark("rescore", s2);
@@ -526,7 +536,11 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   scored.sort((a, b) => b.score - a.score || b.row.paper_key - a.row.paper_key);
   const ranked = scored.map((s) => s.row);
   // The known item moves in the whole candidate order, so later pages never repeat it.
-  const ordered = knownItemFirst(request.query, ranked);
+  const ordered = knownItemFirst(
+    request.query,
+    ranked,
+    titleHoldsAll ? (row) => titleHoldsAll.has(row.paper_key) : undefined,
+  );
   return { rows: ordered.slice(request.start, pageEnd), counted, method: "candidates", candidates: candidates.length };
 }
 
@@ -558,11 +572,17 @@ function requiresAnd(query: TextQuery): boolean {
  * a long paper that repeats the title's common words above it; an agent pasting a citation
  * wants that paper.
  */
-export function knownItemFirst<Row extends { paper_key: number }>(query: TextQuery, rows: Row[]): Row[] {
+export function knownItemFirst<Row extends { paper_key: number }>(
+  query: TextQuery,
+  rows: Row[],
+  /** Rows known not to be it (their title lacks a word) are skipped without tokenizing their title. */
+  mayBe: (row: Row) => boolean = () => true,
+): Row[] {
   const words = titleWords(query);
   if (words === null || words.stems.length < 3 || rows.length < 2) return rows;
   const target = words.stems.join(" ");
   const index = rows.findIndex((row) => {
+    if (!mayBe(row)) return false;
     const title = titleTokens((row as unknown as StoredText).title ?? "");
     return (words.keepStopwords ? title : title.filter((t) => !STOPWORDS.has(t))).map(stem).join(" ") === target;
   });
