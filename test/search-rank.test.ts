@@ -10,6 +10,7 @@ import { BM25_SQL } from "../src/search/rank";
 import { countTokens, stem, tokens } from "../src/search/tokenize";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror, type MirrorSearchOptions } from "../src/store/arxiv-mirror-search";
+import { ImpactListCache } from "../src/search/impact-cache";
 import { decodeImpacts } from "../src/search/impacts";
 import { rankSlice, surfaceWord } from "../src/store/arxiv-rank-tables";
 import { callTool, resetUpstream } from "./helpers";
@@ -293,6 +294,29 @@ describe("relevance order whatever the number of hits", () => {
         `${query} ${JSON.stringify(filters)}`,
       ).toEqual(exact.rows.map((r) => r.id));
     }
+  });
+
+  it("reuses the impact lists it holds only while the table's rows are unchanged, with the same page", async () => {
+    await buildRankTables();
+    const cache = new ImpactListCache(10_000_000);
+    const planned = plan("quantum field theory lattice gauge");
+    const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...candidatePath } as const;
+    const first = await searchMirror(env.DB, planned, { ...options, impactCache: cache });
+    expect(first).toMatchObject({ kind: "answer", method: "candidates" });
+    const key = "*|quantum";
+    const held = cache.get(key);
+    expect(held?.postings.length).toBeGreaterThan(0);
+    expect(cache.size).toBeGreaterThanOrEqual(2);
+    // Unchanged: D1 does not send the list again (the held entry is the same object), and the page is the same.
+    const again = await searchMirror(env.DB, planned, { ...options, impactCache: cache });
+    expect(cache.get(key)).toBe(held);
+    if (first.kind !== "answer" || again.kind !== "answer") throw new Error("expected answers");
+    expect(again.rows.map((r) => r.id)).toEqual(first.rows.map((r) => r.id));
+    // A rebuilt row (its count changed): read again.
+    await env.DB.prepare("UPDATE arxiv_rank_impacts SET docs = docs + 1 WHERE term = 'quantum' AND col = -1").run();
+    await searchMirror(env.DB, planned, { ...options, impactCache: cache });
+    expect(cache.get(key)).not.toBe(held);
+    expect(cache.get(key)?.docs).toBe(held!.docs + 1);
   });
 
   it("counts exactly below the cap, and stops at it without walking the hits when an OR's word is held by more papers", async () => {

@@ -3,8 +3,11 @@
 // SQLite, and common words hit most of the mirror (measured at 1,000,000 papers: "quantum"
 // 317 ms, a research question in plain words 400-700 ms), so:
 //
-// 1. One batch reads the capped count, the index's totals (FTS5's averages record) and every
-//    word's document frequency (arxiv_rank_terms for a common word, an FTS5 count for the rest).
+// 1. One batch reads the capped count (no walk when an OR's word alone reaches the cap), the
+//    index's totals (FTS5's averages record), every word's document frequency (arxiv_rank_terms
+//    for a common word, an FTS5 count for the rest), and for a query of several words their
+//    impact lists (those this isolate holds unchanged are not sent again: impact-cache.ts) and
+//    the hits of the words too rare for a list.
 // 2. A search with fewer hits than the count cap is ranked exhaustively by FTS5 (exact), and so
 //    is one of multi-word phrases only (no candidate source serves it).
 // 3. Otherwise candidates come from bounded sources: for a query of several words, the best
@@ -31,6 +34,7 @@ import {
   type Phrase,
   type TextQuery,
 } from "./expression.ts";
+import { type HeldList, type ImpactListCache, isolateImpactCache } from "./impact-cache.ts";
 import { bestSums, decodeImpacts, type KeyedScores } from "./impacts.ts";
 import { STOPWORDS } from "./stopwords.ts";
 import { countTokens, stem, tokens, words as titleTokens } from "./tokenize.ts";
@@ -106,6 +110,8 @@ export interface RankRequest {
   tuning?: Partial<typeof RANK_TUNING>;
   /** Filled with the time of each stage (ms), for the bench. */
   trace?: Record<string, number>;
+  /** The impact lists held between requests (the isolate's by default). */
+  impactCache?: ImpactListCache;
   /** Score every hit and keep plain BM25 order (no known-item rule): the bench's reference. */
   reference?: boolean;
 }
@@ -212,6 +218,15 @@ export async function rankRelevance<Row extends { paper_key: number }>(
       : undefined;
   // A query of several words (or one under a filter) is served by the sums over its words' impact lists.
   const summing = (impactPhrases.size >= 2 || (impactPhrases.size === 1 && filtered)) && !request.reference;
+  // The lists this isolate holds, taken now: a concurrent request may evict them during the batch.
+  const cache = request.impactCache ?? isolateImpactCache;
+  const held = new Map<string, HeldList>();
+  if (summing)
+    for (const key of impactPhrases.keys()) {
+      const list = cache.get(key);
+      if (list !== undefined) held.set(key, list);
+    }
+  if (request.trace) request.trace.held_lists = held.size;
   const statements = [
     request.count(reaches),
     db.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1"),
@@ -230,12 +245,24 @@ export async function rankRelevance<Row extends { paper_key: number }>(
         `SELECT (SELECT coalesce(sum(docs), 0) FROM arxiv_rank_terms WHERE col = -1 AND term >= w.value AND term < w.value || char(1114111)) AS docs FROM json_each(?) w ORDER BY w.key`,
       )
       .bind(JSON.stringify(prefixes.map((p) => p.stems.join(" ").split(" ").at(-1)))),
-    // The impact lists of a many-word query's words (one word alone is served by its champions).
+    // The impact lists of a many-word query's words (one word alone is served by its champions);
+    // a list this isolate holds comes back as NULL while its count and length are unchanged.
     db
       .prepare(
-        `SELECT i.term AS term, i.col AS col, i.postings AS postings FROM json_each(?) w JOIN arxiv_rank_impacts i ON i.term = w.value ->> 0 AND i.col = w.value ->> 1 ORDER BY i.docs LIMIT ${tuning.impactLists}`,
+        `SELECT i.term AS term, i.col AS col, i.docs AS docs,
+           CASE WHEN i.docs = w.value ->> 2 AND length(i.postings) = w.value ->> 3 THEN NULL ELSE i.postings END AS postings
+         FROM json_each(?) w JOIN arxiv_rank_impacts i ON i.term = w.value ->> 0 AND i.col = w.value ->> 1 ORDER BY i.docs LIMIT ${tuning.impactLists}`,
       )
-      .bind(JSON.stringify(summing ? [...impactPhrases.values()].map((p) => [p.stems[0], p.column ?? -1]) : [])),
+      .bind(
+        JSON.stringify(
+          summing
+            ? [...impactPhrases].map(([key, p]) => {
+                const list = held.get(key);
+                return [p.stems[0], p.column ?? -1, list?.docs ?? null, list?.postings.length ?? null];
+              })
+            : [],
+        ),
+      ),
     // ... and the hits of those words too rare for a list (held by under about 1,000 papers), read
     // whole with their bm25, in this batch rather than in a second round trip once their counts
     // are known. (A join: the NOT EXISTS is tested per word, before its hits are read.)
@@ -264,10 +291,12 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   const prefixDocs = (results[3]!.results as { docs: number }[]).map((r) => Number(r.docs));
   // Keyed as the query's phrases are (column and stem).
   const impactLists = new Map(
-    (results[4]!.results as { term: string; col: number; postings: string }[]).map((r) => [
-      `${r.col === -1 ? "*" : r.col}|${r.term}`,
-      r.postings,
-    ]),
+    (results[4]!.results as { term: string; col: number; docs: number; postings: string | null }[]).map((r) => {
+      const key = `${r.col === -1 ? "*" : r.col}|${r.term}`;
+      if (r.postings === null) return [key, held.get(key)!.postings];
+      cache.put(key, { docs: r.docs, postings: r.postings });
+      return [key, r.postings];
+    }),
   );
   // Each rare word's hits, by its place in impactPhrases.
   const rareRows = results[5]!.results as { word: number; k: number; s: number }[];

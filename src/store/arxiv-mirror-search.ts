@@ -5,6 +5,7 @@ import { SELECT_COLUMNS } from "./arxiv-mirror-lookup";
 import type { MirrorRow } from "./arxiv-row";
 import type { TextQuery } from "../search/expression";
 import { toMatch } from "../search/expression";
+import type { ImpactListCache } from "../search/impact-cache";
 import { rankRelevance, type RANK_TUNING, type D1Reader, type KeyFilters, type RankMethod } from "../search/rank";
 
 /** Counting stops here; a total that reaches it is a lower bound. */
@@ -36,6 +37,8 @@ export interface MirrorSearchOptions {
   trace?: Record<string, number>;
   /** Every hit scored, in plain BM25 order (the bench's reference ranking). */
   reference?: boolean;
+  /** The impact lists held between searches (the isolate's by default; tests pass their own). */
+  impactCache?: ImpactListCache;
 }
 
 /** relevance: BM25 order; newest_first: no words to rank, so the page is listed newest first. */
@@ -211,6 +214,7 @@ export async function searchMirror(
       ...(options.tuning ? { tuning: options.tuning } : {}),
       ...(options.trace ? { trace: options.trace } : {}),
       ...(options.reference ? { reference: true } : {}),
+      ...(options.impactCache ? { impactCache: options.impactCache } : {}),
     });
     if (ranked.live !== undefined) return { kind: "live", reason: ranked.live, mirrorCouldApproximate: true };
     const totalIsLowerBound = lowerBound(ranked.counted);
