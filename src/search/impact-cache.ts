@@ -15,8 +15,11 @@ export interface HeldList {
 export class ImpactListCache {
   private readonly lists = new Map<string, HeldList>();
   private held = 0;
+  private readonly maxChars: number;
 
-  constructor(private readonly maxChars: number) {}
+  constructor(maxChars: number) {
+    this.maxChars = maxChars;
+  }
 
   get size(): number {
     return this.lists.size;
