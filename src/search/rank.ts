@@ -9,7 +9,9 @@
 //    impact lists (those this isolate holds unchanged are not sent again: impact-cache.ts) and
 //    the hits of the words too rare for a list.
 // 2. A search with fewer hits than the count cap is ranked exhaustively by FTS5 (exact), and so
-//    is one of multi-word phrases only (no candidate source serves it).
+//    is one of multi-word phrases only (no candidate source serves it), except a single quoted
+//    phrase of three or more words whose rarest words few papers hold together: those papers
+//    are checked for the phrase in TypeScript (verifiedPhrase; exact too).
 // 3. Otherwise candidates come from bounded sources: for a query of several words, the best
 //    partial sums over their impact lists (src/search/impacts.ts: each common word's papers where
 //    it weighs most, about 1% of the mirror deep; the rarer words' hits read whole), which find
@@ -26,6 +28,7 @@
 import { corpusStats, idf, scoreCounts, type CorpusStats } from "./bm25.ts";
 import {
   WEIGHTS,
+  phrase,
   phraseCounts,
   phraseKey,
   phrasesOf,
@@ -75,6 +78,8 @@ export const RANK_TUNING = {
   prefixMaxDocs: 300_000,
   /** The deepest page end the candidates serve; deeper pages are ranked exhaustively. */
   rescored: 60,
+  /** A quoted phrase whose rarest words are held together by at most this many papers is checked in TypeScript. */
+  verifiedPhraseHits: 500,
 };
 
 /** Papers in each champion list (arxiv-rank-tables.ts keeps this many). */
@@ -116,7 +121,7 @@ export interface RankRequest {
   reference?: boolean;
 }
 
-export type RankMethod = "exhaustive" | "candidates";
+export type RankMethod = "exhaustive" | "candidates" | "verified";
 
 export type RankResult<Row> =
   | {
@@ -180,6 +185,8 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   // reads its words' whole doclists), so they are ranked exhaustively, and one statement gives the
   // page and the count (the same intersection, read once).
   if (singles.length === 0 && prefixes.length === 0 && request.filters("arxiv_papers_fts.rowid").clauses.length === 0) {
+    const verified = await verifiedPhrase<Row>(db, request, tuning.verifiedPhraseHits, mark);
+    if (verified !== null) return verified;
     const s5 = performance.now();
     const { results } = await db
       .prepare(
@@ -571,6 +578,89 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     titleHoldsAll ? (row) => titleHoldsAll.has(row.paper_key) : undefined,
   );
   return { rows: ordered.slice(request.start, pageEnd), counted, method: "candidates", candidates: candidates.length };
+}
+
+/**
+ * A quoted phrase of three or more words (a quoted title), ranked exactly without FTS5's phrase
+ * query: that query walks every word's doclist with its positions, and a title's common words
+ * ("of", "the") are held by most of the mirror (a quoted title took 100-1,600 ms at 3.2 million
+ * papers). Every paper holding the phrase holds its rarest words, so the papers holding those
+ * together (an intersection of short doclists) are fetched, tokenized, and kept where the words
+ * stand adjacent and in order; the hits, their count and their bm25 (the phrase's idf from that
+ * count, as FTS5 takes it) are then exact. Null when those papers are more than `cap` (the
+ * phrase's words are all common): the caller ranks it with FTS5.
+ */
+async function verifiedPhrase<Row extends { paper_key: number }>(
+  db: D1Reader,
+  request: RankRequest,
+  cap: number,
+  mark: (stage: string, since: number) => void,
+): Promise<RankResult<Row> | null> {
+  const query = request.query;
+  if (query.kind !== "phrase" || query.prefix || request.reference) return null;
+  if (query.stems.join(" ").split(" ").length < 3) return null;
+  const started = performance.now();
+  // Each distinct word as a phrase of its own (a word of several tokens, u(1), stays a phrase), in the phrase's column.
+  const words = [...new Set(query.words)].map((word) => phrase([word], query.column));
+  const [frequencies, totals] = await db.batch<Record<string, unknown>>([
+    db
+      .prepare(
+        `SELECT coalesce((SELECT docs FROM arxiv_rank_terms WHERE term = w.value ->> 0 AND col = -1),
+                (SELECT count(*) FROM (SELECT 1 FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH w.value ->> 1 LIMIT 100000))) AS n
+         FROM json_each(?) w ORDER BY w.key`,
+      )
+      .bind(JSON.stringify(words.map((w) => [w.stems[0], toMatch({ ...w, column: null })]))),
+    db.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1"),
+  ]);
+  const stats = readStats(totals!.results[0]?.block);
+  const df = (frequencies!.results as { n: number }[]).map((r) => Number(r.n));
+  // The rarest words, at least two, until the papers expected to hold them all are a handful.
+  const byRarity = words.map((w, i) => ({ w, n: df[i]! })).sort((a, b) => a.n - b.n);
+  const chosen: Phrase[] = [];
+  let expected = stats.rows;
+  for (const { w, n } of byRarity.slice(0, 4)) {
+    if (chosen.length >= 2 && expected <= 5) break;
+    chosen.push(w);
+    expected = (expected * n) / Math.max(1, stats.rows);
+  }
+  if (stats.rows === 0 || expected > cap) return null;
+  const together = toMatch({ kind: "and", children: chosen });
+  const [counted, fetched] = await db.batch<Record<string, unknown>>([
+    db
+      .prepare(
+        `SELECT count(*) AS n FROM (SELECT 1 FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ? LIMIT ${cap + 1})`,
+      )
+      .bind(together),
+    // The rows only when they are few (the same count, evaluated once).
+    db
+      .prepare(
+        `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers p
+         WHERE p.paper_key IN (SELECT rowid FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?)
+           AND (SELECT count(*) FROM (SELECT 1 FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ? LIMIT ${cap + 1})) <= ${cap}`,
+      )
+      .bind(together, together),
+  ]);
+  if (Number((counted!.results[0] as { n: number } | undefined)?.n ?? 0) > cap) return null;
+  const hits: { row: Row; counts: number[]; length: number }[] = [];
+  for (const row of fetched!.results as unknown as (Row & StoredText)[]) {
+    const doc = [row.title, row.authors, row.abstract, row.comment ?? "", row.journal_ref ?? ""].map(tokens);
+    const counts = phraseCounts(query, doc);
+    if (counts.some((n) => n > 0))
+      hits.push({ row, counts, length: doc.reduce((sum, column) => sum + column.length, 0) });
+  }
+  const phraseIdf = [idf(stats, hits.length)];
+  const direction = request.ascending ? -1 : 1;
+  const ranked = hits
+    .map((hit) => ({ row: hit.row, score: scoreCounts(phraseIdf, [hit.counts], hit.length, stats) }))
+    .sort((a, b) => direction * (b.score - a.score) || direction * (b.row.paper_key - a.row.paper_key))
+    .map((hit) => hit.row);
+  mark("verified phrase", started);
+  return {
+    rows: knownItemFirst(query, ranked).slice(request.start, request.start + request.limit),
+    counted: { scanned: hits.length, matched: hits.length },
+    method: "verified",
+    candidates: hits.length,
+  };
 }
 
 /** The phrases outside every NOT's right side: a hit holds some of them. */
