@@ -11,7 +11,7 @@ import { countTokens, stem, tokens } from "../src/search/tokenize";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror, type MirrorSearchOptions } from "../src/store/arxiv-mirror-search";
 import { ImpactListCache } from "../src/search/impact-cache";
-import { decodeImpacts } from "../src/search/impacts";
+import { decodeImpacts, scaledImpacts } from "../src/search/impacts";
 import { rankSlice, surfaceWord } from "../src/store/arxiv-rank-tables";
 import { callTool, resetUpstream } from "./helpers";
 import { sampleRecords, seedMirror } from "./mirror/driver";
@@ -305,7 +305,13 @@ describe("relevance order whatever the number of hits", () => {
     expect(first).toMatchObject({ kind: "answer", method: "candidates" });
     const key = "*|quantum";
     const held = cache.get(key);
-    expect(held?.postings.length).toBeGreaterThan(0);
+    expect(held?.list.offsets.length).toBeGreaterThan(0);
+    // Held as D1 sent it: the same papers as the stored row decodes to.
+    const row = await env.DB.prepare(
+      "SELECT postings FROM arxiv_rank_impacts WHERE term = 'quantum' AND col = -1",
+    ).first<{ postings: string }>();
+    expect(held?.chars).toBe(row!.postings.length);
+    expect(scaledImpacts(held!.list)).toEqual(decodeImpacts(row!.postings));
     expect(cache.size).toBeGreaterThanOrEqual(2);
     // Unchanged: D1 does not send the list again (the held entry is the same object), and the page is the same.
     const again = await searchMirror(env.DB, planned, { ...options, impactCache: cache });

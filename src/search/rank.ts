@@ -38,7 +38,7 @@ import {
   type TextQuery,
 } from "./expression.ts";
 import { type HeldList, type ImpactListCache, isolateImpactCache } from "./impact-cache.ts";
-import { bestSums, decodeImpacts, type KeyedScores } from "./impacts.ts";
+import { bestSums, decodeImpactList, scaledImpacts, type DecodedImpacts, type KeyedScores } from "./impacts.ts";
 import { STOPWORDS } from "./stopwords.ts";
 import { countTokens, stem, tokens, words as titleTokens } from "./tokenize.ts";
 
@@ -265,7 +265,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
           summing
             ? [...impactPhrases].map(([key, p]) => {
                 const list = held.get(key);
-                return [p.stems[0], p.column ?? -1, list?.docs ?? null, list?.postings.length ?? null];
+                return [p.stems[0], p.column ?? -1, list?.docs ?? null, list?.chars ?? null];
               })
             : [],
         ),
@@ -297,12 +297,13 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   const walk = new Map(singles.map((p, i) => [phraseKey(p), Number(singleRows[i]?.walk ?? df.get(phraseKey(p)) ?? 0)]));
   const prefixDocs = (results[3]!.results as { docs: number }[]).map((r) => Number(r.docs));
   // Keyed as the query's phrases are (column and stem).
-  const impactLists = new Map(
+  const impactLists = new Map<string, DecodedImpacts>(
     (results[4]!.results as { term: string; col: number; docs: number; postings: string | null }[]).map((r) => {
       const key = `${r.col === -1 ? "*" : r.col}|${r.term}`;
-      if (r.postings === null) return [key, held.get(key)!.postings];
-      cache.put(key, { docs: r.docs, postings: r.postings });
-      return [key, r.postings];
+      if (r.postings === null) return [key, held.get(key)!.list];
+      const list = decodeImpactList(r.postings);
+      cache.put(key, { docs: r.docs, chars: r.postings.length, list });
+      return [key, list];
     }),
   );
   // Each rare word's hits, by its place in impactPhrases.
@@ -392,9 +393,9 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     const s7 = performance.now();
     // A word the query repeats counts as often as it is written (bm25 scores each phrase).
     const times = (p: Phrase) => phrases.filter((q) => phraseKey(q) === phraseKey(p)).length;
-    const lists: KeyedScores[] = [...impactLists].map(([key, postings]) => {
+    const lists: KeyedScores[] = [...impactLists].map(([key, list]) => {
       const p = impactPhrases.get(key)!;
-      return decodeImpacts(postings, idf(stats, df.get(phraseKey(p))!) * times(p));
+      return scaledImpacts(list, idf(stats, df.get(phraseKey(p))!) * times(p));
     });
     rareHits.forEach((hits, i) => {
       const repeat = times(rareWords[i]!);
