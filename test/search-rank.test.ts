@@ -114,6 +114,21 @@ describe("the index's tokenizer and bm25, in TypeScript", () => {
     }
   });
 
+  it("counts the tokens whose stem's first two letters are not theirs: a vowel and y end as a vowel and i (ays -> ai)", () => {
+    expect(["ays", "ayed", "aying", "eyed", "oys"].map(stem)).toEqual(["ai", "ai", "ai", "ei", "oi"]);
+    const wanted = new Map([
+      ["ai", 0],
+      ["ei", 1],
+      ["model", 2],
+    ]);
+    const text = "AI models: ays, ayed and aying; eyed AI. Bays are not ai (bai).";
+    const counts = [0, 0, 0];
+    const all = tokens(text);
+    expect(countTokens(text, wanted, counts)).toBe(all.length);
+    expect(counts).toEqual([...wanted.keys()].map((word) => all.filter((t) => t === word).length));
+    expect(counts).toEqual([6, 1, 1]);
+  });
+
   it("scores documents to FTS5's bm25 exactly: phrases, column filters, prefixes, NOT, a failed AND inside an OR, repeated words", async () => {
     const block = (await env.DB.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1").first<{
       block: ArrayBuffer;

@@ -65,9 +65,11 @@ export function countTokens(text: string, wanted: ReadonlyMap<string, number>, c
 
 /**
  * ASCII text (most metadata) scanned by character code, and a token stemmed only when it begins
- * with the first two letters of a wanted stem: the Porter stemmer never changes a token's first two
- * characters (its rules need two of them before a suffix; the one exception, "ies" -> "i", gives a
- * one-letter stem, and then every token is stemmed).
+ * with the first two letters of a wanted stem: the Porter stemmer changes a token's first two
+ * characters only in a stem of at most two letters ("ies" -> "i", then every token is stemmed; a
+ * vowel and y: "ays", "ayed" -> "ai", so a stem "ai" also takes tokens that begin "ay"). Checked
+ * on 930,000 words, every word of the bench mirror and of the documentation under node_modules,
+ * and each of their beginnings with Porter's suffixes.
  */
 function countAsciiTokens(folded: string, wanted: ReadonlyMap<string, number>, counts: number[]): number {
   const heads = headsOf(wanted);
@@ -106,6 +108,8 @@ function headsOf(wanted: ReadonlyMap<string, number>): Set<number> | null {
         break;
       }
       heads.add(word.charCodeAt(0) * 128 + word.charCodeAt(1));
+      // Step 1c turns a final y after a vowel into i: a two-letter stem "ai" comes from "ays" too.
+      if (word.length === 2 && word[1] === "i" && "aeiou".includes(word[0]!)) heads.add(word.charCodeAt(0) * 128 + 121);
     }
     headCache.set(wanted, heads);
   }
