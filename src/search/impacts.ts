@@ -51,8 +51,9 @@ export interface KeyedScores {
 
 /**
  * A stored list decoded once, held between requests (impact-cache.ts): each paper's key as an
- * offset from the first (a list spans at most the years of arXiv's IDs, well under 2^32) and its
- * quantized weight. Five bytes a paper, about what the stored text takes.
+ * offset from the first and its quantized weight, five bytes a paper, about what the stored text
+ * takes. An offset fits in 32 bits: keys are month index x 10^6 + position (arxiv-key.ts), and the
+ * IDs' two-digit years span 1991-2090, 1.2 x 10^9 apart at most.
  */
 export interface DecodedImpacts {
   base: number;

@@ -6,7 +6,14 @@ import type { MirrorRow } from "./arxiv-row";
 import type { TextQuery } from "../search/expression";
 import { toMatch } from "../search/expression";
 import type { ImpactListCache } from "../search/impact-cache";
-import { rankRelevance, type RANK_TUNING, type D1Reader, type KeyFilters, type RankMethod } from "../search/rank";
+import {
+  broadPrefix,
+  rankRelevance,
+  RANK_TUNING,
+  type D1Reader,
+  type KeyFilters,
+  type RankMethod,
+} from "../search/rank";
 
 /** Counting stops here; a total that reaches it is a lower bound. */
 export const COUNT_CAP = 10_000;
@@ -228,6 +235,10 @@ export async function searchMirror(
     };
   }
 
+  // A broad prefix is refused before the count matches it (rank.ts: FTS5 would merge it in memory).
+  const broad =
+    plan.match === null ? null : await broadPrefix(db, plan.match, { ...RANK_TUNING, ...options.tuning }.prefixMaxDocs);
+  if (broad !== null) return { kind: "live", reason: broad, mirrorCouldApproximate: false };
   const counted = await countStatement.first<{ scanned: number; matched: number }>();
   const matched = Math.min(counted?.matched ?? 0, countCap);
   const totalIsLowerBound = lowerBound({ scanned: counted?.scanned ?? 0, matched: counted?.matched ?? 0 });

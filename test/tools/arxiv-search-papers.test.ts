@@ -386,6 +386,16 @@ describe("routing to arXiv's API", () => {
     }
   });
 
+  it("sends a search to the live API, saying why, when the mirror's database fails on it", async () => {
+    await seedMirror();
+    // A table the ranker reads, gone (D1 raises, as it does when SQLite runs out of memory).
+    await env.DB.prepare("DROP TABLE arxiv_rank_terms").run();
+    const result = await search({ query: "testing", max_results: 15 });
+    expect(result.served_from).not.toBe("mirror");
+    expect(result.returned).toBeGreaterThan(0);
+    expect(result.notices.join(" ")).toContain("Answered by arXiv's API: the mirror failed to answer this search.");
+  });
+
   it("answers from the mirror, saying so, when a newest-first search's live call fails", async () => {
     await seedMirror();
     const { result } = await callToolWith(

@@ -61,7 +61,9 @@ export async function searchPapers(ctx: AppContext, input: SearchInput, today = 
         liveReason = recentLive;
         fallbackPlan = planned.plan;
       } else {
-        const answer = await mirrorAnswer(ctx, planned.plan, input, searchQuery, ageNotices(state, today));
+        const answer = await mirrorAnswer(ctx, planned.plan, input, searchQuery, ageNotices(state, today)).catch(
+          (error: unknown) => mirrorFailed(ctx, error),
+        );
         if ("live" in answer) {
           liveReason = answer.live;
           if (answer.mirrorCouldApproximate) fallbackPlan = planned.plan;
@@ -128,6 +130,17 @@ async function mirrorAnswer(
         : []),
     ],
   };
+}
+
+/**
+ * The mirror's database failed on a search (a D1 error: out of memory, a limit, a table being
+ * rebuilt): arXiv's API answers instead, and the operator's log says what failed. Our own typed
+ * errors go to the caller as they are.
+ */
+function mirrorFailed(ctx: AppContext, error: unknown): { live: string; mirrorCouldApproximate: false } {
+  if (error instanceof PapersError) throw error;
+  ctx.log({ event: "mirror_search_failed", error: error instanceof Error ? error.message : String(error) });
+  return { live: "the mirror failed to answer this search", mirrorCouldApproximate: false };
 }
 
 const STALE_AFTER_MS = 2 * DAY_MS;
