@@ -237,7 +237,9 @@ export async function searchMirror(
 
   // A broad prefix is refused before the count matches it (rank.ts: FTS5 would merge it in memory).
   const broad =
-    plan.match === null ? null : await broadPrefix(db, plan.match, { ...RANK_TUNING, ...options.tuning }.prefixMaxDocs);
+    plan.match === null
+      ? null
+      : await broadPrefix(db, plan.match, { ...RANK_TUNING, ...options.tuning }.prefixMaxDocs, "merges");
   if (broad !== null) return { kind: "live", reason: broad, mirrorCouldApproximate: false };
   const counted = await countStatement.first<{ scanned: number; matched: number }>();
   const matched = Math.min(counted?.matched ?? 0, countCap);
