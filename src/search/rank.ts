@@ -658,9 +658,9 @@ async function verifiedPhrase<Row extends { paper_key: number }>(
  * Why the mirror will not run a query with a broad prefix, or null. FTS5 has no prefix index
  * here: it merges the doclists of every term a prefix expands to, in memory, before the first
  * hit (at 3.2 million papers `quant*`, terms held by 3 million papers, ran workerd's SQLite out
- * of memory), and ranking a prefix scores every hit. A prefix's expansions are counted from the ranking table's common terms (the
- * rare ones add little), in one statement that matches nothing; the caller checks before any
- * statement that matches the query.
+ * of memory), and ranking a prefix scores every hit. A prefix's expansions are counted from the
+ * ranking table's common terms (the rare ones add little), in one statement that matches
+ * nothing; the caller checks before any statement that matches the query.
  */
 export async function broadPrefix(
   db: D1Reader,
