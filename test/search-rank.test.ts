@@ -355,6 +355,64 @@ describe("relevance order whatever the number of hits", () => {
     expect(executed.some((statement) => matchesPrefix.test(statement))).toBe(true);
   });
 
+  it("sends quoted phrases of common words to arXiv's API when matching them would read too much, with the reason, before any statement matches them", async () => {
+    // FTS5 reads a phrase's words' doclists with their positions from the rarest word's papers on:
+    // at 3.2 million papers four phrases of "the", "of", "in", "to" took 6.6 s, during which the
+    // database served nothing else. A bound low enough for the sample's common words stands in, and
+    // no phrase is left to the papers holding its rarest words (here they are few).
+    await buildRankTables();
+    const tuning = { phraseMaxWork: 50, verifiedPhraseHits: -1 };
+    const cases = [
+      ['"of the" OR "in the"', ["of the", "in the"]],
+      ['abs:"in this paper"', ["in this paper"]],
+      ['"we show that" AND quantum', ["we show that"]],
+      ['"we show that" AND "in this paper"', ["we show that", "in this paper"]],
+    ] as const;
+    for (const sortBy of ["relevance", "submitted"] as const) {
+      for (const [query, phrases] of cases) {
+        const executed: string[] = [];
+        const result = await searchMirror(recordingReader(env.DB, executed), plan(query), {
+          sortBy,
+          sortOrder: "descending",
+          start: 0,
+          limit: 10,
+          ...candidatePath,
+          tuning,
+        });
+        expect(result, `${query} by ${sortBy}`).toMatchObject({
+          kind: "live",
+          reason: expect.stringMatching(
+            /^the quoted phrases? (".+" is|are) made of words held by so many papers that matching (it|them) would read about [\d,]+ of their position lists/,
+          ),
+        });
+        expect(executed.length).toBeGreaterThan(0);
+        for (const words of phrases) expect(executed.filter((statement) => statement.includes(words))).toEqual([]);
+      }
+    }
+    // A quoted title whose rarest words few papers hold together is checked in TypeScript, without
+    // FTS5's walk: served under the same bound. Under the default bound, the common phrases are too.
+    const title = records
+      .map((r) =>
+        r.title
+          .toLowerCase()
+          .replace(/[^a-z0-9 ]+/g, " ")
+          .replace(/\s+/g, " ")
+          .trim(),
+      )
+      .find((t) => t.split(" ").length >= 5)!;
+    const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10 } as const;
+    expect(await searchMirror(env.DB, plan(`"${title}"`), { ...options, tuning: { phraseMaxWork: 50 } })).toMatchObject(
+      {
+        kind: "answer",
+        method: "verified",
+      },
+    );
+    for (const [query] of cases)
+      expect(await searchMirror(env.DB, plan(query), { ...options, ...candidatePath }), query).toMatchObject({
+        kind: "answer",
+      });
+  });
+
   it("applies category and date filters to every candidate source: the same page as an exhaustive ranking with the filters", async () => {
     await buildRankTables();
     const cases: [string, Record<string, string>][] = [

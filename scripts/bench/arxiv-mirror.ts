@@ -200,6 +200,15 @@ const HOSTILE = [
   { name: "quan* (four letters)", args: { query: "quan*" } },
   { name: "quan* by submission date", args: { query: "quan*", sort_by: "submitted" } },
   { name: "a 1,000-character OR of common words", args: { query: longOr() } },
+  {
+    name: 'four quoted phrases of common words ("of the" OR "in the" ...)',
+    args: { query: '"of the" OR "in the" OR "to the" OR "on the"' },
+  },
+  { name: 'all:"in the" (one phrase of two common words)', args: { query: 'all:"in the"' } },
+  {
+    name: 'abs:"in this paper we show that the" by submission date',
+    args: { query: 'abs:"in this paper we show that the"', sort_by: "submitted" },
+  },
   { name: "quantum AND 80+ cat: terms (1,000 characters)", args: { query: manyCategories() } },
   { name: "the same with category=hep-th", args: { query: manyCategories(), category: "hep-th" } },
 ];

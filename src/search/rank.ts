@@ -78,6 +78,13 @@ export const RANK_TUNING = {
   prefixMaxDocs: 300_000,
   /** ... nor ranked by relevance above this many (every hit is scored: about 3 us a hit in SQLite, 30,000 in 70-100 ms). */
   prefixRankDocs: 30_000,
+  /**
+   * Phrases of several words whose walk (each phrase: its rarest word's papers x its words) exceeds
+   * this are sent to arXiv's API (about 0.1-0.4 us a unit at 3.2 million papers: "we show that",
+   * 3.1 million, 0.4 s; "in this paper we show that the", 4.3 million, 1.7 s; four phrases of "the",
+   * "of", "in", "to", 22 million, 6.6 s).
+   */
+  phraseMaxWork: 4_000_000,
   /** The deepest page end the candidates serve; deeper pages are ranked exhaustively. */
   rescored: 60,
   /** A quoted phrase whose rarest words are held together by at most this many papers is checked in TypeScript. */
@@ -168,9 +175,6 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   const mark = (stage: string, since: number) => {
     if (request.trace) request.trace[stage] = (request.trace[stage] ?? 0) + performance.now() - since;
   };
-  // Before any statement matches the query: FTS5 would merge a broad prefix's doclists in memory.
-  const broad = await broadPrefix(db, request.query, Math.min(tuning.prefixMaxDocs, tuning.prefixRankDocs), "ranks");
-  if (broad !== null) return { live: broad, counted: { scanned: 0, matched: 0 } };
   const phrases = phrasesOf(request.query);
   const unique = [...new Map(phrases.map((p) => [phraseKey(p), p])).values()];
   // First batch: the capped count, the totals, and the single words' frequencies (index seeks).
@@ -179,6 +183,18 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   const prefixes = unique.filter((p) => p.prefix);
   // A filter thins every source: one word's impact list, read whole, still holds its filtered top.
   const filtered = request.filters("arxiv_papers_fts.rowid").clauses.length > 0;
+  const phrasesOnly = singles.length === 0 && prefixes.length === 0 && !filtered;
+  // Before any statement matches the query: FTS5 would merge a broad prefix's doclists in memory,
+  // and read a phrase of common words' positions at length. A phrase that verifiedPhrase may
+  // serve is checked there, with the frequencies it reads anyway (it may not need FTS5's walk).
+  const broad = await tooBroad(
+    db,
+    request.query,
+    { prefixDocs: Math.min(tuning.prefixMaxDocs, tuning.prefixRankDocs), phraseWork: tuning.phraseMaxWork },
+    "ranks",
+    request.reference === true || (phrasesOnly && verifiable(request.query)),
+  );
+  if (broad !== null) return { live: broad, counted: { scanned: 0, matched: 0 } };
   // Words in any column or the title that a hit may hold: their impact lists give the partial sums.
   const positiveKeys = new Set(positivePhrases(request.query).map(phraseKey));
   const impactPhrases = new Map(
@@ -189,8 +205,8 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   // Only phrases of several words (a quoted title): no candidate source serves them (each phrase
   // reads its words' whole doclists), so they are ranked exhaustively, and one statement gives the
   // page and the count (the same intersection, read once).
-  if (singles.length === 0 && prefixes.length === 0 && request.filters("arxiv_papers_fts.rowid").clauses.length === 0) {
-    const verified = await verifiedPhrase<Row>(db, request, tuning.verifiedPhraseHits, mark);
+  if (phrasesOnly) {
+    const verified = await verifiedPhrase<Row>(db, request, tuning, mark);
     if (verified !== null) return verified;
     const s5 = performance.now();
     const { results } = await db
@@ -584,12 +600,12 @@ export async function rankRelevance<Row extends { paper_key: number }>(
 async function verifiedPhrase<Row extends { paper_key: number }>(
   db: D1Reader,
   request: RankRequest,
-  cap: number,
+  tuning: typeof RANK_TUNING,
   mark: (stage: string, since: number) => void,
 ): Promise<RankResult<Row> | null> {
   const query = request.query;
-  if (query.kind !== "phrase" || query.prefix || request.reference) return null;
-  if (query.stems.join(" ").split(" ").length < 3) return null;
+  if (query.kind !== "phrase" || !verifiable(query) || request.reference) return null;
+  const cap = tuning.verifiedPhraseHits;
   const started = performance.now();
   // Each distinct word as a phrase of its own (a word of several tokens, u(1), stays a phrase), in the phrase's column.
   const words = [...new Set(query.words)].map((word) => phrase([word], query.column));
@@ -614,7 +630,14 @@ async function verifiedPhrase<Row extends { paper_key: number }>(
     chosen.push(w);
     expected = (expected * n) / Math.max(1, stats.rows);
   }
-  if (stats.rows === 0 || expected > cap) return null;
+  if (stats.rows === 0) return null;
+  if (expected > cap) {
+    // FTS5 would walk the phrase: refused when its words are all common (tooBroad left it here).
+    const work = Math.min(...df) * query.stems.join(" ").split(" ").length;
+    return work > tuning.phraseMaxWork
+      ? { live: broadPhraseReason([query], work), counted: { scanned: 0, matched: 0 } }
+      : null;
+  }
   const together = toMatch({ kind: "and", children: chosen });
   const [counted, fetched] = await db.batch<Record<string, unknown>>([
     db
@@ -654,20 +677,44 @@ async function verifiedPhrase<Row extends { paper_key: number }>(
   };
 }
 
+/** The distinct phrases of several words in a query, per column (FTS5 walks each one's words' doclists with positions). */
+const longPhrases = (query: TextQuery): Phrase[] => [
+  ...new Map(
+    phrasesOf(query)
+      .filter((p) => !p.prefix && p.stems.join(" ").includes(" "))
+      .map((p) => [phraseKey(p), p]),
+  ).values(),
+];
+
+/** What FTS5 reads to match a phrase: each of its words' doclists from the rarest one's papers on (it skips the rest). */
+export const phraseWork = (p: Phrase, docsOf: (word: string) => number): number => {
+  const words = p.stems.join(" ").split(" ");
+  return Math.min(...words.map(docsOf)) * words.length;
+};
+
+/** The reason for a phrase too broad to match, sent to arXiv's API. */
+const broadPhraseReason = (phrases: readonly Phrase[], work: number) =>
+  `the quoted ${phrases.length === 1 ? `phrase "${phrases[0]!.words.join(" ")}" is` : "phrases are"} made of words held by so many papers that matching ${phrases.length === 1 ? "it" : "them"} would read about ${work.toLocaleString("en-US")} of their position lists, more than the mirror reads for one search`;
+
 /**
- * Why the mirror will not run a query with a broad prefix, or null. FTS5 has no prefix index
- * here: it merges the doclists of every term a prefix expands to, in memory, before the first
- * hit (at 3.2 million papers `quant*`, terms held by 3 million papers, ran workerd's SQLite out
- * of memory), and ranking a prefix scores every hit. A prefix's expansions are counted from the
- * ranking table's common terms (the rare ones add little), in one statement that matches
- * nothing; the caller checks before any statement that matches the query.
+ * Why the mirror will not run a query with a broad prefix or a phrase of common words, or null.
+ * FTS5 has no prefix index here: it merges the doclists of every term a prefix expands to, in
+ * memory, before the first hit (at 3.2 million papers `quant*`, terms held by 3 million papers, ran
+ * workerd's SQLite out of memory), and ranking a prefix scores every hit. A phrase reads its words'
+ * doclists with their positions from the rarest word's papers on: at 3.2 million papers
+ * `"of the" OR "in the" OR "to the" OR "on the"` took 6.6 s, and the database serves no other
+ * search meanwhile. Both are counted from the ranking table's common terms (a word too rare for it
+ * costs little), in one statement that matches nothing, and only for a query that has a prefix or
+ * a phrase of several words; the caller checks before any statement that matches the query.
  */
-export async function broadPrefix(
+export async function tooBroad(
   db: D1Reader,
   query: TextQuery,
-  maxDocs: number,
-  /** What the mirror would do with its hits, for the reason. */
+  limits: { prefixDocs: number; phraseWork: number },
+  /** What the mirror would do with a prefix's hits, for the reason. */
   use: "merges" | "ranks",
+  /** Phrases left out of the check (a caller that checks them itself). */
+  skipPhrases = false,
 ): Promise<string | null> {
   const prefixes = [
     ...new Map(
@@ -676,21 +723,39 @@ export async function broadPrefix(
         .map((p) => [p.stems.join(" "), p]),
     ).values(),
   ];
-  if (prefixes.length === 0) return null;
+  const phrases = skipPhrases ? [] : longPhrases(query);
+  if (prefixes.length === 0 && phrases.length === 0) return null;
+  const words = [...new Set(phrases.flatMap((p) => p.stems.join(" ").split(" ")))];
   const { results } = await db
     .prepare(
-      `SELECT (SELECT coalesce(sum(docs), 0) FROM arxiv_rank_terms WHERE col = -1 AND term >= w.value AND term < w.value || char(1114111)) AS docs FROM json_each(?) w ORDER BY w.key`,
+      `SELECT CASE w.value ->> 0 WHEN 'prefix'
+         THEN (SELECT coalesce(sum(docs), 0) FROM arxiv_rank_terms WHERE col = -1 AND term >= w.value ->> 1 AND term < (w.value ->> 1) || char(1114111))
+         ELSE coalesce((SELECT docs FROM arxiv_rank_terms WHERE term = w.value ->> 1 AND col = -1), 0) END AS docs
+       FROM json_each(?) w ORDER BY w.key`,
     )
-    .bind(JSON.stringify(prefixes.map((p) => p.stems.join(" ").split(" ").at(-1))))
+    .bind(
+      JSON.stringify([
+        ...prefixes.map((p) => ["prefix", p.stems.join(" ").split(" ").at(-1)]),
+        ...words.map((word) => ["word", word]),
+      ]),
+    )
     .all<{ docs: number }>();
   const docs = results.map((r) => Number(r.docs));
-  const broad = docs.findIndex((n) => n > maxDocs);
-  if (broad < 0) return null;
-  const held = `the prefix ${prefixes[broad]!.words.at(-1)}* expands to index terms held by ${docs[broad]!.toLocaleString("en-US")} papers`;
-  return use === "ranks"
-    ? `${held}, more than the mirror ranks by relevance quickly (it scores every hit of a prefix)`
-    : `${held}, more than the mirror merges`;
+  const broad = prefixes.findIndex((_, i) => docs[i]! > limits.prefixDocs);
+  if (broad >= 0) {
+    const held = `the prefix ${prefixes[broad]!.words.at(-1)}* expands to index terms held by ${docs[broad]!.toLocaleString("en-US")} papers`;
+    return use === "ranks"
+      ? `${held}, more than the mirror ranks by relevance quickly (it scores every hit of a prefix)`
+      : `${held}, more than the mirror merges`;
+  }
+  const wordDocs = new Map(words.map((word, i) => [word, docs[prefixes.length + i]!]));
+  const work = phrases.reduce((sum, p) => sum + phraseWork(p, (word) => wordDocs.get(word) ?? 0), 0);
+  return work > limits.phraseWork ? broadPhraseReason(phrases, work) : null;
 }
+
+/** A single quoted phrase of three or more words, which verifiedPhrase may rank without FTS5's phrase query. */
+const verifiable = (query: TextQuery): boolean =>
+  query.kind === "phrase" && !query.prefix && query.stems.join(" ").split(" ").length >= 3;
 
 /** The phrases outside every NOT's right side: a hit holds some of them. */
 function positivePhrases(query: TextQuery): Phrase[] {

@@ -6,14 +6,7 @@ import type { MirrorRow } from "./arxiv-row";
 import type { TextQuery } from "../search/expression";
 import { toMatch } from "../search/expression";
 import type { ImpactListCache } from "../search/impact-cache";
-import {
-  broadPrefix,
-  rankRelevance,
-  RANK_TUNING,
-  type D1Reader,
-  type KeyFilters,
-  type RankMethod,
-} from "../search/rank";
+import { tooBroad, rankRelevance, RANK_TUNING, type D1Reader, type KeyFilters, type RankMethod } from "../search/rank";
 
 /** Counting stops here; a total that reaches it is a lower bound. */
 export const COUNT_CAP = 10_000;
@@ -235,11 +228,18 @@ export async function searchMirror(
     };
   }
 
-  // A broad prefix is refused before the count matches it (rank.ts: FTS5 would merge it in memory).
+  // A broad prefix or a phrase of common words is refused before the count matches it (rank.ts:
+  // FTS5 would merge the prefix in memory, and read the phrase's positions at length).
+  const limits = { ...RANK_TUNING, ...options.tuning };
   const broad =
     plan.match === null
       ? null
-      : await broadPrefix(db, plan.match, { ...RANK_TUNING, ...options.tuning }.prefixMaxDocs, "merges");
+      : await tooBroad(
+          db,
+          plan.match,
+          { prefixDocs: limits.prefixMaxDocs, phraseWork: limits.phraseMaxWork },
+          "merges",
+        );
   if (broad !== null) return { kind: "live", reason: broad, mirrorCouldApproximate: false };
   const counted = await countStatement.first<{ scanned: number; matched: number }>();
   const matched = Math.min(counted?.matched ?? 0, countCap);
