@@ -161,6 +161,32 @@ describe("the index's tokenizer and bm25, in TypeScript", () => {
     expect(counts).toEqual([6, 1, 1]);
   });
 
+  it("counts upper-case tokens and stems whose last letter is not the token's (hoping -> hope, happy -> happi), and falls back whole on a character outside ASCII", () => {
+    expect(["HOPING", "Happy", "hopped", "relational"].map((t) => stem(t.toLowerCase()))).toEqual([
+      "hope",
+      "happi",
+      "hop",
+      "relat",
+    ]);
+    const wanted = new Map([
+      ["hope", 0],
+      ["happi", 1],
+      ["hop", 2],
+      ["relat", 3],
+      ["gen", 4],
+    ]);
+    for (const text of [
+      "HOPING, Hoped and hopes; Happy HAPPINESS; hopped, HOPS; Relational relations, GENS gen",
+      "Schrödinger was hoping; happy Relational gens",
+    ]) {
+      const counts = [0, 0, 0, 0, 0];
+      const all = tokens(text);
+      expect(countTokens(text, wanted, counts), text).toBe(all.length);
+      expect(counts, text).toEqual([...wanted.keys()].map((word) => all.filter((t) => t === word).length));
+      expect(counts.filter((n) => n > 0).length, text).toBeGreaterThanOrEqual(4);
+    }
+  });
+
   it("scores documents to FTS5's bm25 exactly: phrases, column filters, prefixes, NOT, a failed AND inside an OR, repeated words", async () => {
     const block = (await env.DB.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1").first<{
       block: ArrayBuffer;

@@ -51,68 +51,105 @@ const ASCII_TOKEN = /[a-z0-9]+/g;
  * queries needs no more. Returns the number of tokens (the column's size in the index).
  */
 export function countTokens(text: string, wanted: ReadonlyMap<string, number>, counts: number[]): number {
-  if (ASCII.test(text)) return countAsciiTokens(text.toLowerCase(), wanted, counts);
+  const length = countAsciiTokens(text, wanted, counts);
+  if (length >= 0) return length;
   const folded = fold(text);
   TOKEN.lastIndex = 0;
-  let length = 0;
+  let tokensSeen = 0;
   for (let match = TOKEN.exec(folded); match !== null; match = TOKEN.exec(folded)) {
-    length++;
+    tokensSeen++;
     const slot = wanted.get(stem(match[0]));
     if (slot !== undefined) counts[slot]!++;
   }
-  return length;
+  return tokensSeen;
 }
 
 /**
- * ASCII text (most metadata) scanned by character code, and a token stemmed only when it begins
- * with the first two letters of a wanted stem: the Porter stemmer changes a token's first two
- * characters only in a stem of at most two letters ("ies" -> "i", then every token is stemmed; a
- * vowel and y: "ays", "ayed" -> "ai", so a stem "ai" also takes tokens that begin "ay"). Checked
- * on 930,000 words, every word of the bench mirror and of the documentation under node_modules,
- * and each of their beginnings with Porter's suffixes.
+ * ASCII text (most metadata) scanned once by character code, upper case folded on the way, and a
+ * token stemmed only when it begins as a wanted stem does. The Porter stemmer changes at most a
+ * stem's last character ("hoping" -> "hope", "happy" -> "happi"; checked on 930,000 words: every
+ * word of the bench mirror and of the documentation under node_modules, and their beginnings with
+ * Porter's suffixes), so a token gives a stem of four or more letters only if it begins with the
+ * stem's first three, and one of three letters only if it begins with its first two. A two-letter
+ * stem also comes from a vowel and y ("ays", "ayed" -> "ai"); a one-letter stem from anything.
+ * Returns -1, with `counts` untouched, at the first character outside ASCII.
  */
-function countAsciiTokens(folded: string, wanted: ReadonlyMap<string, number>, counts: number[]): number {
+function countAsciiTokens(text: string, wanted: ReadonlyMap<string, number>, counts: number[]): number {
   const heads = headsOf(wanted);
+  const found: number[] = [];
   let length = 0;
   let start = -1;
-  const n = folded.length;
+  let head = 0;
+  const n = text.length;
   for (let i = 0; i <= n; i++) {
-    const c = i < n ? folded.charCodeAt(i) : 32;
+    let c = i < n ? text.charCodeAt(i) : 32;
+    if (c >= 65 && c <= 90) c += 32;
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      if (start < 0) start = i;
+      if (start < 0) {
+        start = i;
+        head = c;
+      } else if (i - start === 1) head = head * 128 + c;
       continue;
     }
+    if (c > 127) return -1;
     if (start < 0) continue;
     length++;
-    if (
-      heads === null ||
-      (i - start >= 2 && heads.has(folded.charCodeAt(start) * 128 + folded.charCodeAt(start + 1)))
-    ) {
-      const slot = wanted.get(stem(folded.slice(start, i)));
-      if (slot !== undefined) counts[slot]!++;
+    if (heads === null || (i - start >= 2 && mayStemTo(heads, head, text, start, i))) {
+      const slot = wanted.get(stem(text.slice(start, i).toLowerCase()));
+      if (slot !== undefined) found.push(slot);
     }
     start = -1;
   }
+  for (const slot of found) counts[slot]!++;
   return length;
 }
 
-/** The first two characters of each wanted stem (as one number), or null when a stem is shorter. */
-const headCache = new WeakMap<ReadonlyMap<string, number>, Set<number> | null>();
-function headsOf(wanted: ReadonlyMap<string, number>): Set<number> | null {
+/** Whether a token (two or more characters, `head` its first two folded) may stem to a wanted stem. */
+function mayStemTo(heads: Heads, head: number, text: string, start: number, end: number): boolean {
+  const kind = heads.twoLetters[head]!;
+  if (kind === ANY_THIRD) return true;
+  if (kind === NONE || end - start < 3) return false;
+  return heads.thirdLetters.get(head)!.has(text.charCodeAt(start + 2) | 32);
+}
+
+const NONE = 0;
+const ANY_THIRD = 1;
+const SOME_THIRD = 2;
+
+/** What a wanted stem's token begins with: the first two letters (as one number), then for a stem of four or more letters the third. */
+interface Heads {
+  twoLetters: Uint8Array;
+  thirdLetters: Map<number, Set<number>>;
+}
+
+/** The beginnings of the wanted stems, or null when a stem is shorter than two letters or not ASCII (every token is stemmed). */
+const headCache = new WeakMap<ReadonlyMap<string, number>, Heads | null>();
+function headsOf(wanted: ReadonlyMap<string, number>): Heads | null {
   let heads = headCache.get(wanted);
-  if (heads === undefined) {
-    heads = new Set<number>();
-    for (const word of wanted.keys()) {
-      if (word.length < 2 || word.charCodeAt(0) > 127 || word.charCodeAt(1) > 127) {
-        heads = null;
-        break;
-      }
-      heads.add(word.charCodeAt(0) * 128 + word.charCodeAt(1));
-      // Step 1c turns a final y after a vowel into i: a two-letter stem "ai" comes from "ays" too.
-      if (word.length === 2 && word[1] === "i" && "aeiou".includes(word[0]!)) heads.add(word.charCodeAt(0) * 128 + 121);
+  if (heads !== undefined) return heads;
+  heads = { twoLetters: new Uint8Array(128 * 128), thirdLetters: new Map() };
+  const add = (first: number, second: number, third: number | null) => {
+    const head = first * 128 + second;
+    if (third === null) {
+      heads!.twoLetters[head] = ANY_THIRD;
+      return;
     }
-    headCache.set(wanted, heads);
+    if (heads!.twoLetters[head] === ANY_THIRD) return;
+    heads!.twoLetters[head] = SOME_THIRD;
+    const thirds = heads!.thirdLetters.get(head) ?? new Set<number>();
+    thirds.add(third);
+    heads!.thirdLetters.set(head, thirds);
+  };
+  for (const word of wanted.keys()) {
+    if (word.length < 2 || !ASCII.test(word)) {
+      heads = null;
+      break;
+    }
+    add(word.charCodeAt(0), word.charCodeAt(1), word.length >= 4 ? word.charCodeAt(2) : null);
+    // Step 1c turns a final y after a vowel into i: a two-letter stem "ai" comes from "ays" too.
+    if (word.length === 2 && word[1] === "i" && "aeiou".includes(word[0]!)) add(word.charCodeAt(0), 121, null);
   }
+  headCache.set(wanted, heads);
   return heads;
 }
 
