@@ -79,12 +79,13 @@ export const RANK_TUNING = {
   /** ... nor ranked by relevance above this many (every hit is scored: about 3 us a hit in SQLite, 30,000 in 70-100 ms). */
   prefixRankDocs: 30_000,
   /**
-   * Phrases of several words whose walk (each phrase: its rarest word's papers x its words) exceeds
-   * this are sent to arXiv's API (about 0.1-0.4 us a unit at 3.2 million papers: "we show that",
-   * 3.1 million, 0.4 s; "in this paper we show that the", 4.3 million, 1.7 s; four phrases of "the",
-   * "of", "in", "to", 22 million, 6.6 s).
+   * Phrases of several words whose walk would read more word positions than this are sent to
+   * arXiv's API (phraseWork). Measured offline, 65-170 ns a position: at 3.2 million papers
+   * "we show that" 5.2 million, 0.3-0.4 s; "in this paper we show that the" 10 million, 1.7 s; four
+   * phrases of "the" with "of", "in", "to", "on" 101 million, 6.6 s; at 1,000,000 papers
+   * all:"in the" 8.2 million, 0.5 s.
    */
-  phraseMaxWork: 4_000_000,
+  phraseMaxWork: 6_000_000,
   /** The deepest page end the candidates serve; deeper pages are ranked exhaustively. */
   rescored: 60,
   /** A quoted phrase whose rarest words are held together by at most this many papers is checked in TypeScript. */
@@ -633,7 +634,21 @@ async function verifiedPhrase<Row extends { paper_key: number }>(
   if (stats.rows === 0) return null;
   if (expected > cap) {
     // FTS5 would walk the phrase: refused when its words are all common (tooBroad left it here).
-    const work = Math.min(...df) * query.stems.join(" ").split(" ").length;
+    const tokenDocs = new Map(
+      words.flatMap((w, i) =>
+        w.stems
+          .join(" ")
+          .split(" ")
+          .map((token) => [token, df[i]!]),
+      ),
+    );
+    const work = phraseWork(
+      query.stems
+        .join(" ")
+        .split(" ")
+        .map((token) => tokenDocs.get(token) ?? 0),
+      stats.rows,
+    );
     return work > tuning.phraseMaxWork
       ? { live: broadPhraseReason([query], work), counted: { scanned: 0, matched: 0 } }
       : null;
@@ -686,15 +701,26 @@ const longPhrases = (query: TextQuery): Phrase[] => [
   ).values(),
 ];
 
-/** What FTS5 reads to match a phrase: each of its words' doclists from the rarest one's papers on (it skips the rest). */
-export const phraseWork = (p: Phrase, docsOf: (word: string) => number): number => {
-  const words = p.stems.join(" ").split(" ");
-  return Math.min(...words.map(docsOf)) * words.length;
-};
+/**
+ * The word positions FTS5 reads to match a phrase, from the papers holding each of its tokens
+ * (`docs`, in order) among `rows`: it visits the rarest token's papers (it skips through the
+ * others' doclists to them) and reads every token's positions there. A token held by a share p of
+ * the papers occurs about -ln(1 - p) / p times in each (Poisson): "the", in 99.7% of the bench's
+ * papers, about 6 times; "show", in a third, 1.2.
+ */
+export function phraseWork(docs: readonly number[], rows: number): number {
+  if (docs.length === 0 || rows <= 0) return 0;
+  const perPaper = (held: number) => {
+    if (held <= 0) return 1;
+    const share = Math.min(held / rows, 1 - 0.5 / rows);
+    return -Math.log1p(-share) / share;
+  };
+  return Math.min(...docs) * docs.reduce((sum, held) => sum + perPaper(held), 0);
+}
 
 /** The reason for a phrase too broad to match, sent to arXiv's API. */
 const broadPhraseReason = (phrases: readonly Phrase[], work: number) =>
-  `the quoted ${phrases.length === 1 ? `phrase "${phrases[0]!.words.join(" ")}" is` : "phrases are"} made of words held by so many papers that matching ${phrases.length === 1 ? "it" : "them"} would read about ${work.toLocaleString("en-US")} of their position lists, more than the mirror reads for one search`;
+  `the quoted ${phrases.length === 1 ? `phrase "${phrases[0]!.words.join(" ")}" is` : "phrases are"} made of words held by so many papers that matching ${phrases.length === 1 ? "it" : "them"} would read about ${Math.round(work).toLocaleString("en-US")} of their word positions, more than the mirror reads for one search`;
 
 /**
  * Why the mirror will not run a query with a broad prefix or a phrase of common words, or null.
@@ -703,9 +729,9 @@ const broadPhraseReason = (phrases: readonly Phrase[], work: number) =>
  * workerd's SQLite out of memory), and ranking a prefix scores every hit. A phrase reads its words'
  * doclists with their positions from the rarest word's papers on: at 3.2 million papers
  * `"of the" OR "in the" OR "to the" OR "on the"` took 6.6 s, and the database serves no other
- * search meanwhile. Both are counted from the ranking table's common terms (a word too rare for it
- * costs little), in one statement that matches nothing, and only for a query that has a prefix or
- * a phrase of several words; the caller checks before any statement that matches the query.
+ * search meanwhile (phraseWork). Both are counted from the ranking table's common terms (a word too
+ * rare for it costs little), in one round trip that matches nothing, and only for a query that has
+ * a prefix or a phrase of several words; the caller checks before any statement that matches it.
  */
 export async function tooBroad(
   db: D1Reader,
@@ -726,21 +752,23 @@ export async function tooBroad(
   const phrases = skipPhrases ? [] : longPhrases(query);
   if (prefixes.length === 0 && phrases.length === 0) return null;
   const words = [...new Set(phrases.flatMap((p) => p.stems.join(" ").split(" ")))];
-  const { results } = await db
-    .prepare(
-      `SELECT CASE w.value ->> 0 WHEN 'prefix'
+  const [terms, totals] = await db.batch<Record<string, unknown>>([
+    db
+      .prepare(
+        `SELECT CASE w.value ->> 0 WHEN 'prefix'
          THEN (SELECT coalesce(sum(docs), 0) FROM arxiv_rank_terms WHERE col = -1 AND term >= w.value ->> 1 AND term < (w.value ->> 1) || char(1114111))
          ELSE coalesce((SELECT docs FROM arxiv_rank_terms WHERE term = w.value ->> 1 AND col = -1), 0) END AS docs
        FROM json_each(?) w ORDER BY w.key`,
-    )
-    .bind(
-      JSON.stringify([
-        ...prefixes.map((p) => ["prefix", p.stems.join(" ").split(" ").at(-1)]),
-        ...words.map((word) => ["word", word]),
-      ]),
-    )
-    .all<{ docs: number }>();
-  const docs = results.map((r) => Number(r.docs));
+      )
+      .bind(
+        JSON.stringify([
+          ...prefixes.map((p) => ["prefix", p.stems.join(" ").split(" ").at(-1)]),
+          ...words.map((word) => ["word", word]),
+        ]),
+      ),
+    db.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1"),
+  ]);
+  const docs = (terms!.results as { docs: number }[]).map((r) => Number(r.docs));
   const broad = prefixes.findIndex((_, i) => docs[i]! > limits.prefixDocs);
   if (broad >= 0) {
     const held = `the prefix ${prefixes[broad]!.words.at(-1)}* expands to index terms held by ${docs[broad]!.toLocaleString("en-US")} papers`;
@@ -749,7 +777,19 @@ export async function tooBroad(
       : `${held}, more than the mirror merges`;
   }
   const wordDocs = new Map(words.map((word, i) => [word, docs[prefixes.length + i]!]));
-  const work = phrases.reduce((sum, p) => sum + phraseWork(p, (word) => wordDocs.get(word) ?? 0), 0);
+  const { rows } = readStats(totals!.results[0]?.block);
+  const work = phrases.reduce(
+    (sum, p) =>
+      sum +
+      phraseWork(
+        p.stems
+          .join(" ")
+          .split(" ")
+          .map((token) => wordDocs.get(token) ?? 0),
+        rows,
+      ),
+    0,
+  );
   return work > limits.phraseWork ? broadPhraseReason(phrases, work) : null;
 }
 
