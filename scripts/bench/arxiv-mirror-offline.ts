@@ -13,7 +13,7 @@ import { d1Over } from "../lib/d1-node.ts";
 import { importWorkerCode } from "../lib/worker-code.ts";
 import { buildRankTables } from "../arxiv/rank-tables.ts";
 import { fillMirror, samplePools } from "./arxiv-synthetic.ts";
-import { knownItemSearches, knownRecords, loadResearchQuestions } from "./known-items.ts";
+import { knownItemSearches, knownRecords, loadResearchQuestions, questionText } from "./known-items.ts";
 
 const arg = (flag, fallback) => {
   const at = process.argv.indexOf(flag);
@@ -88,9 +88,7 @@ async function timed(args) {
 const classes = {
   bench: QUERIES.map((q) => q.args),
   known: knownItemSearches(known, 360).map((k) => ({ query: k.query, id: k.id })),
-  question: loadResearchQuestions().map((q) => ({
-    query: q.query.replace(/[()"]/g, " ").replace(/\b(AND|OR|ANDNOT)\b/g, (w) => w.toLowerCase()),
-  })),
+  question: loadResearchQuestions().map((q) => ({ query: questionText(q) })),
 };
 const rows = [];
 for (const [kind, list] of Object.entries(classes)) {

@@ -9,15 +9,16 @@
 import type { AddressInfo } from "node:net";
 import { createHash } from "node:crypto";
 import http from "node:http";
-import { copyFileSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { ROOT, startStack } from "../lib/dev-server.ts";
+import { copyMirrorFile, markMirrorComplete } from "../lib/mirror-file.ts";
 import { d1Over } from "../lib/d1-node.ts";
 import { page, recordXml } from "../arxiv/oai-xml.ts";
 import { fillMirror, samplePools, synthesize } from "./arxiv-synthetic.ts";
-import { knownItemSearches, knownRecords, loadResearchQuestions } from "./known-items.ts";
+import { knownItemSearches, knownRecords, loadResearchQuestions, questionText } from "./known-items.ts";
 import { QUERIES } from "./arxiv-mirror-queries.ts";
 import { buildRankTables } from "../arxiv/rank-tables.ts";
 import { importWorkerCode } from "../lib/worker-code.ts";
@@ -447,8 +448,7 @@ try {
     prepareState: async (file) => {
       d1File = file;
       if (DB_FILE) {
-        copyFileSync(DB_FILE, file);
-        for (const suffix of ["-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
+        copyMirrorFile(DB_FILE, file);
         report.reused_db = DB_FILE;
       }
       const db = new DatabaseSync(file);
@@ -458,9 +458,7 @@ try {
       report.known_records = known.length;
       // The ranking tables, as the harvest's rank steps leave them after a run.
       if (!DB_FILE) report.rank_tables = await buildRankTables(db);
-      db.exec(
-        "UPDATE harvest_state SET status = 'done', mode = 'bench', last_datestamp = '2026-11-29', watermark = '2026-11-29', finished_at = '2026-11-30T00:00:00Z', complete_at = '2026-11-30T00:00:00Z', complete_scope = 'the benchmark mirror', last_success_at = '2026-11-30T00:00:00Z' WHERE source = 'arxiv'",
-      );
+      markMirrorComplete(db);
       db.close();
     },
   });
@@ -485,8 +483,6 @@ try {
     const knownRows = await searchSet(stack.mcpUrl, knownSearches, (k) => ({ query: k.query }));
     console.error("bench: known items done; research questions");
     const questions = loadResearchQuestions();
-    // The question as the agent typed it; a ( ) or " would be arXiv query syntax, so they become spaces.
-    const questionText = (q) => q.query.replace(/[()"]/g, " ").replace(/\b(AND|OR|ANDNOT)\b/g, (w) => w.toLowerCase());
     const questionRows = await searchSet(stack.mcpUrl, questions, (q) => ({ query: questionText(q) }));
     console.error("bench: research questions done; hostile searches");
     const hostileRows = [];

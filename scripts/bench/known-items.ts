@@ -56,6 +56,10 @@ export function loadResearchQuestions() {
     .map((line) => JSON.parse(line));
 }
 
+/** A question as the agent typed it: a ( ) or " would be arXiv query syntax, so they become spaces, and AND/OR/ANDNOT plain words. */
+export const questionText = (question) =>
+  question.query.replace(/[()"]/g, " ").replace(/\b(AND|OR|ANDNOT)\b/g, (w) => w.toLowerCase());
+
 /** Every real paper the bench mirror holds beside its synthetic ones (one per ID). */
 export function knownRecords(pools) {
   const byId = new Map();

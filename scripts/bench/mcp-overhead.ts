@@ -7,18 +7,25 @@
 // comment): our code in src/, the MCP SDK, the agents SDK, Hono, zod, other libraries, and the runtime.
 // With --before, a second stack runs the Worker of that commit (a git worktree) in the same run, and every case is
 // timed on both, in alternating blocks, so the machine's drift falls on both alike.
+// With --search-db FILE (a mirror file built by bench:mirror:offline), the Worker serves that mirror and a
+// research question per call (arxiv_search_papers) is timed and profiled as well: where a search's time goes
+// besides our ranker (D1's client reading and parsing the rows, the runtime). Writes overhead-search.json and .md.
 // Writes bench/results/overhead.json and .md.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
 import os from "node:os";
 import path from "node:path";
 import { ROOT, startStack } from "../lib/dev-server.ts";
+import { copyMirrorFile, markMirrorComplete } from "../lib/mirror-file.ts";
 import { MCP_HEADERS, arg, percentile } from "../lib/mcp-bench.ts";
+import { loadResearchQuestions, questionText } from "./known-items.ts";
 
 const COUNT = Number(arg("--count", "2000"));
 const BEFORE = arg("--before");
+const SEARCH_DB = arg("--search-db");
 const WARMUP = 200;
 
 let client = 0;
@@ -163,6 +170,7 @@ async function profile(stack: { inspectorPort: number; mcpUrl: string }, call: (
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const byGroup = new Map<string, number>();
   const byFunction = new Map<string, number>();
+  const anyFunction = new Map<string, number>();
   for (const [i, id] of profile.samples.entries()) {
     const node = nodes.get(id)!;
     const { scriptId, lineNumber, functionName, url } = node.callFrame;
@@ -170,6 +178,10 @@ async function profile(stack: { inspectorPort: number; mcpUrl: string }, call: (
     const group = groupOf(module ?? (url && !url.includes(".wrangler") ? url : undefined), functionName);
     const us = profile.timeDeltas[i] ?? 0;
     byGroup.set(group, (byGroup.get(group) ?? 0) + us);
+    if (group !== "idle") {
+      const key = `${functionName || "(anonymous)"} (${group})`;
+      anyFunction.set(key, (anyFunction.get(key) ?? 0) + us);
+    }
     if (group === "ours: src/") {
       const key = `${functionName || "(anonymous)"} (${module})`;
       byFunction.set(key, (byFunction.get(key) ?? 0) + us);
@@ -225,6 +237,10 @@ async function profile(stack: { inspectorPort: number; mcpUrl: string }, call: (
       .sort((a, b) => b[1] - a[1])
       .slice(0, 12)
       .map(([line, us]) => ({ line, ms_per_call: perCall(us) })),
+    any_functions: [...anyFunction]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15)
+      .map(([fn, us]) => ({ function: fn, ms_per_call: perCall(us) })),
     our_functions: [...byFunction]
       .sort((a, b) => b[1] - a[1])
       .slice(0, 12)
@@ -241,7 +257,7 @@ async function startBefore(ref: string) {
   const { startStack: startThat } = (await import(path.join(dir, "scripts/lib/dev-server.ts"))) as {
     startStack: typeof startStack;
   };
-  const stack = await startThat();
+  const stack = await startThat(searchState);
   return {
     commit,
     stack,
@@ -256,7 +272,20 @@ async function startBefore(ref: string) {
 const bare = createServer((_request, response) => response.end("{}"));
 await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
 const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
-const stack = await startStack();
+/** Serves the --search-db mirror file (copied, as the mirror bench does). */
+const searchState = SEARCH_DB
+  ? {
+      vars: { ARXIV_MIRROR_RECENT_DAYS_LIVE: "0" },
+      readyTimeoutMs: 300_000,
+      prepareState: (file: string) => {
+        copyMirrorFile(SEARCH_DB, file);
+        const db = new DatabaseSync(file);
+        markMirrorComplete(db);
+        db.close();
+      },
+    }
+  : {};
+const stack = await startStack(searchState);
 const before = BEFORE ? await startBefore(BEFORE) : undefined;
 try {
   const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT }).toString().trim();
@@ -269,6 +298,18 @@ try {
       method: "tools/call",
       params: { name: "arxiv_list_categories", arguments: {} },
     });
+  // A research question per call, each stack taking them in the same order.
+  const questions = loadResearchQuestions().map(questionText);
+  const search = (s: { mcpUrl: string }) => {
+    let next = 0;
+    return () =>
+      post(s.mcpUrl, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "arxiv_search_papers", arguments: { query: questions[next++ % questions.length] } },
+      });
+  };
   const stacks = [
     { label: thisBuild, stack },
     ...(before ? [{ label: `before (${before.commit})`, stack: before.stack }] : []),
@@ -281,6 +322,9 @@ try {
     { label: "MCP ping", call: (s) => () => post(s.mcpUrl, { jsonrpc: "2.0", id: 1, method: "ping" }) },
     { label: "MCP tools/list", call: (s) => () => post(s.mcpUrl, { jsonrpc: "2.0", id: 1, method: "tools/list" }) },
     { label: "MCP tools/call arxiv_list_categories (all 155)", call: (s) => listCategories(s.mcpUrl) },
+    ...(SEARCH_DB
+      ? [{ label: "MCP tools/call arxiv_search_papers (a research question, on the mirror)", call: search }]
+      : []),
   ];
   const [bareSamples] = await time([() => fetch(bareUrl).then((r) => r.text())]);
   const timings: (Timing & { build: string })[] = [
@@ -290,22 +334,28 @@ try {
     const samples = await time(stacks.map((s) => call(s.stack)));
     for (const [i, s] of stacks.entries()) timings.push({ ...summary(label, samples[i]!), build: s.label });
   }
-  const profiled = await profile(stack, listCategories(stack.mcpUrl));
+  const profiled = await profile(stack, SEARCH_DB ? search(stack) : listCategories(stack.mcpUrl));
   const report = {
     at: new Date().toISOString(),
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}`,
     node: process.version,
     builds: stacks.map((s) => s.label),
     timings,
-    profile: { case: "tools/call arxiv_list_categories", build: thisBuild, ...profiled },
+    profile: {
+      case: SEARCH_DB ? "tools/call arxiv_search_papers (research questions)" : "tools/call arxiv_list_categories",
+      build: thisBuild,
+      ...(SEARCH_DB ? { mirror: SEARCH_DB } : {}),
+      ...profiled,
+    },
   };
   const dir = path.join(ROOT, "bench", "results");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, "overhead.json"), `${JSON.stringify(report, null, 2)}\n`);
+  const name = SEARCH_DB ? "overhead-search" : "overhead";
+  writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
   const md = [
     "# Benchmark: the per-call MCP overhead",
     "",
-    `${report.at} · ${report.machine} · Node ${report.node} · wrangler dev on loopback, one run${before ? `; the two builds timed in alternating blocks of 100 calls` : ""}`,
+    `${report.at} · ${report.machine} · Node ${report.node} · wrangler dev on loopback, one run${before ? `; the two builds timed in alternating blocks of 100 calls` : ""}${SEARCH_DB ? `; the mirror: ${SEARCH_DB}` : ""}`,
     "",
     "| case | build | calls | p50 ms | p95 ms | mean ms |",
     "|---|---|---|---|---|---|",
@@ -318,6 +368,12 @@ try {
     "| part | ms per call | share of the isolate's CPU |",
     "|---|---|---|",
     ...profiled.groups.map((g) => `| ${g.group} | ${g.ms_per_call} | ${g.share}% |`),
+    "",
+    "All functions with the most self time (the runtime's and libraries' too):",
+    "",
+    "| function (part) | ms per call |",
+    "|---|---|",
+    ...profiled.any_functions.map((f) => `| ${f.function} | ${f.ms_per_call} |`),
     "",
     "Our functions with the most self time:",
     "",
@@ -338,7 +394,7 @@ try {
     ...profiled.our_lines.map((l) => `| ${l.line.replaceAll("|", "\\|")} | ${l.ms_per_call} |`),
     "",
   ].join("\n");
-  writeFileSync(path.join(dir, "overhead.md"), md);
+  writeFileSync(path.join(dir, `${name}.md`), md);
   console.log(md);
 } finally {
   await stack.stop();
