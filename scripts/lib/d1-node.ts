@@ -9,6 +9,12 @@ export function d1Over(db: DatabaseSync): D1Database {
     binds,
     bind: (...values) => statement(sql, values),
     all: async <T>() => ({ results: db.prepare(sql).all(...binds.map(toSqlite)) as T[] }),
+    raw: async <T>(options?: { columnNames?: boolean }) => {
+      const prepared = db.prepare(sql);
+      prepared.setReturnArrays(true);
+      const rows = prepared.all(...binds.map(toSqlite)) as T[];
+      return (options?.columnNames ? [prepared.columns().map((c) => c.name), ...rows] : rows) as never;
+    },
     first: async <T>(column?: string) => {
       const row = db.prepare(sql).get(...binds.map(toSqlite)) ?? null;
       return (column === undefined || row === null ? row : row[column]) as T;

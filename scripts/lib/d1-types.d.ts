@@ -10,6 +10,8 @@ declare global {
     bind(...values: unknown[]): D1PreparedStatement;
     all<T = Record<string, unknown>>(): Promise<D1Result<T>>;
     first<T = Record<string, unknown>>(column?: string): Promise<T | null>;
+    raw<T = unknown[]>(options: { columnNames: true }): Promise<[string[], ...T[]]>;
+    raw<T = unknown[]>(options?: { columnNames?: false }): Promise<T[]>;
     run(): Promise<D1Result>;
   }
   interface D1Database {

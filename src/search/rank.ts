@@ -153,6 +153,9 @@ type StoredText = {
   journal_ref: string | null;
 };
 
+/** A fetched candidate while it is scored: its cells as D1 sent them, and what knownItemFirst reads. */
+type Candidate = { paper_key: number; title: string; cells: unknown[] };
+
 /** What the ranker reads through: the database, or a D1 session (read replicas). */
 export type D1Reader = Pick<D1Database, "prepare" | "batch">;
 
@@ -518,15 +521,29 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   if (parts.length === 0) return exhaustive();
   const candidateSql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers p WHERE ${parts.map((part) => `p.paper_key IN (${part})`).join(" OR ")}`;
   const s1 = performance.now();
-  const { results: candidates } = await db
+  // As arrays (D1 sends rows as arrays): only the page's papers become objects.
+  const [names, ...candidates] = await db
     .prepare(candidateSql)
     .bind(...binds)
-    .all<Row & StoredText>();
+    .raw<unknown[]>({ columnNames: true });
   mark("candidates", s1);
+  // (An older D1 sends no column names when no row matched.)
+  const columnNames = (names ?? []) as string[];
+  const at = (name: keyof StoredText) => columnNames.indexOf(name);
+  const [KEY, TITLE, AUTHORS, ABSTRACT, COMMENT, JOURNAL_REF] = [
+    at("paper_key"),
+    at("title"),
+    at("authors"),
+    at("abstract"),
+    at("comment"),
+    at("journal_ref"),
+  ];
+  const rowOf = (cells: unknown[]) =>
+    Object.fromEntries(columnNames.map((name, i) => [name, cells[i]])) as unknown as Row;
   const s2 = performance.now();
 
   const idfs = phrases.map((p) => idf(stats, df.get(phraseKey(p))!));
-  const scored: { row: Row; score: number }[] = [];
+  const scored: { paper: Candidate; score: number }[] = [];
   // Queries of single words (pasted titles, questions in plain words) need only each word's count
   // per column and the document's length: counted in one pass, no token lists kept.
   const slots = phrases.every(isSingleToken)
@@ -538,8 +555,15 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     (request.query.kind === "or" && request.query.children.every((child) => child.kind === "phrase"));
   // Only a paper whose title holds every word can be the known item (a pasted title's paper).
   const titleHoldsAll = slots ? new Set<number>() : null;
-  for (const row of candidates) {
-    const columns = [row.title, row.authors, row.abstract, row.comment ?? "", row.journal_ref ?? ""];
+  for (const cells of candidates) {
+    const paper: Candidate = { paper_key: cells[KEY] as number, title: (cells[TITLE] as string) ?? "", cells };
+    const columns = [
+      paper.title,
+      (cells[AUTHORS] as string) ?? "",
+      (cells[ABSTRACT] as string) ?? "",
+      (cells[COMMENT] as string | null) ?? "",
+      (cells[JOURNAL_REF] as string | null) ?? "",
+    ];
     let counts: number[][];
     let length = 0;
     if (slots) {
@@ -552,7 +576,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
         const slot = slots.get(p.stems[0]!)!;
         return perColumn.map((count, c) => (p.column === null || p.column === c ? count[slot]! : 0));
       });
-      if (perColumn[0]!.every((n) => n > 0)) titleHoldsAll!.add(row.paper_key);
+      if (perColumn[0]!.every((n) => n > 0)) titleHoldsAll!.add(paper.paper_key);
     } else {
       const doc = columns.map(tokens);
       for (const column of doc) length += column.length;
@@ -573,19 +597,24 @@ export async function rankRelevance<Row extends { paper_key: number }>(
       ? counts.some((perColumn) => perColumn.some((n) => n > 0))
       : matchAndZero(request.query, new Map(phrases.map((p, i) => [p, counts[i]!])));
     if (!matched) continue;
-    scored.push({ row, score: scoreCounts(idfs, counts, length, stats) });
+    scored.push({ paper, score: scoreCounts(idfs, counts, length, stats) });
   }
   mark("rescore", s2);
   if (scored.length < pageEnd) return exhaustive();
-  scored.sort((a, b) => b.score - a.score || b.row.paper_key - a.row.paper_key);
-  const ranked = scored.map((s) => s.row);
+  scored.sort((a, b) => b.score - a.score || b.paper.paper_key - a.paper.paper_key);
+  const ranked = scored.map((s) => s.paper);
   // The known item moves in the whole candidate order, so later pages never repeat it.
   const ordered = knownItemFirst(
     request.query,
     ranked,
-    titleHoldsAll ? (row) => titleHoldsAll.has(row.paper_key) : undefined,
+    titleHoldsAll ? (paper) => titleHoldsAll.has(paper.paper_key) : undefined,
   );
-  return { rows: ordered.slice(request.start, pageEnd), counted, method: "candidates", candidates: candidates.length };
+  return {
+    rows: ordered.slice(request.start, pageEnd).map((paper) => rowOf(paper.cells)),
+    counted,
+    method: "candidates",
+    candidates: candidates.length,
+  };
 }
 
 /**
