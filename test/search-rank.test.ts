@@ -305,6 +305,40 @@ describe("relevance order whatever the number of hits", () => {
     }
   });
 
+  it("ranks title words under the count cap from their impact sums when FTS5 would read every paper holding them, only while the lists hold every hit", async () => {
+    await buildRankTables();
+    const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10 } as const;
+    const hits = async (match: TextQuery) =>
+      (
+        await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?")
+          .bind(toMatch(match))
+          .first<{ n: number }>()
+      )?.n ?? 0;
+    const query = "ti:quantum ti:field ti:lattice ti:entanglement";
+    const planned = plan(query);
+    const total = await hits(planned.match!);
+    const exact = (await exhaustive(planned.match!)).map((r) => r.k);
+    // Under the count cap (10,000): the total is exact either way.
+    expect(total).toBeGreaterThan(10);
+    const walk = { exhaustiveWalk: 50 };
+    const summed = await searchMirror(env.DB, planned, { ...options, tuning: walk });
+    expect(summed).toMatchObject({ kind: "answer", method: "candidates", total, totalIsLowerBound: false });
+    if (summed.kind === "answer") expect(summed.rows.map((r) => r.paper_key)).toEqual(exact);
+    // Below the walk's threshold, every hit is scored as before: the same page.
+    const scoredAll = await searchMirror(env.DB, planned, { ...options, tuning: { exhaustiveWalk: 1e9 } });
+    expect(scoredAll).toMatchObject({ kind: "answer", method: "exhaustive", total });
+    if (scoredAll.kind === "answer") expect(scoredAll.rows.map((r) => r.paper_key)).toEqual(exact);
+    // An AND is not a sum of its words' lists: scored whole.
+    const and = await searchMirror(env.DB, plan("ti:quantum AND ti:field"), { ...options, tuning: walk });
+    expect(and).toMatchObject({ kind: "answer", method: "exhaustive" });
+    // A list that no longer holds every paper with its word (papers gained it since the build): scored whole.
+    await env.DB.prepare("UPDATE arxiv_rank_terms SET docs = docs + 1000 WHERE term = 'quantum' AND col = 0").run();
+    expect(await searchMirror(env.DB, planned, { ...options, tuning: walk })).toMatchObject({
+      kind: "answer",
+      method: "exhaustive",
+    });
+  });
+
   it("answers one common word from its champion list alone: the exact top of that word", async () => {
     await buildRankTables();
     for (const query of ["quantum", "ti:quantum", "abs:field"]) {

@@ -70,6 +70,8 @@ export const RANK_TUNING = {
   championCandidates: 8,
   /** Papers with the best partial sums over the query's impact lists (src/search/impacts.ts) taken as candidates. */
   impactCandidates: 300,
+  /** Papers the exhaustive ranking of an OR of words under the count cap would read (title words read every paper holding the word) above which the impact sums rank it, when they know every hit (about 3 us a paper). */
+  exhaustiveWalk: 30_000,
   /** At most this many impact lists are read, the rarest words' (a 1,000-character OR names a hundred words). */
   impactLists: 32,
   /** Hits of a word too rare for an impact list, read with their weights into the partial sums. */
@@ -333,6 +335,22 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     hits.push(row);
   }
 
+  // An OR of words, each summed from a list that holds every paper with it (or every hit of a rare
+  // word, read whole): the best sums then hold the best papers, as an exhaustive ranking would find
+  // them, and the ranking's walk is worth avoiding when it reads many more papers than it scores.
+  const sumsKnowEveryHit = () => {
+    if (!summing || filtered || !flatOr(request.query) || !phrases.every(isSingleToken)) return false;
+    let walked = 0;
+    for (const [place, key] of [...impactPhrases.keys()].entries()) {
+      const n = df.get(key) ?? 0;
+      const list = impactLists.get(key);
+      const rareHits = rareHitsOf.get(place)?.length ?? 0;
+      if (list ? list.offsets.length < n : n > tuning.rareWordHits || rareHits !== n) return false;
+      walked += walk.get(key) ?? n;
+    }
+    return impactPhrases.size === unique.length && walked > tuning.exhaustiveWalk;
+  };
+
   const exhaustive = async (): Promise<RankResult<Row>> => {
     const s3 = performance.now();
     const rows = await exhaustivePage<Row>(db, request);
@@ -345,11 +363,13 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     };
   };
   const pageEnd = request.start + request.limit;
-  // Few hits: score them all (exact, and cheap below the count cap).
+  // Few hits: score them all (exact, and cheap below the count cap), unless scoring them reads far
+  // more than the hits (title words: FTS5 reads every paper holding the word, ti: or not) while
+  // the impact sums know every hit's score.
   if (
     request.reference ||
     counted.matched === 0 ||
-    !request.isLowerBound(counted) ||
+    (!request.isLowerBound(counted) && !sumsKnowEveryHit()) ||
     request.ascending ||
     pageEnd > tuning.rescored ||
     stats.rows === 0
@@ -550,9 +570,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     ? new Map([...new Set(phrases.map((p) => p.stems[0]!))].map((word, i) => [word, i]))
     : null;
   // An OR of phrases (plain words) matches whenever one phrase is held, and zeroes nothing.
-  const flatOr =
-    request.query.kind === "phrase" ||
-    (request.query.kind === "or" && request.query.children.every((child) => child.kind === "phrase"));
+  const plainOr = flatOr(request.query);
   // Only a paper whose title holds every word can be the known item (a pasted title's paper).
   const titleHoldsAll = slots ? new Set<number>() : null;
   for (const cells of candidates) {
@@ -593,7 +611,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
       );
     }
     // Zeroes what FTS5 would not count (a failed AND inside an OR): the score is FTS5's.
-    const matched = flatOr
+    const matched = plainOr
       ? counts.some((perColumn) => perColumn.some((n) => n > 0))
       : matchAndZero(request.query, new Map(phrases.map((p, i) => [p, counts[i]!])));
     if (!matched) continue;
@@ -847,6 +865,10 @@ function requiresAnd(query: TextQuery): boolean {
   if (query.kind === "not") return requiresAnd(query.left);
   return query.children.every(requiresAnd);
 }
+
+/** An OR of phrases (plain words are one): a paper holding any phrase is a hit, and nothing is zeroed. */
+const flatOr = (query: TextQuery): boolean =>
+  query.kind === "phrase" || (query.kind === "or" && query.children.every((child) => child.kind === "phrase"));
 
 /**
  * A pasted title finds its paper first: when a paper's whole title is the query's words (in
