@@ -9,7 +9,10 @@
 // timed on both, in alternating blocks, so the machine's drift falls on both alike.
 // With --search-db FILE (a mirror file built by bench:mirror:offline), the Worker serves that mirror and a
 // research question per call (arxiv_search_papers) is timed and profiled as well: where a search's time goes
-// besides our ranker (D1's client reading and parsing the rows, the runtime). Writes overhead-search.json and .md.
+// besides our ranker (D1's client reading and parsing the rows, the runtime). The same run times the mirror's cheaper
+// calls beside it (a lookup by ID, one common word) and the same searches offline (the Worker's code on node:sqlite
+// over the same file, no MCP or HTTP), so that a search's time splits into the call's floor, the database and ranker,
+// and what carrying D1's rows to the Worker adds. Writes overhead-search.json and .md.
 // Writes bench/results/overhead.json and .md.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,6 +24,9 @@ import path from "node:path";
 import { ROOT, startStack } from "../lib/dev-server.ts";
 import { copyMirrorFile, markMirrorComplete } from "../lib/mirror-file.ts";
 import { MCP_HEADERS, arg, percentile } from "../lib/mcp-bench.ts";
+import { d1Over } from "../lib/d1-node.ts";
+import { importWorkerCode } from "../lib/worker-code.ts";
+import { QUERIES } from "./arxiv-mirror-queries.ts";
 import { loadResearchQuestions, questionText } from "./known-items.ts";
 
 const COUNT = Number(arg("--count", "2000"));
@@ -269,6 +275,50 @@ async function startBefore(ref: string) {
   };
 }
 
+/** IDs of papers the mirror file holds, spread over its keys (month x 10^6 + position). */
+function mirrorPaperIds(file: string, count: number): string[] {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const { low, high } = db
+      .prepare("SELECT min(paper_key) AS low, max(paper_key) AS high FROM arxiv_papers")
+      .get() as { low: number; high: number };
+    const next = db.prepare("SELECT id FROM arxiv_papers WHERE paper_key >= ? ORDER BY paper_key LIMIT 1");
+    const ids = new Set<string>();
+    for (let i = 0; i < count; i++) {
+      const row = next.get(Math.floor(low + ((high - low) * i) / count)) as { id: string } | undefined;
+      if (row) ids.add(row.id);
+    }
+    return [...ids];
+  } finally {
+    db.close();
+  }
+}
+
+/** Each query set searched by the Worker's own code over the mirror file (read-only), a page of 10 by relevance. */
+async function offlineSearches(file: string, sets: { label: string; queries: string[] }[]) {
+  const code = await importWorkerCode(path.join(ROOT, "scripts/bench/mirror-search-code.ts"));
+  const sqlite = new DatabaseSync(file, { readOnly: true });
+  const db = d1Over(sqlite);
+  const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10 };
+  try {
+    const out: { label: string; samples: number[] }[] = [];
+    for (const { label, queries } of sets) {
+      const samples: number[] = [];
+      for (let i = 0; i < WARMUP + COUNT; i++) {
+        const planned = code.planMirrorSearch(queries[i % queries.length], {});
+        if (!("plan" in planned)) continue;
+        const started = performance.now();
+        await code.searchMirror(db, planned.plan, options);
+        if (i >= WARMUP) samples.push(performance.now() - started);
+      }
+      out.push({ label, samples });
+    }
+    return out;
+  } finally {
+    sqlite.close();
+  }
+}
+
 const bare = createServer((_request, response) => response.end("{}"));
 await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
 const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
@@ -300,16 +350,20 @@ try {
     });
   // A research question per call, each stack taking them in the same order.
   const questions = loadResearchQuestions().map(questionText);
-  const search = (s: { mcpUrl: string }) => {
+  // The bench's one-word searches (each word's champions: a small page of candidates), and papers the mirror holds.
+  const words = QUERIES.filter((q) => q.kind === "word").map((q) => q.args.query as string);
+  const paperIds = SEARCH_DB ? mirrorPaperIds(SEARCH_DB, 200) : [];
+  const rotating = (name: string, argumentsOf: (i: number) => Record<string, unknown>) => (s: { mcpUrl: string }) => {
     let next = 0;
     return () =>
       post(s.mcpUrl, {
         jsonrpc: "2.0",
         id: 1,
         method: "tools/call",
-        params: { name: "arxiv_search_papers", arguments: { query: questions[next++ % questions.length] } },
+        params: { name, arguments: argumentsOf(next++) },
       });
   };
+  const search = rotating("arxiv_search_papers", (i) => ({ query: questions[i % questions.length] }));
   const stacks = [
     { label: thisBuild, stack },
     ...(before ? [{ label: `before (${before.commit})`, stack: before.stack }] : []),
@@ -323,7 +377,17 @@ try {
     { label: "MCP tools/list", call: (s) => () => post(s.mcpUrl, { jsonrpc: "2.0", id: 1, method: "tools/list" }) },
     { label: "MCP tools/call arxiv_list_categories (all 155)", call: (s) => listCategories(s.mcpUrl) },
     ...(SEARCH_DB
-      ? [{ label: "MCP tools/call arxiv_search_papers (a research question, on the mirror)", call: search }]
+      ? [
+          {
+            label: "MCP tools/call arxiv_get_metadata (one paper, from the mirror: one D1 round trip)",
+            call: rotating("arxiv_get_metadata", (i) => ({ paper_ids: [paperIds[i % paperIds.length]] })),
+          },
+          {
+            label: "MCP tools/call arxiv_search_papers (one common word, on the mirror: about 20 candidates)",
+            call: rotating("arxiv_search_papers", (i) => ({ query: words[i % words.length] })),
+          },
+          { label: "MCP tools/call arxiv_search_papers (a research question, on the mirror)", call: search },
+        ]
       : []),
   ];
   const [bareSamples] = await time([() => fetch(bareUrl).then((r) => r.text())]);
@@ -333,6 +397,14 @@ try {
   for (const { label, call } of cases) {
     const samples = await time(stacks.map((s) => call(s.stack)));
     for (const [i, s] of stacks.entries()) timings.push({ ...summary(label, samples[i]!), build: s.label });
+  }
+  // The same searches without MCP, HTTP or D1's transport, while wrangler dev is idle.
+  if (SEARCH_DB) {
+    const offline = await offlineSearches(SEARCH_DB, [
+      { label: "offline: a research question (node:sqlite, the Worker's search code)", queries: questions },
+      { label: "offline: one common word (node:sqlite, the Worker's search code)", queries: words },
+    ]);
+    for (const { label, samples } of offline) timings.push({ ...summary(label, samples), build: thisBuild });
   }
   const profiled = await profile(stack, SEARCH_DB ? search(stack) : listCategories(stack.mcpUrl));
   const report = {
