@@ -6,6 +6,7 @@ import { defineConfig } from "vitest/config";
 import { FAKE_ORIGIN, createFixtureRouter, fakeUpstreamVars } from "./scripts/fake-upstream/router.ts";
 import { BLOCKED_LOG, SENTINEL_HOST } from "./test/harness-paths.ts";
 import { loadSampleRecords } from "./scripts/arxiv/sample.ts";
+import { referenceSample } from "./scripts/citations/reference-set.ts";
 
 export default defineConfig(async () => {
   const router = createFixtureRouter({ fixturesDir: "test/fixtures" });
@@ -19,6 +20,8 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: await readD1Migrations("migrations"),
             // The real records of data/arxiv-sample as mirror records (workerd has no file system).
             TEST_ARXIV_SAMPLE: JSON.stringify(loadSampleRecords()),
+            // A sample of the reference set (issue 31) and the NBER records it needs, with distractors.
+            TEST_REFERENCE_SAMPLE: JSON.stringify(referenceSample()),
             ...fakeUpstreamVars(FAKE_ORIGIN),
             // Short spacings keep the suite fast; the gate logic is the same at 3000 ms.
             ARXIV_REQUEST_DELAY_MS: "150",

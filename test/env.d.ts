@@ -2,6 +2,7 @@ declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     TEST_ARXIV_SAMPLE: string;
+    TEST_REFERENCE_SAMPLE: string;
   }
 }
 declare namespace Cloudflare {

@@ -202,6 +202,23 @@ const TOOLS: Record<string, () => Record<string, unknown>> = {
     ...(random() < 0.3 ? { doi: pick(["10.48550/arXiv.1605.08386", "10.3386/w10000", "10.", randomString()]) } : {}),
     ...(random() < 0.3 ? { arxiv_id: randomString() } : {}),
   }),
+  papers_check_bibliography: () => ({
+    ...(random() < 0.9
+      ? {
+          bibliography:
+            random() < 0.8
+              ? pick([
+                  randomString(),
+                  `@article{x, title = {${randomString()}}}`,
+                  `TY  - JOUR\nTI  - ${randomString()}\nER  - `,
+                  `[1] ${randomString()}\n[2] ${randomString()}`,
+                ])
+              : anyValue(),
+        }
+      : {}),
+    ...(random() < 0.3 ? { format: pick(["bibtex", "ris", "csl-json", "text", "yaml", randomString()]) } : {}),
+    ...(random() < 0.3 ? { max_tokens: pick(NASTY_NUMBERS) } : {}),
+  }),
   arxiv_get_references: () => ({
     paper_id: random() < 0.85 ? randomString() : anyValue(),
     ...(random() < 0.3 ? { start: pick(NASTY_NUMBERS) } : {}),
@@ -234,6 +251,7 @@ const TOOLS: Record<string, () => Record<string, unknown>> = {
 const CALLS_PER_TOOL: Record<string, number> = {
   papers_export_citations: 250,
   papers_resolve_reference: 250,
+  papers_check_bibliography: 150,
   arxiv_get_references: 250,
   papers_find_in_paper: 250,
   papers_watch: 250,

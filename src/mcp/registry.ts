@@ -14,6 +14,7 @@ import { nberDownloadPaper } from "./tools/nber-download-paper";
 import { nberGetPaperInfo } from "./tools/nber-get-paper-info";
 import { nberReadPaper } from "./tools/nber-read-paper";
 import { nberSearchPapers } from "./tools/nber-search-papers";
+import { papersCheckBibliography } from "./tools/papers-check-bibliography";
 import { papersExportCitations } from "./tools/papers-export-citations";
 import { papersFindInPaper } from "./tools/papers-find-in-paper";
 import { papersLibrary } from "./tools/papers-library";
@@ -32,6 +33,7 @@ export const TOOLS: readonly DefinedTool[] = [
   nberReadPaper,
   papersExportCitations,
   papersResolveReference,
+  papersCheckBibliography,
   arxivGetReferences,
   papersFindInPaper,
   papersWatch,

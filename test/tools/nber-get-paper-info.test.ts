@@ -106,7 +106,7 @@ describe("links across sources", () => {
       ["arxiv_version", "0704.9990"],
     ]);
     expect(links[2]!.how).toMatch(
-      /title and authors match in the arXiv mirror \(confidence 1, title 1, surnames 1 of 1\)/,
+      /title and authors match in the arXiv mirror \(confidence 0\.98, title exact, surnames 1 of 1\)/,
     );
     // A paper without an arXiv version gets none.
     const other = await callTool("nber_get_paper_info", { paper_id: "w33509" });

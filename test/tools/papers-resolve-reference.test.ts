@@ -17,6 +17,7 @@ async function resolve(args: Record<string, unknown>) {
     status: "match" | "no_match";
     matches: { source: string; id: string; confidence: number; agreed: Record<string, unknown>; how: string }[];
     near_misses: { id: string; confidence: number }[];
+    conflict: string | null;
     parsed: Record<string, unknown>;
     tried: string[];
   };
@@ -46,13 +47,16 @@ describe("papers_resolve_reference", () => {
     expect(result.matches[0]).toMatchObject({ source: "arxiv", id: "0704.0001" });
     expect(result.matches[0]!.confidence).toBeGreaterThanOrEqual(0.95);
     expect(result.matches[0]!.agreed).toEqual({
-      title_similarity: 1,
+      title: "exact",
+      title_coverage: 1,
+      authors: "agree",
       surnames_matched: "4 of 4",
-      year_within_one: true,
+      year: "agree",
+      year_cited: 2007,
       exact_identifier: null,
     });
     expect(result.matches).toHaveLength(1);
-    expect(result.tried.join(" ")).toContain("title search in arXiv (mirror)");
+    expect(result.tried.join(" ")).toContain("words of the reference in the arXiv mirror");
     // The mirror answered: nothing was asked of arXiv or NBER.
     expect(await upstreamHits()).toEqual([]);
   });
@@ -73,7 +77,7 @@ describe("papers_resolve_reference", () => {
         "Card, D., L. J. Taylor and C. Domnisoru (2018). The Intergenerational Transmission of Human Capital: Evidence from the Golden Age of Upward Mobility. NBER Working Paper No. 25000.",
     });
     expect(nber.matches[0]).toMatchObject({ source: "nber", id: "w25000" });
-    expect(nber.matches[0]!.agreed.title_similarity).toBe(1);
+    expect(nber.matches[0]!.agreed).toMatchObject({ title: "exact", authors: "agree", year: "agree" });
   });
 
   it("says no_match for a paper that is not there, and never presents a near miss as a match", async () => {
@@ -127,8 +131,160 @@ describe("papers_resolve_reference", () => {
     expect(toolError(await callTool("papers_resolve_reference", { reference: "pp. 1-10" })).reason).toBe(
       "invalid_argument",
     );
-    expect(toolError(await callTool("papers_resolve_reference", { reference: "x".repeat(2_001) })).reason).toBe(
+    expect(toolError(await callTool("papers_resolve_reference", { reference: "x".repeat(5_001) })).reason).toBe(
       "invalid_argument",
     );
+  });
+});
+
+interface SampleCase {
+  kind: "real" | "fabricated" | "near";
+  style: string;
+  text: string;
+  expect: { status: "match"; source: string; id: string } | { status: "no_match" };
+  near?: { change: string; from: string; other?: string };
+}
+
+describe("papers_resolve_reference on the reference set (a sample; npm run bench:references runs it whole)", () => {
+  const sample = JSON.parse(env.TEST_REFERENCE_SAMPLE) as {
+    cases: SampleCase[];
+    nber: { id: string; title: string; authors: string[]; date: string }[];
+  };
+
+  beforeEach(async () => {
+    await seedMirror();
+    for (let i = 0; i < sample.nber.length; i += 200)
+      await upsertMirror(
+        env.DB,
+        sample.nber.slice(i, i + 200).map((row) => ({ ...row, abstract: null, source: "nberwp" as const })),
+      );
+  });
+
+  it("finds every real reference in all 15 styles, and matches no fabricated reference or near miss", async () => {
+    const styles = new Set(sample.cases.filter((c) => c.kind === "real").map((c) => c.style));
+    expect(styles.size).toBe(15);
+    const wrong: string[] = [];
+    for (const c of sample.cases) {
+      const result = await resolve({ reference: c.text });
+      const top = result.matches[0] ? `${result.matches[0].source}:${result.matches[0].id}` : null;
+      const expected = c.expect.status === "match" ? `${c.expect.source}:${c.expect.id}` : null;
+      if (top !== expected)
+        wrong.push(
+          `${c.kind} ${c.style} ${c.near?.change ?? ""}: got ${top}, want ${expected}: ${c.text.slice(0, 160)}`,
+        );
+    }
+    expect(wrong).toEqual([]);
+    expect(sample.cases.filter((c) => c.kind === "real").length).toBeGreaterThanOrEqual(90);
+    expect(sample.cases.filter((c) => c.kind === "fabricated").length).toBe(40);
+    // The mirrors answered every one of them.
+    expect(await upstreamHits()).toEqual([]);
+  });
+
+  it("says which paper an identifier names when the rest of the reference names another", async () => {
+    const near = sample.cases.find((c) => c.near?.change === "arxiv-id-of-another-paper")!;
+    const result = await resolve({ reference: near.text });
+    expect(result.status).toBe("no_match");
+    expect(result.conflict).toContain(`arXiv ID ${near.near!.other!.slice(6)}`);
+    expect(result.conflict).toContain(near.near!.from);
+    const nber = sample.cases.find((c) => c.near?.change === "nber-number-of-another-paper")!;
+    const other = await resolve({ reference: nber.text });
+    expect(other.status).toBe("no_match");
+    expect(other.conflict).toContain(`NBER number ${nber.near!.other!.slice(5)}`);
+  });
+});
+
+describe("papers_resolve_reference reads identifiers in every spelling and any style", () => {
+  beforeEach(async () => {
+    await seedMirror();
+    await upsertMirror(env.DB, [
+      {
+        id: "w4679",
+        title: "Minimum Wage Effects on Employment and School Enrollment",
+        authors: ["David Neumark", "William Wascher"],
+        date: "1994-03",
+        abstract: null,
+        source: "nberwp",
+      },
+    ]);
+  });
+
+  it("resolves the reference that answered no_match with nothing tried", async () => {
+    const result = await resolve({
+      reference: "Neumark and Wascher (1994), Minimum wage effects on employment and school enrollment, NBER WP 4679",
+    });
+    expect(result.matches[0]).toMatchObject({ source: "nber", id: "w4679", confidence: 0.99 });
+  });
+
+  it("reads arXiv IDs, DOIs and NBER numbers wherever and however they are written", async () => {
+    for (const reference of [
+      "arXiv preprint arXiv:0704.0001v2",
+      "https://arxiv.org/pdf/0704.0001v1.pdf",
+      "http://arxiv.org/abs/0704.0001",
+      "doi: 10.48550/arXiv.0704.0001",
+      "https://doi.org/10.1103/PhysRevD.76.\n013009",
+    ])
+      expect((await resolve({ reference })).matches[0], reference).toMatchObject({ source: "arxiv", id: "0704.0001" });
+    for (const reference of [
+      "NBER Working Paper No. 4679",
+      "Working Paper 4679",
+      "w4679",
+      "https://www.nber.org/papers/w4679",
+      "doi:10.3386/w4679",
+    ])
+      expect((await resolve({ reference })).matches[0], reference).toMatchObject({ source: "nber", id: "w4679" });
+  });
+
+  it("finds a title through PDF noise, TeX, ligatures, case and punctuation", async () => {
+    for (const reference of [
+      "C. Balazs et al., “Calcu- lation of prompt diphoton production cross sections at Tevatron and LHC ener-\ngies,” 2007.",
+      "calculation of prompt diphoton production cross sections at tevatron and lhc energies",
+      "Bal\\'azs, C. (2007). CALCULATION OF PROMPT DIPHOTON PRODUCTION CROSS SECTIONS AT TEVATRON AND LHC ENERGIES.",
+    ])
+      expect((await resolve({ reference })).matches[0], reference).toMatchObject({ id: "0704.0001" });
+  });
+
+  it("reads a pasted BibTeX, RIS or CSL-JSON entry as its fields", async () => {
+    const bibtex = await resolve({
+      reference:
+        "@techreport{neumark1994,\n author = {Neumark, David and Wascher, William},\n title = {Minimum Wage Effects on Employment and School Enrollment},\n institution = {National Bureau of Economic Research},\n year = {1994}\n}",
+    });
+    expect(bibtex.matches[0]).toMatchObject({ id: "w4679" });
+    expect(bibtex.parsed).toMatchObject({
+      title: "Minimum Wage Effects on Employment and School Enrollment",
+      year: 1994,
+    });
+    const ris = await resolve({
+      reference:
+        "TY  - RPRT\nAU  - Neumark, David\nAU  - Wascher, William\nTI  - Minimum Wage Effects on Employment and School Enrollment\nPY  - 1994\nER  - ",
+    });
+    expect(ris.matches[0]).toMatchObject({ id: "w4679" });
+    const csl = await resolve({
+      reference: JSON.stringify({
+        type: "report",
+        title: "Minimum Wage Effects on Employment and School Enrollment",
+        author: [{ family: "Neumark", given: "David" }],
+        issued: { "date-parts": [[1994]] },
+      }),
+    });
+    expect(csl.matches[0]).toMatchObject({ id: "w4679" });
+    expect(
+      toolError(await callTool("papers_resolve_reference", { reference: "@article{broken, title = {Unclosed" })).reason,
+    ).toBe("invalid_argument");
+  });
+
+  it("keeps the same title with another year, or by other authors, out of the matches", async () => {
+    const year = await resolve({
+      reference: "Neumark, D. and Wascher, W. (2009). Minimum wage effects on employment and school enrollment.",
+    });
+    expect(year.status).toBe("no_match");
+    expect(year.near_misses[0]).toMatchObject({
+      id: "w4679",
+      agreed: { title: "exact", authors: "agree", year: "disagree" },
+    });
+    const authors = await resolve({
+      reference: "Card, D. and Krueger, A. (1994). Minimum wage effects on employment and school enrollment.",
+    });
+    expect(authors.status).toBe("no_match");
+    expect(authors.near_misses[0]).toMatchObject({ id: "w4679", agreed: { authors: "disagree" } });
   });
 });

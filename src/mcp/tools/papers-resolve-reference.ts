@@ -1,30 +1,36 @@
 import { z } from "zod";
-import { MAX_REFERENCE_CHARS, referenceFields, resolveReference } from "../../sources/citations/resolve";
+import { MAX_REFERENCE_CHARS, referenceInput, resolveReference } from "../../sources/citations/resolve";
 import { defineTool } from "../tool";
 
-const candidate = z.object({
+export const candidateSchema = z.object({
   source: z.enum(["arxiv", "nber"]),
   id: z.string(),
   title: z.string(),
   authors: z.array(z.string()),
+  authors_total: z.number(),
   year: z.number().nullable(),
   doi: z.string().nullable(),
+  version: z.number().nullable(),
   confidence: z.number(),
   agreed: z.object({
-    title_similarity: z.number().nullable(),
-    surnames_matched: z.string().nullable(),
-    year_within_one: z.boolean().nullable(),
+    title: z.enum(["exact", "close", "none"]),
+    title_coverage: z.number(),
+    authors: z.enum(["agree", "disagree", "absent"]),
+    surnames_matched: z.string(),
+    year: z.enum(["agree", "close", "disagree", "absent"]),
+    year_cited: z.number().nullable(),
     exact_identifier: z.string().nullable(),
   }),
   how: z.string(),
 });
+const candidate = candidateSchema;
 
 export const papersResolveReference = defineTool({
   name: "papers_resolve_reference",
   title: "Resolve a reference",
   useWhen: "check a reference before trusting it: the real paper it names, or no_match.",
   description:
-    "Checks a bibliography entry against arXiv and NBER: the real paper with a confidence and what agreed, or no_match and what was tried.",
+    "Any-style reference or BibTeX/RIS/CSL-JSON entry -> the arXiv or NBER paper and what agreed, or no_match.",
   input: z.object({
     reference: z.string().min(1).max(MAX_REFERENCE_CHARS).optional().describe("the entry as text"),
     title: z.string().max(1000).optional().describe("or its fields"),
@@ -39,18 +45,19 @@ export const papersResolveReference = defineTool({
       .array(candidate)
       .meta({ description: "{source, id, title, authors, year, doi, confidence, agreed, how}", "x-compact": true }),
     near_misses: z.array(candidate).meta({ "x-compact": true }),
+    conflict: z.string().nullable(),
     parsed: z.looseObject({}),
     tried: z.array(z.string()),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [],
   handler: async (args, context) => {
-    const resolution = await resolveReference(context, referenceFields(args));
+    const resolution = await resolveReference(context, referenceInput(args));
     return { ...resolution, parsed: { ...resolution.parsed } };
   },
   render(result) {
     const line = (c: (typeof result.matches)[number]) =>
-      `${c.source}:${c.id} ${c.title} (${c.year ?? "?"}) confidence ${c.confidence}; title ${c.agreed.title_similarity ?? "-"}, surnames ${c.agreed.surnames_matched ?? "-"}, year ${c.agreed.year_within_one ?? "-"}${c.agreed.exact_identifier ? `, ${c.agreed.exact_identifier}` : ""}`;
+      `${c.source}:${c.id} ${c.title} (${c.year ?? "?"}) confidence ${c.confidence}; title ${c.agreed.title}, authors ${c.agreed.authors} (${c.agreed.surnames_matched}), year ${c.agreed.year}${c.agreed.exact_identifier ? `, ${c.agreed.exact_identifier}` : ""}`;
     const head =
       result.status === "match"
         ? result.matches.map(line)
@@ -58,6 +65,7 @@ export const papersResolveReference = defineTool({
             "no_match: no paper in arXiv or NBER matches this reference.",
             ...result.near_misses.map((c) => `not a match: ${line(c)}`),
           ];
+    if (result.conflict) head.push(`conflict: ${result.conflict}`);
     return [...head, `tried: ${result.tried.join("; ") || "nothing"}`].join("\n");
   },
 });

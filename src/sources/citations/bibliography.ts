@@ -3,7 +3,7 @@
 // heading (or its first "[1]" run) into numbered entries, with line-break hyphens undone. Pure.
 import type { ExtractedDocument } from "../text/document";
 import {
-  identifiersIn,
+  identifierFields,
   isTitleLike,
   looksLikeAuthors,
   parseReference,
@@ -120,7 +120,7 @@ function structure(number: number, text: string, blocks?: string[], links?: stri
     }
   }
   // Identifiers that appear only as link targets (the DOI behind "MNRAS").
-  const linked = identifiersIn(
+  const linked = identifierFields(
     (links ?? []).map((link) => link.replace(/^https?:\/\/(dx\.)?doi\.org\//i, "doi:")).join(" "),
   );
   return { number, text: text.slice(0, 1_000), ...linked, ...stripEmpty(fields) };

@@ -7,8 +7,8 @@ import type { ArxivPaper } from "../arxiv/paper";
 import type { NberPaperInfo } from "../nber/paper";
 import { splitName } from "./names";
 import { ARXIV_DOI_PREFIX, NBER_DOI_PREFIX } from "./record";
-import { cleanDoi } from "./reference-text";
-import { resolveReference } from "./resolve";
+import { cleanDoi } from "./identifiers";
+import { referenceInput, resolveReference } from "./resolve";
 import type { AppContext } from "../../context";
 
 export const linkSchema = z.object({
@@ -64,7 +64,11 @@ export async function nberLinks(ctx: AppContext, info: NberPaperInfo): Promise<{
     const year = Number(info.date?.slice(0, 4)) || undefined;
     const resolution = await resolveReference(
       ctx,
-      { title: info.title, authors: info.authors.map((name) => splitName(name).family), ...(year ? { year } : {}) },
+      referenceInput({
+        title: info.title,
+        authors: info.authors.map((name) => splitName(name).family),
+        ...(year ? { year } : {}),
+      }),
       { sources: ["arxiv"] },
     );
     const match = resolution.matches[0];
@@ -73,7 +77,7 @@ export async function nberLinks(ctx: AppContext, info: NberPaperInfo): Promise<{
         kind: "arxiv_version",
         source: "arxiv",
         id_or_doi: match.id,
-        how: `title and authors match in the arXiv mirror (confidence ${match.confidence}, title ${match.agreed.title_similarity}, surnames ${match.agreed.surnames_matched})`,
+        how: `title and authors match in the arXiv mirror (confidence ${match.confidence}, title ${match.agreed.title}, surnames ${match.agreed.surnames_matched})`,
       });
     }
   } else if (mirrorEnabled) {

@@ -1,7 +1,7 @@
 // A bibliography entry as free text -> the fields a resolver can check: arXiv ID, DOI, NBER
 // number, title, author surnames, year, venue. Heuristic and pure; what it cannot find it leaves
 // out, and the resolver then says what it had to go on.
-import { parseArxivId } from "../arxiv/ids";
+import { identifiersIn, withoutIdentifiers } from "./identifiers";
 import { asciiFold } from "./names";
 import { plainTitle } from "./keys";
 
@@ -16,47 +16,18 @@ export interface ReferenceFields {
   nber_id?: string;
 }
 
-const ARXIV_IN_TEXT =
-  /(?:arxiv:\s*|arxiv\.org\/(?:abs|pdf|html)\/|\bcorr\s+abs\/|\babs\/)((?:[a-z-]+(?:\.[a-z]{2})?\/\d{7})|\d{4}\.\d{4,5})(v\d+)?/i;
-// Old-style IDs are cited bare ("[gr-qc/0401028]"); parseArxivId checks the archive name.
-const LEGACY_IN_TEXT = /(?<![\w./-])([a-z]+(?:-[a-z]+)?(?:\.[A-Z]{2})?\/\d{7})(v\d+)?(?![\w/])/;
-const DOI_IN_TEXT = /\b(10\.\d{4,9}\/[^\s"<>]+)/;
-const NBER_IN_TEXT =
-  /\bNBER\b[^.]{0,40}?(?:No\.?|Number|#|Paper)\s*w?(\d{3,5})\b|\bNBER\b[^.]{0,20}?\b(w\d{4,5})\b|\bnber\.org\/papers\/(w\d{3,5})\b/i;
 const YEAR = /\b(1[89]\d{2}|20\d{2})[a-z]?\b/;
 const VENUE_START =
   /^(in\s|proc(eedings|\.)|arxiv|journal|trans(actions|\.)|advances in|conference|workshop|international|ieee|acm|phys(\.|ics|\b)|nature|science|the annals|econometrica|quarterly|review of|american economic|nber|preprint|technical report|working paper|mnras|apj|a&a)/i;
 
-/** The identifiers in a reference, wherever they appear (text or link targets). */
-export function identifiersIn(text: string): Pick<ReferenceFields, "doi" | "arxiv_id" | "nber_id"> {
+/** The first identifier of each kind in a reference, as fields (identifiers.ts finds them all). */
+export function identifierFields(text: string): Pick<ReferenceFields, "doi" | "arxiv_id" | "nber_id"> {
+  const ids = identifiersIn(text);
   const out: Pick<ReferenceFields, "doi" | "arxiv_id" | "nber_id"> = {};
-  for (const pattern of [ARXIV_IN_TEXT, LEGACY_IN_TEXT]) {
-    const arxiv = pattern.exec(text);
-    if (arxiv && parseArxivId(arxiv[1]! + (arxiv[2] ?? "")).ok) {
-      out.arxiv_id = arxiv[1]! + (arxiv[2] ?? "");
-      break;
-    }
-  }
-  const doi = DOI_IN_TEXT.exec(text);
-  if (doi) out.doi = cleanDoi(doi[1]!);
-  const nber = NBER_IN_TEXT.exec(text);
-  if (nber) {
-    const number = (nber[1] ?? nber[2] ?? nber[3])!.replace(/^w/i, "");
-    out.nber_id = `w${number.padStart(4, "0")}`;
-  }
-  if (!out.arxiv_id && out.doi && /^10\.48550\/arxiv\./i.test(out.doi))
-    out.arxiv_id = out.doi.slice("10.48550/arXiv.".length);
-  if (!out.nber_id && out.doi && /^10\.3386\/w\d+$/i.test(out.doi))
-    out.nber_id = out.doi.slice("10.3386/".length).toLowerCase();
+  if (ids.arxiv[0]) out.arxiv_id = ids.arxiv[0];
+  if (ids.dois[0]) out.doi = ids.dois[0];
+  if (ids.nber[0]) out.nber_id = ids.nber[0];
   return out;
-}
-
-export function cleanDoi(raw: string): string {
-  return raw
-    .replace(/^(?:https?:\/\/)?(?:dx\.)?doi\.org\//i, "")
-    .replace(/^doi:\s*/i, "")
-    .replace(/[.,;:)\]}>]+$/, "")
-    .trim();
 }
 
 /** Splits at sentence ends (not after an initial: "A. Vaswani"), and at a colon after the authors' initials. */
@@ -107,16 +78,9 @@ export function parseReference(raw: string): ReferenceFields {
     .replace(/\s+/g, " ")
     .trim()
     .replace(/^\[[^\]]{1,20}\]\s*|^\(?\d{1,3}[.)]\s+/, "");
-  const fields: ReferenceFields = { ...identifiersIn(text) };
+  const fields: ReferenceFields = { ...identifierFields(text) };
   // Identifiers and links out, so that their digits are not read as years or words.
-  text = text
-    .replace(/https?:\/\/\S+/g, " ")
-    .replace(DOI_IN_TEXT, " ")
-    .replace(/\bdoi:\s*/gi, " ")
-    .replace(ARXIV_IN_TEXT, " ")
-    .replace(LEGACY_IN_TEXT, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  text = withoutIdentifiers(text).replace(/\s+/g, " ").trim();
   const year = YEAR.exec(text);
   if (year) fields.year = Number(year[1]);
 

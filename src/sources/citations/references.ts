@@ -6,6 +6,7 @@ import { loadArxivDocument } from "../arxiv/read/reader";
 import { bibliographyOf, type BibliographyEntry } from "./bibliography";
 import type { ServedPaper } from "../arxiv/paper";
 import { lookupArxiv, resolveReference, type Candidate } from "./resolve";
+import { mapLimited } from "./map-limited";
 import type { AppContext } from "../../context";
 
 export const REFERENCES_PAGE = 25;
@@ -77,7 +78,7 @@ function resolveEntry(ctx: AppContext, arxivLookups: Map<string, ServedPaper | s
         resolved: { status: "not_tried", why: "no title or identifier could be read from the entry" },
       };
     }
-    const resolution = await resolveReference(ctx, fields, { maxMatches: 1, arxivLookups });
+    const resolution = await resolveReference(ctx, { text: entry.text, fields }, { maxMatches: 1, arxivLookups });
     const best = resolution.matches[0];
     return {
       ...entry,
@@ -86,17 +87,4 @@ function resolveEntry(ctx: AppContext, arxivLookups: Map<string, ServedPaper | s
         : { status: "no_match" },
     };
   };
-}
-
-async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      out[index] = await work(items[index]!);
-    }
-  });
-  await Promise.all(runners);
-  return out;
 }

@@ -1,0 +1,511 @@
+// The reference set (issue 31): real references to papers of the bundled sample written in 15
+// styles, fabricated references made of real names and real title words, and near misses, each
+// with the answer it must get. Deterministic (a seeded generator over data/arxiv-sample and
+// data/nberwp); bench-made, not recorded: the styles follow their published rules (APA 7,
+// Chicago author-date, MLA 9, IEEE, Harvard, Vancouver/ICMJE, Nature, AMA 11, ACS, the AER's
+// author-year style with and without quotes, BibTeX, RIS) as a reference manager writes them.
+// `npm run bench:references` runs it whole; test/tools/papers-resolve-reference.test.ts a sample.
+import { splitName } from "../../src/sources/citations/names.ts";
+import type { MirrorRecord } from "../../src/store/arxiv-row.ts";
+import { splitAuthors } from "../../src/store/arxiv-row.ts";
+import { mulberry32 } from "../../test/support/random.ts";
+import { loadSampleRecords } from "../arxiv/sample.ts";
+import { loadNberRecords } from "../nber/build-seed.ts";
+
+export const STYLES = [
+  "apa",
+  "chicago",
+  "mla",
+  "ieee",
+  "harvard",
+  "vancouver",
+  "nature",
+  "ama",
+  "acs",
+  "econ-quoted",
+  "econ-plain",
+  "bibtex",
+  "ris",
+  "title-only",
+  "pdf-noise",
+] as const;
+export type Style = (typeof STYLES)[number];
+
+/** A paper as the styles need it. */
+export interface Work {
+  source: "arxiv" | "nber";
+  id: string;
+  title: string;
+  authors: string[];
+  year: number;
+  venue: string | null;
+  doi: string | null;
+}
+
+export interface ReferenceCase {
+  kind: "real" | "fabricated" | "near";
+  style: Style;
+  text: string;
+  /** real: the paper it cites; fabricated: none. */
+  expect: { status: "match"; source: "arxiv" | "nber"; id: string } | { status: "no_match" };
+  /** near misses: what was changed, and the paper it was made from. */
+  near?: { change: NearChange; from: string; other?: string };
+}
+
+export type NearChange =
+  | "wrong-year"
+  | "other-authors"
+  | "arxiv-id-of-another-paper"
+  | "nber-number-of-another-paper"
+  | "arxiv-id-with-invented-title";
+
+// ---- names and titles as the styles write them
+
+const person = (name: string) => splitName(name);
+const initialsOf = (given: string, dots = true) =>
+  given
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((part) =>
+      part
+        .split("-")
+        .map((piece) => (piece[0] ?? "").toUpperCase() + (dots ? "." : ""))
+        .join("-"),
+    )
+    .join(dots ? " " : "");
+
+/** "Vaswani, A." */
+const familyInitials = (name: string, dots = true) => {
+  const p = person(name);
+  if (p.literal) return p.literal;
+  const initials = initialsOf(p.given, dots);
+  return initials ? `${p.family}, ${initials}` : p.family;
+};
+/** "A. Vaswani" */
+const initialsFamily = (name: string) => {
+  const p = person(name);
+  if (p.literal) return p.literal;
+  const initials = initialsOf(p.given);
+  return initials ? `${initials} ${p.family}` : p.family;
+};
+/** "Vaswani A" (Vancouver, AMA) */
+const familyBareInitials = (name: string) => {
+  const p = person(name);
+  if (p.literal) return p.literal;
+  return `${p.family} ${initialsOf(p.given, false).replace(/-/g, "")}`.trim();
+};
+/** "Vaswani, Ashish" */
+const familyGiven = (name: string) => {
+  const p = person(name);
+  if (p.literal) return p.literal;
+  return p.given ? `${p.family}, ${p.given}` : p.family;
+};
+const givenFamily = (name: string) => name.replace(/\s+/g, " ").trim();
+
+const joinAnd = (names: string[], and: string, serialComma = true) =>
+  names.length <= 1
+    ? (names[0] ?? "")
+    : names.length === 2
+      ? `${names[0]} ${and} ${names[1]}`
+      : `${names.slice(0, -1).join(", ")}${serialComma ? "," : ""} ${and} ${names.at(-1)}`;
+
+/** TeX in a title as a formatted reference prints it: maths to letters and symbols, commands dropped. */
+export function detex(title: string): string {
+  const symbols: Record<string, string> = {
+    alpha: "α",
+    beta: "β",
+    gamma: "γ",
+    delta: "δ",
+    epsilon: "ε",
+    mu: "μ",
+    nu: "ν",
+    pi: "π",
+    sigma: "σ",
+    tau: "τ",
+    phi: "φ",
+    psi: "ψ",
+    omega: "ω",
+    lambda: "λ",
+    theta: "θ",
+    rho: "ρ",
+    chi: "χ",
+    eta: "η",
+    Gamma: "Γ",
+    Delta: "Δ",
+    Omega: "Ω",
+    Lambda: "Λ",
+    Sigma: "Σ",
+    Phi: "Φ",
+    Psi: "Ψ",
+    to: "→",
+    rightarrow: "→",
+    pm: "±",
+    times: "×",
+    infty: "∞",
+    sim: "∼",
+    le: "≤",
+    ge: "≥",
+    leq: "≤",
+    geq: "≥",
+  };
+  return title
+    .replace(/\\(["'`^~=.])\{?([a-zA-Z])\}?/g, (_, accent: string, letter: string) => {
+      const marks: Record<string, string> = {
+        '"': "\u0308",
+        "'": "\u0301",
+        "`": "\u0300",
+        "^": "\u0302",
+        "~": "\u0303",
+        "=": "\u0304",
+        ".": "\u0307",
+      };
+      return (letter + (marks[accent] ?? "")).normalize("NFC");
+    })
+    .replace(/\\([a-zA-Z]+)\s*/g, (_, name: string) => symbols[name] ?? "")
+    .replace(/[{}$]/g, "")
+    .replace(/\^|_/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Sentence case as APA, Vancouver, Nature and Harvard print it (acronyms and capitals inside words kept). */
+export function sentenceCase(title: string): string {
+  let first = true;
+  return title.replace(/[\p{L}][\p{L}'’-]*/gu, (word) => {
+    const keep = first || /\p{Lu}.*\p{Lu}/u.test(word.slice(1)) || /^\p{Lu}{2,}/u.test(word);
+    first = false;
+    return keep ? word : word.toLowerCase();
+  });
+}
+
+const endPunct = (text: string) => (/[.?!]$/.test(text) ? text : `${text}.`);
+const noEnd = (text: string) => text.replace(/[.?!]+$/, "");
+
+/** The venue line: a journal reference, NBER's series, or arXiv's preprint line (with its ID in some styles). */
+function venueOf(work: Work, style: Style, withId: boolean): string {
+  if (work.source === "nber") {
+    const number = work.id.replace(/^w0*/, "");
+    if (style === "econ-quoted" || style === "econ-plain" || withId) return `NBER Working Paper No. ${number}`;
+    return "National Bureau of Economic Research Working Paper";
+  }
+  if (work.venue) return work.venue;
+  return withId ? `arXiv preprint arXiv:${work.id}` : "arXiv preprint";
+}
+
+/** One reference to `work` in `style`. `withId` puts the arXiv ID or NBER number in the styles that print one. */
+export function formatReference(work: Work, style: Style, withId: boolean, random: () => number): string {
+  const authors = work.authors.length > 0 ? work.authors : ["Anonymous"];
+  const plainTitle = detex(work.title);
+  const venue = venueOf(work, style, withId);
+  const y = work.year;
+  switch (style) {
+    case "apa": {
+      const names = authors.map((a) => familyInitials(a));
+      const list = names.length > 20 ? `${names.slice(0, 19).join(", ")}, ... ${names.at(-1)}` : joinAnd(names, "&");
+      return `${list} (${y}). ${endPunct(sentenceCase(plainTitle))} ${endPunct(venue)}`;
+    }
+    case "chicago": {
+      const names = authors
+        .slice(0, authors.length > 10 ? 7 : 10)
+        .map((a, i) => (i === 0 ? familyGiven(a) : givenFamily(a)));
+      const list = authors.length > 10 ? `${names.join(", ")}, et al.` : joinAnd(names, "and");
+      return `${endPunct(list)} ${y}. "${endPunct(plainTitle)}" ${endPunct(venue)}`;
+    }
+    case "mla": {
+      const list =
+        authors.length >= 3
+          ? `${familyGiven(authors[0]!)}, et al.`
+          : authors.length === 2
+            ? `${familyGiven(authors[0]!)}, and ${givenFamily(authors[1]!)}.`
+            : endPunct(familyGiven(authors[0]!));
+      return `${list} "${endPunct(plainTitle)}" ${noEnd(venue)}, ${y}.`;
+    }
+    case "ieee": {
+      const names = authors.map(initialsFamily);
+      const list = names.length > 6 ? `${names[0]} et al.` : joinAnd(names, "and");
+      return `${list}, "${noEnd(plainTitle)}," ${noEnd(venue)}, ${y}.`;
+    }
+    case "harvard": {
+      const names = authors.map((a) => familyInitials(a));
+      const list = names.length > 3 ? `${names[0]} et al.` : joinAnd(names, "and", false);
+      return `${list} (${y}) '${noEnd(sentenceCase(plainTitle))}', ${endPunct(venue)}`;
+    }
+    case "vancouver": {
+      const names = authors.map(familyBareInitials);
+      const list = names.length > 6 ? `${names.slice(0, 6).join(", ")}, et al` : names.join(", ");
+      return `${list}. ${endPunct(sentenceCase(plainTitle))} ${endPunct(venue)} ${y}.`;
+    }
+    case "nature": {
+      const names = authors.map((a) => familyInitials(a));
+      const list =
+        names.length > 5
+          ? `${names[0]} et al.`
+          : names.length === 1
+            ? names[0]!
+            : `${names.slice(0, -1).join(", ")} & ${names.at(-1)}`;
+      return `${list} ${endPunct(sentenceCase(plainTitle))} ${noEnd(venue)} (${y}).`;
+    }
+    case "ama": {
+      const names = authors.map(familyBareInitials);
+      const list = names.length > 6 ? `${names.slice(0, 3).join(", ")}, et al` : names.join(", ");
+      return `${list}. ${endPunct(sentenceCase(plainTitle))} ${noEnd(venue)}. ${y}.`;
+    }
+    case "acs": {
+      const names = authors.map((a) => familyInitials(a));
+      const list = names.length > 10 ? `${names.slice(0, 10).join("; ")}; et al.` : names.join("; ");
+      return `${list} ${endPunct(plainTitle)} ${noEnd(venue)} ${y}.`;
+    }
+    case "econ-quoted": {
+      // The AER's rule: more than ten authors, the first and "et al."
+      const names = authors.map((a, i) => (i === 0 ? familyGiven(a) : givenFamily(a)));
+      const list = names.length > 10 ? `${names[0]} et al.` : joinAnd(names, "and", false);
+      return `${list} (${y}), "${noEnd(plainTitle)}," ${endPunct(venue)}`;
+    }
+    case "econ-plain": {
+      const names = authors.map((a, i) => (i === 0 ? familyGiven(a) : givenFamily(a)));
+      const list = names.length > 10 ? `${names[0]} et al.` : joinAnd(names, "and");
+      return `${endPunct(list)} ${y}. ${endPunct(plainTitle)} ${endPunct(venue)}`;
+    }
+    case "bibtex": {
+      const key = `${person(authors[0]!)
+        .family.toLowerCase()
+        .replace(/[^a-z]/g, "")}${y}`;
+      const fields = [
+        `  author = {${authors.slice(0, 30).map(familyGiven).join(" and ")}${authors.length > 30 ? " and others" : ""}}`,
+        `  title = {${work.title.replace(/\s+/g, " ")}}`,
+        `  year = {${y}}`,
+      ];
+      if (work.source === "nber") {
+        fields.push("  institution = {National Bureau of Economic Research}", "  type = {Working Paper}");
+        if (withId) fields.push(`  number = {${work.id.replace(/^w0*/, "")}}`);
+      } else if (work.venue) fields.push(`  journal = {${work.venue}}`);
+      else if (withId) fields.push(`  eprint = {${work.id}}`, "  archivePrefix = {arXiv}");
+      const type = work.source === "nber" ? "techreport" : work.venue ? "article" : "misc";
+      return `@${type}{${key},\n${fields.join(",\n")}\n}`;
+    }
+    case "ris": {
+      const lines = [`TY  - ${work.source === "nber" ? "RPRT" : work.venue ? "JOUR" : "GEN"}`];
+      for (const a of authors.slice(0, 30)) lines.push(`AU  - ${familyGiven(a)}`);
+      lines.push(`TI  - ${plainTitle}`, `PY  - ${y}`);
+      if (work.source === "nber") {
+        lines.push("PB  - National Bureau of Economic Research", "T2  - NBER Working Paper Series");
+        if (withId) lines.push(`SN  - ${work.id.replace(/^w0*/, "")}`);
+      } else if (work.venue) lines.push(`JO  - ${work.venue}`);
+      lines.push("ER  - ");
+      return lines.join("\n");
+    }
+    case "title-only":
+      return plainTitle
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s]/gu, "")
+        .replace(/\s+/g, " ")
+        .trim();
+    case "pdf-noise":
+      return pdfNoise(formatReference(work, random() < 0.5 ? "ieee" : "apa", withId, random), random);
+  }
+}
+
+/** What a PDF's text layer does to a reference: lines broken near 60 characters with hyphens inside words, ligatures, stray spaces. */
+function pdfNoise(text: string, random: () => number): string {
+  const ligated = text.replace(/fi/g, "ﬁ").replace(/fl/g, "ﬂ").replace(/ff/g, "ﬀ");
+  let out = "";
+  let line = 0;
+  for (const word of ligated.split(" ")) {
+    if (line + word.length > 60 && word.length >= 8 && random() < 0.6) {
+      const cut = 3 + Math.floor(random() * (word.length - 5));
+      out += `${word.slice(0, cut)}-\n${word.slice(cut)} `;
+      line = word.length - cut;
+    } else if (line + word.length > 60) {
+      out += `\n${word} `;
+      line = word.length;
+    } else {
+      out += `${word} `;
+      line += word.length + 1;
+    }
+  }
+  return out.replace(/ \n/g, "\n").trim();
+}
+
+// ---- the works: the sample's arXiv papers and NBER papers
+
+const yearOfUnix = (seconds: number) => new Date(seconds * 1000).getUTCFullYear();
+
+export function arxivWork(record: MirrorRecord): Work {
+  return {
+    source: "arxiv",
+    id: record.id,
+    title: record.title.replace(/\s+/g, " ").trim(),
+    authors: splitAuthors(record.authors).map((a) => a.name),
+    year: yearOfUnix(record.versions[0]!),
+    venue: record.journal_ref?.replace(/\s+/g, " ") ?? null,
+    doi: record.doi,
+  };
+}
+
+export function nberWork(record: { id: string; title: string; authors: string[]; date: string }): Work {
+  return {
+    source: "nber",
+    id: record.id,
+    title: record.title,
+    authors: record.authors,
+    year: Number(record.date.slice(0, 4)),
+    venue: null,
+    doi: `10.3386/${record.id}`,
+  };
+}
+
+export interface ReferenceSet {
+  works: Work[];
+  cases: ReferenceCase[];
+}
+
+/** The whole set: `papers` works (60% arXiv, the many-author papers included), every style each, plus fabricated and near misses. */
+export function buildReferenceSet({ papers = 90, fabricated = 320, nearEach = 24, seed = 31 } = {}): ReferenceSet {
+  const random = mulberry32(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const arxivRecords = loadSampleRecords().filter((r) => r.title.trim().split(/\s+/).length >= 2);
+  const nberRecords = loadNberRecords().filter((r) => r.authors.length > 0 && r.title.split(/\s+/).length >= 2);
+  const arxivCount = Math.round(papers * 0.6);
+  const many = ["1411.4413", "2103.11058", "1310.8286"];
+  const chosenArxiv = new Map<string, MirrorRecord>();
+  for (const id of many) {
+    const record = arxivRecords.find((r) => r.id === id);
+    if (record) chosenArxiv.set(id, record);
+  }
+  while (chosenArxiv.size < arxivCount) {
+    const record = pick(arxivRecords);
+    chosenArxiv.set(record.id, record);
+  }
+  const chosenNber = new Map<string, (typeof nberRecords)[number]>();
+  while (chosenNber.size < papers - arxivCount) {
+    const record = pick(nberRecords);
+    chosenNber.set(record.id, record);
+  }
+  const works = [...[...chosenArxiv.values()].map(arxivWork), ...[...chosenNber.values()].map(nberWork)];
+  const cases: ReferenceCase[] = [];
+  for (const work of works)
+    for (const style of STYLES) {
+      // Half the references print the arXiv ID or NBER number where the style has a place for it.
+      const withId = random() < 0.5 && !["title-only"].includes(style);
+      cases.push({
+        kind: "real",
+        style,
+        text: formatReference(work, style, withId, random),
+        expect: { status: "match", source: work.source, id: work.id },
+      });
+    }
+
+  // Fabricated: one paper's authors, a title spliced from two other real titles, a plausible year.
+  const pool = [...arxivRecords.map(arxivWork), ...nberRecords.slice(0, 6000).map(nberWork)];
+  const textStyles = STYLES.filter((style) => style !== "title-only");
+  for (let i = 0; i < fabricated; i++) {
+    const a = pick(pool);
+    const b = pick(pool);
+    const c = pick(pool);
+    const left = detex(b.title).split(" ");
+    const right = detex(c.title).split(" ");
+    const title = [
+      ...left.slice(0, Math.max(2, Math.ceil(left.length / 2))),
+      ...right.slice(Math.floor(right.length / 2)),
+    ].join(" ");
+    const fake: Work = { ...a, title, year: 1985 + Math.floor(random() * 37), venue: pick(pool).venue, doi: null };
+    const style = i % 10 === 9 ? "title-only" : pick(textStyles);
+    cases.push({
+      kind: "fabricated",
+      style,
+      text: formatReference(fake, style, false, random),
+      expect: { status: "no_match" },
+    });
+  }
+
+  // Near misses: a real paper with one thing changed.
+  const nearStyles: Style[] = ["apa", "ieee", "econ-quoted", "vancouver", "nature", "bibtex"];
+  const arxivWorks = works.filter((w) => w.source === "arxiv");
+  const nberWorks = works.filter((w) => w.source === "nber");
+  for (let i = 0; i < nearEach; i++) {
+    const style = nearStyles[i % nearStyles.length]!;
+    const work = works[i % works.length]!;
+    cases.push({
+      kind: "near",
+      style,
+      // The venue goes too: a journal reference carries the true year.
+      text: formatReference({ ...work, year: work.year + 6, venue: null }, style, false, random),
+      expect: { status: "no_match" },
+      near: { change: "wrong-year", from: `${work.source}:${work.id}` },
+    });
+    const stranger = pool[(i * 131) % pool.length]!;
+    cases.push({
+      kind: "near",
+      style,
+      text: formatReference({ ...work, authors: stranger.authors }, style, false, random),
+      expect: { status: "no_match" },
+      near: { change: "other-authors", from: `${work.source}:${work.id}`, other: `${stranger.source}:${stranger.id}` },
+    });
+    const x = arxivWorks[i % arxivWorks.length]!;
+    const y = arxivWorks[(i * 5 + 1) % arxivWorks.length]!;
+    if (x.id !== y.id)
+      cases.push({
+        kind: "near",
+        style: "ieee",
+        text: `${formatReference({ ...y, venue: null }, "ieee", false, random).replace(/arXiv preprint/, `arXiv preprint arXiv:${x.id}`)}`,
+        expect: { status: "no_match" },
+        near: { change: "arxiv-id-of-another-paper", from: `arxiv:${y.id}`, other: `arxiv:${x.id}` },
+      });
+    const n1 = nberWorks[i % nberWorks.length]!;
+    const n2 = nberWorks[(i * 5 + 2) % nberWorks.length]!;
+    if (n1.id !== n2.id)
+      cases.push({
+        kind: "near",
+        style: "econ-quoted",
+        text: formatReference({ ...n2, id: n1.id }, "econ-quoted", true, random),
+        expect: { status: "no_match" },
+        near: { change: "nber-number-of-another-paper", from: `nber:${n2.id}`, other: `nber:${n1.id}` },
+      });
+    const invented = detex(pick(pool).title)
+      .split(" ")
+      .slice(0, 3)
+      .concat(detex(pick(pool).title).split(" ").slice(-3))
+      .join(" ");
+    cases.push({
+      kind: "near",
+      style: "ieee",
+      text: `${initialsFamily(pick(pool).authors[0] ?? "J. Smith")}, "${invented}," arXiv preprint arXiv:${x.id}, ${x.year}.`,
+      expect: { status: "no_match" },
+      near: { change: "arxiv-id-with-invented-title", from: `arxiv:${x.id}` },
+    });
+  }
+  return { works, cases };
+}
+
+/**
+ * What the test suite runs (the bench runs the whole set): every style for six works (the
+ * 2,831-author paper and another collaboration's among them), 40 fabricated references, the near
+ * misses made from those works, and the NBER records they need plus every 10th NBER paper as
+ * distractors sharing their words.
+ */
+export function referenceSample() {
+  const { works, cases } = buildReferenceSet();
+  const hard = ["1411.4413", "2103.11058"];
+  const tex = works.filter((w) => w.source === "arxiv" && /\$/.test(w.title) && !hard.includes(w.id)).map((w) => w.id);
+  const arxiv = [...hard, ...tex.slice(0, 1)];
+  const nber = works
+    .filter((w) => w.source === "nber")
+    .slice(0, 3)
+    .map((w) => w.id);
+  const chosen = new Set([...arxiv.map((id) => `arxiv:${id}`), ...nber.map((id) => `nber:${id}`)]);
+  const real = cases.filter(
+    (c) => c.kind === "real" && c.expect.status === "match" && chosen.has(`${c.expect.source}:${c.expect.id}`),
+  );
+  const fabricated = cases.filter((c) => c.kind === "fabricated").slice(0, 40);
+  const near = cases.filter((c) => c.kind === "near").slice(0, 36);
+  const records = loadNberRecords();
+  const needed = new Set([
+    ...nber,
+    ...near
+      .flatMap((c) => [c.near!.from, c.near!.other ?? ""])
+      .filter((id) => id.startsWith("nber:"))
+      .map((id) => id.slice(5)),
+  ]);
+  const nberRows = records.filter((r, i) => needed.has(r.id) || i % 10 === 0);
+  return { cases: [...real, ...fabricated, ...near], nber: nberRows };
+}

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import {
+  type BibliographyCheck,
+  MAX_BIBLIOGRAPHY_CHARS,
+  MAX_ENTRIES,
+  checkBibliography,
+} from "../../sources/citations/check-bibliography";
+import { defineTool } from "../tool";
+
+const DEFAULT_MAX_TOKENS = 15_000;
+
+export const papersCheckBibliography = defineTool({
+  name: "papers_check_bibliography",
+  title: "Check a bibliography",
+  useWhen:
+    "check a whole bibliography (.bib, RIS, CSL-JSON or a list) in one call: each entry verified, differs, not_found or unreadable.",
+  description: `Checks up to ${MAX_ENTRIES} references against arXiv and NBER: per entry verified (with BibTeX from the record), differs (which fields), not_found (what was tried) or unreadable (why).`,
+  input: z.object({
+    bibliography: z
+      .string()
+      .min(1)
+      .max(MAX_BIBLIOGRAPHY_CHARS)
+      .describe(".bib text, RIS, CSL-JSON, or one reference per line"),
+    format: z.enum(["bibtex", "ris", "csl-json", "text"]).optional().describe("default: detected"),
+    max_tokens: z.number().int().min(2_000).max(20_000).default(DEFAULT_MAX_TOKENS).describe("answer budget"),
+    start: z.number().int().min(0).max(199).default(0).describe("first entry (0-based): next_start"),
+  }),
+  output: z.object({
+    format: z.string(),
+    summary: z.object({
+      entries: z.number(),
+      verified: z.number(),
+      differs: z.number(),
+      not_found: z.number(),
+      unreadable: z.number(),
+    }),
+    entries: z
+      .array(
+        z.object({
+          n: z.number(),
+          verdict: z.enum(["verified", "differs", "not_found", "unreadable"]),
+          id: z.string().optional(),
+          title: z.string().optional(),
+          confidence: z.number().optional(),
+          differences: z
+            .array(z.object({ field: z.string(), cited: z.string().nullable(), record: z.string().nullable() }))
+            .optional(),
+          bibtex: z.string().optional(),
+          tried: z.array(z.string()).optional(),
+          why: z.string().optional(),
+          duplicate_of: z.number().optional(),
+        }),
+      )
+      .meta({ description: "{n, verdict, id, title, differences, bibtex, tried, why}", "x-compact": true }),
+    next_start: z.number().nullable(),
+    notices: z.array(z.string()),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  errors: [],
+  handler: ({ bibliography, format, max_tokens, start }, context) =>
+    checkBibliography(context, bibliography, {
+      ...(format ? { format } : {}),
+      maxTokens: max_tokens,
+      start,
+      progress: context.progress,
+    }),
+  render: renderCheck,
+});
+
+function renderCheck(result: BibliographyCheck): string {
+  const s = result.summary;
+  const lines = [
+    `${s.entries} entries (${result.format})${result.entries.length < s.entries ? `, ${result.entries.length} here` : ""}: ${s.verified} verified, ${s.differs} differs, ${s.not_found} not_found, ${s.unreadable} unreadable`,
+  ];
+  for (const entry of result.entries) {
+    const head = `[${entry.n}] ${entry.verdict}${entry.duplicate_of ? ` (same as [${entry.duplicate_of}])` : ""}`;
+    if (entry.verdict === "verified") lines.push(`${head}: ${entry.id} ${entry.title}`);
+    else if (entry.verdict === "differs")
+      lines.push(
+        `${head}: ${entry.id} ${entry.title}; ${entry.differences!.map((d) => `${d.field}: cited ${d.cited ?? "-"}, record ${d.record ?? "-"}`).join("; ")}`,
+      );
+    else if (entry.verdict === "not_found") lines.push(`${head}: tried ${entry.tried!.join("; ")}`);
+    else lines.push(`${head}: ${entry.why}`);
+    if (entry.bibtex) lines.push(entry.bibtex);
+  }
+  lines.push(...result.notices);
+  return lines.join("\n");
+}

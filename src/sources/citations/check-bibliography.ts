@@ -1,0 +1,261 @@
+// papers_check_bibliography behind the tool: every entry of a bibliography (.bib, RIS, CSL-JSON or
+// a plain list) resolved like papers_resolve_reference, then judged against the record:
+// verified (with a BibTeX entry written from the record), differs (which fields, with the
+// record's values), not_found (what was tried) or unreadable (why). The arXiv IDs of all entries
+// are looked up in one go, so a bibliography whose papers the mirrors hold asks no upstream.
+import { PapersError } from "../../errors";
+import { noProgress, throttled, type ReportProgress } from "../../progress";
+import { estimateTokens } from "../text/tokens";
+import { toBibtex } from "./bibtex";
+import { type BibliographyFormat, readBibliography, type ReadEntry } from "./entry-formats";
+import { lookupRecords } from "./export";
+import { identifiersIn } from "./identifiers";
+import { assignKeys } from "./keys";
+import { type Candidate, lookupArxiv, resolveReference } from "./resolve";
+import { mapLimited } from "./map-limited";
+import type { AppContext } from "../../context";
+
+export const MAX_ENTRIES = 200;
+export const MAX_BIBLIOGRAPHY_CHARS = 250_000;
+/** Authors a corrected entry lists before "and others" (INSPIRE's export stops at 10 as well). */
+const BIBTEX_AUTHORS = 10;
+const RESOLVE_CONCURRENCY = 6;
+
+export type Verdict = "verified" | "differs" | "not_found" | "unreadable";
+
+export interface Difference {
+  field: "year" | "authors" | "title" | "doi" | "arxiv_id" | "arxiv_version" | "nber_number";
+  cited: string | null;
+  record: string | null;
+}
+
+export interface CheckedEntry {
+  n: number;
+  verdict: Verdict;
+  /** The record: "arxiv:0704.0001" or "nber:w4679" (verified and differs). */
+  id?: string;
+  title?: string;
+  confidence?: number;
+  differences?: Difference[];
+  /** A BibTeX entry written from the record (verified and differs, while the answer's budget lasts). */
+  bibtex?: string;
+  tried?: string[];
+  why?: string;
+  /** The same reference as an earlier entry. */
+  duplicate_of?: number;
+}
+
+export interface BibliographyCheck {
+  format: BibliographyFormat;
+  /** Counts over the entries of this answer; `entries` is how many the bibliography has. */
+  summary: Record<Verdict, number> & { entries: number };
+  entries: CheckedEntry[];
+  /** Where the next call starts when the token budget cut this answer short. */
+  next_start: number | null;
+  notices: string[];
+}
+
+export async function checkBibliography(
+  ctx: AppContext,
+  text: string,
+  {
+    format,
+    maxTokens,
+    start = 0,
+    progress = noProgress,
+  }: { format?: BibliographyFormat; maxTokens: number; start?: number; progress?: ReportProgress },
+): Promise<BibliographyCheck> {
+  const all = readBibliography(text, format);
+  if (all.length === 0)
+    throw new PapersError("invalid_argument", "No entry could be found in the bibliography.", {
+      recovery: "Pass a .bib file's text, RIS, CSL-JSON, or references one per line or numbered.",
+    });
+  if (all.length > MAX_ENTRIES)
+    throw new PapersError(
+      "invalid_argument",
+      `The bibliography has ${all.length} entries; at most ${MAX_ENTRIES} are checked in one call.`,
+      {
+        recovery: `Split it into calls of at most ${MAX_ENTRIES} entries.`,
+      },
+    );
+  if (start >= all.length)
+    throw new PapersError("invalid_argument", `start ${start} is past the last entry (${all.length}).`, {
+      recovery: "Start from 0, or from the next_start an answer gave.",
+    });
+  const detected = all[0]!.format;
+  const read = all.slice(start);
+  // All entries' arXiv IDs in one lookup (one API request at most for those the mirror lacks).
+  const cited = read.flatMap((entry) => (entry.problem ? [] : identifiersIn(entry.text).arxiv));
+  const arxivLookups = await lookupArxiv(ctx, [...new Set(cited.map((id) => id.replace(/v\d+$/, "")))]);
+  const report = throttled(progress);
+  let done = 0;
+  const firstSeen = new Map<string, number>();
+  const checked = await mapLimited(read, RESOLVE_CONCURRENCY, async (entry) => {
+    const result = await checkEntry(ctx, entry, arxivLookups);
+    done++;
+    report(`${done} of ${read.length} entries checked`, done, read.length);
+    return result;
+  });
+  for (const [i, entry] of checked.entries()) {
+    const key = entry.id ?? normalised(read[i]!.text);
+    if (!key) continue;
+    const first = firstSeen.get(key);
+    if (first !== undefined) {
+      entry.duplicate_of = first;
+      delete entry.title;
+    } else firstSeen.set(key, entry.n);
+  }
+  // The budget: entries in order while they fit (counted twice: the answer carries them in its
+  // text and in its structured content), then BibTeX for them while it lasts.
+  const notices: string[] = [];
+  let used = 300;
+  let kept = 0;
+  for (const entry of checked) {
+    const cost = estimateTokens(JSON.stringify(entry)) * 2;
+    if (kept > 0 && used + cost > maxTokens) break;
+    used += cost;
+    kept++;
+  }
+  const entries = checked.slice(0, kept);
+  const nextStart = kept < checked.length ? start + kept : null;
+  if (nextStart !== null)
+    notices.push(
+      `Entries ${nextStart + 1}-${all.length} are not in this answer (its budget is ${maxTokens} tokens): call again with start=${nextStart}.`,
+    );
+  notices.push(...(await attachBibtex(ctx, entries, maxTokens - used)));
+  const summary = { entries: all.length, verified: 0, differs: 0, not_found: 0, unreadable: 0 };
+  for (const entry of entries) summary[entry.verdict]++;
+  return { format: detected, summary, entries, next_start: nextStart, notices };
+}
+
+const normalised = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+
+async function checkEntry(
+  ctx: AppContext,
+  entry: ReadEntry,
+  arxivLookups: Awaited<ReturnType<typeof lookupArxiv>>,
+): Promise<CheckedEntry> {
+  if (entry.problem) return { n: entry.n, verdict: "unreadable", why: entry.problem };
+  if (entry.text.replace(/[^\p{L}]/gu, "").length < 4 && identifiersIn(entry.text).arxiv.length === 0)
+    return { n: entry.n, verdict: "unreadable", why: "the entry has no words or identifier to look up" };
+  let resolution: Awaited<ReturnType<typeof resolveReference>>;
+  try {
+    resolution = await resolveReference(
+      ctx,
+      { text: entry.text, fields: entry.fields },
+      { maxMatches: 1, arxivLookups },
+    );
+  } catch (error) {
+    if (error instanceof PapersError && error.reason === "invalid_argument")
+      return { n: entry.n, verdict: "unreadable", why: error.message };
+    throw error;
+  }
+  const ids = identifiersIn(entry.text);
+  const best = resolution.matches[0];
+  if (best) {
+    const differences = differencesFrom(best, ids);
+    return {
+      n: entry.n,
+      verdict: differences.length > 0 ? "differs" : "verified",
+      id: `${best.source}:${best.id}`,
+      title: best.title,
+      confidence: best.confidence,
+      ...(differences.length > 0 ? { differences } : {}),
+    };
+  }
+  // Not a match, but the record is plainly the one meant: its whole title, and its authors or its year.
+  const near = resolution.near_misses.find(
+    (c) =>
+      c.agreed.title === "exact" &&
+      (c.agreed.authors === "agree" || c.agreed.year === "agree") &&
+      !(c.agreed.exact_identifier && c.confidence <= 0.4),
+  );
+  if (near) {
+    const differences = differencesFrom(near, ids);
+    if (differences.length > 0)
+      return {
+        n: entry.n,
+        verdict: "differs",
+        id: `${near.source}:${near.id}`,
+        title: near.title,
+        confidence: near.confidence,
+        differences,
+      };
+  }
+  return {
+    n: entry.n,
+    verdict: "not_found",
+    tried: resolution.conflict ? [resolution.conflict, ...resolution.tried] : resolution.tried,
+  };
+}
+
+/** The fields in which the entry and the record part. */
+function differencesFrom(record: Candidate, ids: ReturnType<typeof identifiersIn>): Difference[] {
+  const out: Difference[] = [];
+  const a = record.agreed;
+  if (a.year === "close" || a.year === "disagree")
+    out.push({
+      field: "year",
+      cited: a.year_cited === null ? null : String(a.year_cited),
+      record: String(record.year ?? "") || null,
+    });
+  if (a.authors === "disagree")
+    out.push({
+      field: "authors",
+      cited: null,
+      record: `${record.authors.join(", ")}${record.authors_total > record.authors.length ? ", et al." : ""}`,
+    });
+  if (a.title === "close") out.push({ field: "title", cited: null, record: record.title });
+  if (record.source === "arxiv") {
+    const arxiv = ids.arxiv.find((id) => id.replace(/v\d+$/, "") !== record.id);
+    if (arxiv) out.push({ field: "arxiv_id", cited: arxiv, record: record.id });
+    const version = ids.arxiv
+      .map((id) => /v(\d+)$/.exec(id))
+      .find((m) => m && record.version !== null && Number(m[1]) > record.version);
+    if (version) out.push({ field: "arxiv_version", cited: `v${version[1]}`, record: `v${record.version}` });
+  } else {
+    const nber = ids.nber.find((id) => id !== record.id);
+    if (nber) out.push({ field: "nber_number", cited: nber, record: record.id });
+  }
+  const own = [record.doi, record.source === "arxiv" ? `10.48550/arxiv.${record.id}` : `10.3386/${record.id}`]
+    .filter((doi): doi is string => !!doi)
+    .map((doi) => doi.toLowerCase());
+  const doi = ids.dois.find((d) => !own.includes(d.toLowerCase()));
+  // A journal DOI the mirror does not hold is not a difference: only a DOI of arXiv's or NBER's that names another paper, or one beside the record's own.
+  if (doi && (/^10\.(48550|3386)\//.test(doi) || record.doi))
+    out.push({ field: "doi", cited: doi, record: record.doi });
+  return out;
+}
+
+/** BibTeX written from the records, in entry order, while it fits in what is left of the budget. */
+async function attachBibtex(ctx: AppContext, entries: CheckedEntry[], budget: number): Promise<string[]> {
+  const notices: string[] = [];
+  const wanted = [...new Set(entries.flatMap((entry) => (entry.id ? [entry.id.replace(/^(arxiv|nber):/, "")] : [])))];
+  if (wanted.length === 0) return notices;
+  const { found } = await lookupRecords(ctx, wanted);
+  const shortened = found.map((record) =>
+    record.authors.length > BIBTEX_AUTHORS
+      ? { ...record, authors: record.authors.slice(0, BIBTEX_AUTHORS), moreAuthors: true }
+      : record,
+  );
+  const keys = assignKeys(shortened);
+  const bibtexById = new Map(shortened.map((record, i) => [record.id, toBibtex(record, keys[i]!)]));
+  let used = 0;
+  let omitted = 0;
+  for (const entry of entries) {
+    const bibtex = entry.id ? bibtexById.get(entry.id.replace(/^(arxiv|nber):/, "")) : undefined;
+    if (!bibtex) continue;
+    const cost = estimateTokens(bibtex) * 2;
+    if (used + cost > budget) {
+      omitted++;
+      continue;
+    }
+    entry.bibtex = bibtex;
+    used += cost;
+  }
+  if (omitted > 0)
+    notices.push(
+      `BibTeX left out for ${omitted} entries to keep the answer within its token budget: pass their IDs to papers_export_citations, or raise max_tokens.`,
+    );
+  return notices;
+}

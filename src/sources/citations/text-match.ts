@@ -1,0 +1,245 @@
+// Checks a candidate paper against a reference's own text, whatever its style: is the paper's
+// title inside the reference (tolerant of case, punctuation, TeX, diacritics, ligatures, Greek
+// letters, line-break hyphenation "infor- mation", U.S./US, &/and), do its authors' surnames
+// appear in what is left, and does a year there agree. Pure.
+import { asciiFold, splitName } from "./names";
+
+const GREEK: Record<string, string> = {
+  α: "alpha",
+  β: "beta",
+  γ: "gamma",
+  δ: "delta",
+  ε: "epsilon",
+  ϵ: "epsilon",
+  ζ: "zeta",
+  η: "eta",
+  θ: "theta",
+  ϑ: "theta",
+  ι: "iota",
+  κ: "kappa",
+  λ: "lambda",
+  μ: "mu",
+  ν: "nu",
+  ξ: "xi",
+  π: "pi",
+  ρ: "rho",
+  σ: "sigma",
+  ς: "sigma",
+  τ: "tau",
+  υ: "upsilon",
+  φ: "phi",
+  ϕ: "phi",
+  χ: "chi",
+  ψ: "psi",
+  ω: "omega",
+  Γ: "gamma",
+  Δ: "delta",
+  Θ: "theta",
+  Λ: "lambda",
+  Ξ: "xi",
+  Π: "pi",
+  Σ: "sigma",
+  Υ: "upsilon",
+  Φ: "phi",
+  Ψ: "psi",
+  Ω: "omega",
+};
+const GREEK_NAMES = new Set(Object.values(GREEK));
+const GREEK_CHARS = new RegExp(`[${Object.keys(GREEK).join("")}]`, "g");
+
+/**
+ * Text as words for matching: TeX commands to their letters (Greek names kept, other commands
+ * dropped), Greek letters to names, & to "and", ligatures and diacritics folded, lower case;
+ * every other character a separator.
+ */
+export function matchText(raw: string): string {
+  const text = raw
+    .replace(/\\([a-zA-Z]+)\s*/g, (_, name: string) => (GREEK_NAMES.has(name.toLowerCase()) ? ` ${name} ` : " "))
+    .replace(/\\(.)/g, "$1")
+    .replace(GREEK_CHARS, (char) => ` ${GREEK[char]} `)
+    .replace(/&|\band\b/gi, " and ");
+  return asciiFold(text).replace(/[^a-z0-9]+/g, " ");
+}
+
+/** The text with every separator gone ("U.S." = "US", "infor- mation" = "information", "1913-1960" = "19131960"). */
+export function compact(raw: string): string {
+  return matchText(raw).replace(/ /g, "");
+}
+
+export interface TitleEvidence {
+  /** exact: the whole title inside the text; close: nearly all its words in order; none. */
+  kind: "exact" | "close" | "none";
+  /** Share of the title's words found in the text in order. */
+  coverage: number;
+  /** The text with the title's span removed (where authors, year and venue are). */
+  rest: string;
+  /** Words in the title. */
+  words: number;
+}
+
+/** Where a candidate's title stands in a reference. */
+export function titleEvidence(reference: string, title: string): TitleEvidence {
+  const refWords = matchText(reference).split(" ").filter(Boolean);
+  const titleWords = matchText(title).split(" ").filter(Boolean);
+  const needle = titleWords.join("");
+  if (needle.length === 0) return { kind: "none", coverage: 0, rest: reference, words: 0 };
+  // The compact text with, for each character, the word it came from: the title's span becomes words to drop.
+  let joined = "";
+  const wordAt: number[] = [];
+  refWords.forEach((word, index) => {
+    joined += word;
+    for (let k = 0; k < word.length; k++) wordAt.push(index);
+  });
+  const at = findAtWordStart(joined, needle, wordAt);
+  if (at >= 0) {
+    const first = wordAt[at]!;
+    const last = wordAt[at + needle.length - 1]!;
+    const rest = [...refWords.slice(0, first), ...refWords.slice(last + 1)].join(" ");
+    return { kind: "exact", coverage: 1, rest, words: titleWords.length };
+  }
+  const { covered, span } = inOrder(titleWords, refWords);
+  const coverage = covered / titleWords.length;
+  const rest = span ? [...refWords.slice(0, span[0]), ...refWords.slice(span[1] + 1)].join(" ") : refWords.join(" ");
+  return {
+    kind: coverage >= 0.85 && titleWords.length >= 5 ? "close" : "none",
+    coverage,
+    rest,
+    words: titleWords.length,
+  };
+}
+
+/** The first place the needle starts at the start of a word of the text (so "us" is not found inside "focus"). */
+function findAtWordStart(joined: string, needle: string, wordAt: number[]): number {
+  for (let at = joined.indexOf(needle); at >= 0; at = joined.indexOf(needle, at + 1)) {
+    const startsWord = at === 0 || wordAt[at - 1] !== wordAt[at];
+    const end = at + needle.length;
+    const endsWord = end === joined.length || wordAt[end] !== wordAt[end - 1];
+    if (startsWord && endsWord) return at;
+  }
+  return -1;
+}
+
+/** How many of the title's words appear in the text in order (a greedy walk within a window), and their span. */
+function inOrder(titleWords: string[], refWords: string[]): { covered: number; span: [number, number] | null } {
+  let best = { covered: 0, span: null as [number, number] | null };
+  const firstWords = new Set(titleWords.slice(0, 3));
+  for (let start = 0; start < refWords.length; start++) {
+    if (!firstWords.has(refWords[start]!)) continue;
+    let t = titleWords.indexOf(refWords[start]!);
+    let covered = 1;
+    let last = start;
+    let r = start + 1;
+    for (t++; t < titleWords.length && r < refWords.length && r - last <= 3; ) {
+      if (refWords[r] === titleWords[t]) {
+        covered++;
+        last = r;
+        t++;
+        r++;
+      } else if (titleWords.indexOf(refWords[r]!, t) > t && titleWords.indexOf(refWords[r]!, t) - t <= 2) {
+        t = titleWords.indexOf(refWords[r]!, t);
+      } else r++;
+    }
+    if (covered > best.covered) best = { covered, span: [start, last] };
+  }
+  return best;
+}
+
+// Words of a reference that are not names: venues, series, bibliographic words, months.
+const NOT_NAMES = new Set(
+  (
+    "in and of the on for to a an at by with from et al eds ed editor editors vol volume no number pp page pages " +
+    "journal proceedings proc conference conf international symposium workshop annual review letters letter " +
+    "transactions trans advances physical physics phys rev lett nature science press university working paper " +
+    "papers series national bureau economic research nber arxiv preprint technical report tech available online " +
+    "retrieved accessed doi url http https www org com abs pdf chapter book thesis dissertation phd ms " +
+    "january february march april may june july august september october november december " +
+    "jan feb mar apr jun jul aug sep sept oct nov dec quarterly american economics economy econometrica " +
+    "monthly notices royal astronomical society astrophysical astronomy astrophysics society institute ieee acm " +
+    "neural information processing systems learning machine lecture notes computer mathematical mathematics " +
+    "statistics statistical quantum high energy nuclear theory theoretical applied mechanics " +
+    "cambridge mit oxford springer elsevier wiley new york london berlin cited print epub see also cf eg ie " +
+    "ibid op cit forthcoming submitted unpublished manuscript mimeo draft"
+  ).split(" "),
+);
+
+export interface AuthorEvidence {
+  /** agree: the first author's surname is there, or two of the first five; disagree: names are there, none of theirs; absent: no names. */
+  kind: "agree" | "disagree" | "absent";
+  matched: number;
+  checked: number;
+  /** Capitalised words outside the title that may be names. */
+  names: number;
+}
+
+/** Do the candidate's authors appear in the rest of the reference (the text without the title)? */
+export function authorEvidence(rest: string, authors: readonly string[], originalRest?: string): AuthorEvidence {
+  const restWords = rest.split(" ").filter(Boolean);
+  const present = new Set(restWords);
+  const checked = authors.slice(0, 5);
+  const surnameFound = (name: string): boolean => {
+    const person = splitName(name);
+    const family = matchText(person.literal ?? person.family)
+      .split(" ")
+      .filter((word) => word.length >= 2 && !NOT_NAMES.has(word) && word !== "collaboration" && word !== "the");
+    if (family.length === 0) return false;
+    // "van der Berg" is found as "berg", "Garcia-Perez" as its words or "garciaperez".
+    return family.every((word) => present.has(word)) || present.has(family.join("")) || present.has(family.at(-1)!);
+  };
+  const found = checked.map(surnameFound);
+  const matched = found.filter(Boolean).length;
+  if (found[0] || matched >= 2 || (matched === 1 && checked.length === 1))
+    return { kind: "agree", matched, checked: checked.length, names: 0 };
+  // Farther down a long list (a reference may start "ATLAS Collaboration, G. Aad, ...").
+  if (authors.length > 5 && authors.slice(5, 40).some(surnameFound))
+    return { kind: "agree", matched: matched + 1, checked: checked.length, names: 0 };
+  const names = namesIn(originalRest ?? rest);
+  return { kind: names > 0 ? "disagree" : "absent", matched, checked: checked.length, names };
+}
+
+/** Words in a text that may be surnames: capitalised words that are not bibliographic or venue words. */
+function namesIn(text: string): number {
+  let count = 0;
+  for (const word of text.split(/[^\p{L}'’-]+/u)) {
+    if (word.length < 2) continue;
+    const folded = matchText(word).trim();
+    if (!folded || NOT_NAMES.has(folded)) continue;
+    if (/^\p{Lu}[\p{Ll}'’-]+$/u.test(word) || /^\p{Lu}{2,}$/u.test(word)) count++;
+  }
+  return count;
+}
+
+const YEAR = /(?<![\d.])(1[89]\d{2}|20\d{2})(?![\d])/g;
+
+export interface YearEvidence {
+  kind: "agree" | "close" | "disagree" | "absent";
+  /** The year the reference gives that is nearest the record's. */
+  cited: number | null;
+}
+
+/** Does a year in the text agree with the paper's (within one: arXiv's is the first version's, a journal's may be later)? */
+export function yearEvidence(rest: string, year: number | null): YearEvidence {
+  const years = [...rest.matchAll(YEAR)].map((match) => Number(match[1]));
+  if (years.length === 0 || year === null) return { kind: "absent", cited: years[0] ?? null };
+  const nearest = years.reduce((best, y) => (Math.abs(y - year) < Math.abs(best - year) ? y : best));
+  const gap = Math.abs(nearest - year);
+  return { kind: gap <= 1 ? "agree" : gap <= 3 ? "close" : "disagree", cited: nearest };
+}
+
+const INITIALS = /^(?:\p{Lu}\.?-?){1,3}\.?$/u;
+
+/**
+ * Words of a text written as names: next to initials ("B. Abbott", "Abbott B", "Abbott, B."),
+ * or before "et al". Folded as matchText folds them.
+ */
+export function nameWords(text: string): Set<string> {
+  const tokens = text.split(/\s+|(?<=,)/).map((token) => token.replace(/[,;:()[\]]+$/g, "").replace(/^[([]+/, ""));
+  const names = new Set<string>();
+  tokens.forEach((token, index) => {
+    if (!/^\p{Lu}[\p{L}'’-]+$/u.test(token) || INITIALS.test(token)) return;
+    const before = tokens[index - 1] ?? "";
+    const after = tokens[index + 1] ?? "";
+    if (INITIALS.test(before) || INITIALS.test(after) || /^et$/i.test(after) || /^(?:and|&)$/.test(before))
+      for (const word of matchText(token).split(" ")) if (word) names.add(word);
+  });
+  return names;
+}

@@ -1,0 +1,203 @@
+// papers_check_bibliography against the mirror seeded with the real sample records and NBER rows:
+// a whole bibliography in one call, in each format, with a verdict per entry, progress while it
+// works, nothing asked upstream, an answer within its token budget, and hostile input typed.
+
+import { env, exports } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { upsertMirror } from "../../src/store/nber-mirror";
+import { estimateTokens } from "../../src/sources/text/tokens";
+import { callTool, mcpMessages, resetUpstream, toolError, upstreamHits } from "../helpers";
+import { seedMirror } from "../mirror/driver";
+import { MCP_HEADERS } from "../support/mcp-http";
+import { parseBibtex } from "../support/bibtex";
+
+beforeEach(resetUpstream);
+
+interface Checked {
+  format: string;
+  summary: Record<string, number>;
+  entries: {
+    n: number;
+    verdict: string;
+    id?: string;
+    differences?: { field: string; cited: string | null; record: string | null }[];
+    bibtex?: string;
+    tried?: string[];
+    why?: string;
+    duplicate_of?: number;
+  }[];
+  notices: string[];
+}
+
+async function check(args: Record<string, unknown>): Promise<Checked> {
+  const result = await callTool("papers_check_bibliography", args);
+  if (result.isError) throw new Error(result.content[0]!.text);
+  return result.structuredContent as unknown as Checked;
+}
+
+const DIPHOTON = "Calculation of prompt diphoton production cross sections at Tevatron and LHC energies";
+
+describe("papers_check_bibliography", () => {
+  beforeEach(async () => {
+    await seedMirror();
+    await upsertMirror(env.DB, [
+      {
+        id: "w4679",
+        title: "Minimum Wage Effects on Employment and School Enrollment",
+        authors: ["David Neumark", "William Wascher"],
+        date: "1994-03",
+        abstract: null,
+        source: "nberwp",
+      },
+    ]);
+  });
+
+  it("gives every entry of a .bib file its verdict, with the record's BibTeX and what differs", async () => {
+    const bib = [
+      `@article{balazs2007,\n  author = {Bal{\\'a}zs, C. and Berger, E. L. and Nadolsky, P. M. and Yuan, C.-P.},\n  title = {${DIPHOTON}},\n  journal = {Phys. Rev. D},\n  year = {2007}\n}`,
+      `@techreport{neumark,\n  author = {Neumark, David and Wascher, William},\n  title = {Minimum Wage Effects on Employment and School Enrollment},\n  institution = {National Bureau of Economic Research},\n  number = {4679},\n  year = {2001}\n}`,
+      `@misc{again,\n  author = {Bal{\\'a}zs, C.},\n  title = {${DIPHOTON}},\n  year = {2007}\n}`,
+      `@misc{versioned,\n  title = {${DIPHOTON}},\n  author = {Balazs, C.},\n  eprint = {0704.0001v9},\n  archivePrefix = {arXiv},\n  year = {2007}\n}`,
+      "@article{invented,\n  author = {Smith, John and Doe, Jane},\n  title = {Quantum gravity signatures in minimum wage employment data},\n  year = {2019}\n}",
+      "@article{broken, title = {Unclosed",
+      `@misc{huge,\n  author = {${"Someone, A. and ".repeat(400)}Last, Z.},\n  title = {Too long}\n}`,
+    ].join("\n\n");
+    const result = await check({ bibliography: bib });
+    expect(result.format).toBe("bibtex");
+    expect(result.entries.map((e) => e.verdict)).toEqual([
+      "verified",
+      "differs",
+      "verified",
+      "differs",
+      "not_found",
+      "unreadable",
+      "unreadable",
+    ]);
+    expect(result.summary).toEqual({ entries: 7, verified: 2, differs: 2, not_found: 1, unreadable: 2 });
+    const [first, second, third, fourth, fifth, sixth, seventh] = result.entries;
+    expect(first).toMatchObject({ id: "arxiv:0704.0001" });
+    // The corrected entry is written from the record, and it is BibTeX a parser reads.
+    const parsed = parseBibtex(first!.bibtex!);
+    expect(parsed.entries[0]!.properties.eprint).toBe("0704.0001");
+    expect(second).toMatchObject({ id: "nber:w4679", differences: [{ field: "year", cited: "2001", record: "1994" }] });
+    expect(third).toMatchObject({ id: "arxiv:0704.0001", duplicate_of: 1 });
+    expect(fourth!.differences).toEqual([
+      { field: "arxiv_version", cited: "v9", record: expect.stringMatching(/^v\d$/) },
+    ]);
+    expect(fifth!.tried!.length).toBeGreaterThan(0);
+    expect(sixth!.why).toMatch(/BibTeX that cannot be read/);
+    expect(seventh!.why).toMatch(/at most 5000/);
+    expect(await upstreamHits()).toEqual([]);
+  });
+
+  it("reads a numbered plain list, RIS and CSL-JSON", async () => {
+    const list = await check({
+      bibliography: `[1] C. Balázs, E. L. Berger, P. M. Nadolsky, and C.-P. Yuan, "${DIPHOTON}," Phys. Rev. D 76, 013009 (2007).\n[2] Neumark, D. and Wascher, W. (1994). Minimum wage effects on employment and school enrollment. NBER WP 4679.\n[3]\n[4] J. Smith, "Attention is all you need," arXiv:0704.0001, 2017.`,
+    });
+    expect(list.format).toBe("text");
+    expect(list.entries.map((e) => [e.n, e.verdict])).toEqual([
+      [1, "verified"],
+      [2, "verified"],
+      [3, "unreadable"],
+      [4, "not_found"],
+    ]);
+    const ris = await check({
+      bibliography:
+        "TY  - RPRT\nAU  - Neumark, David\nAU  - Wascher, William\nTI  - Minimum Wage Effects on Employment and School Enrollment\nPY  - 1994\nER  - \nTY  - JOUR\nTI  - \nER  - ",
+    });
+    expect(ris.entries.map((e) => e.verdict)).toEqual(["verified", "unreadable"]);
+    const csl = await check({
+      bibliography: JSON.stringify([
+        {
+          type: "article",
+          title: DIPHOTON,
+          author: [{ family: "Balázs", given: "C." }],
+          issued: { "date-parts": [[2007]] },
+        },
+        { type: "article", DOI: "10.48550/arXiv.0704.0001", title: "A different title altogether about birds" },
+        "not an item",
+      ]),
+    });
+    expect(csl.entries.map((e) => e.verdict)).toEqual(["verified", "not_found", "unreadable"]);
+  });
+
+  it("reports progress while it works", async () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `${i + 1}. Balazs, C. (2007). ${DIPHOTON}.`).join("\n");
+    const response = await exports.default.fetch("http://localhost/mcp", {
+      method: "POST",
+      headers: { host: "localhost", ...MCP_HEADERS },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "papers_check_bibliography",
+          arguments: { bibliography: lines },
+          _meta: { progressToken: "bib" },
+        },
+      }),
+    });
+    const messages = mcpMessages(await response.text());
+    const progress = messages.filter((m) => m.method === "notifications/progress").map((m) => m.params);
+    expect(progress.at(-1)).toMatchObject({
+      progressToken: "bib",
+      progress: 30,
+      total: 30,
+      message: "30 of 30 entries checked",
+    });
+    expect(progress.length).toBeGreaterThan(5);
+    const final = messages.at(-1)!.result.structuredContent as Checked;
+    expect(final.summary.verified).toBe(30);
+    expect(final.entries.filter((e) => e.duplicate_of === 1)).toHaveLength(29);
+  });
+
+  it("keeps the whole answer within its token budget, and pages what does not fit", async () => {
+    const lines = Array.from({ length: 120 }, (_, i) => `${i + 1}. Balazs, C. (2007). ${DIPHOTON}.`).join("\n");
+    const result = await callTool("papers_check_bibliography", { bibliography: lines, max_tokens: 4_000 });
+    const size = estimateTokens(JSON.stringify(result.structuredContent)) + estimateTokens(result.content[0]!.text);
+    expect(size).toBeLessThanOrEqual(4_000);
+    const checked = result.structuredContent as unknown as Checked & { next_start: number | null };
+    expect(checked.entries.length).toBeLessThan(120);
+    expect(checked.next_start).toBe(checked.entries.length);
+    expect(checked.notices.join(" ")).toMatch(/start=/);
+    const rest = (
+      await callTool("papers_check_bibliography", {
+        bibliography: lines,
+        max_tokens: 20_000,
+        start: checked.next_start,
+      })
+    ).structuredContent as unknown as Checked & { next_start: number | null };
+    expect(rest.entries[0]!.n).toBe(checked.next_start! + 1);
+    expect(rest.next_start).toBeNull();
+    // Ten distinct papers fit whole in the default budget, each with its BibTeX.
+    const ten = Array.from({ length: 10 }, (_, i) => `${i + 1}. arXiv:0704.00${String(i + 10)}`).join("\n");
+    const answer = (await callTool("papers_check_bibliography", { bibliography: ten }))
+      .structuredContent as unknown as Checked;
+    expect(answer.entries.filter((e) => e.verdict === "verified" && e.bibtex)).toHaveLength(10);
+  });
+
+  it("refuses what it cannot take with a typed error, and answers junk with verdicts", async () => {
+    const tooMany = Array.from({ length: 201 }, (_, i) => `${i + 1}. Entry number ${i} about something`).join("\n");
+    expect(toolError(await callTool("papers_check_bibliography", { bibliography: tooMany })).reason).toBe(
+      "invalid_argument",
+    );
+    expect(toolError(await callTool("papers_check_bibliography", { bibliography: "" })).reason).toBe(
+      "invalid_argument",
+    );
+    expect(toolError(await callTool("papers_check_bibliography", { bibliography: "x", format: "yaml" })).reason).toBe(
+      "invalid_argument",
+    );
+    for (const bibliography of [
+      "@@@@",
+      "[{]",
+      "TY  - \nER  - ",
+      "\u0000\u0001 control",
+      "(".repeat(5_000),
+      "@misc{a,}\n@misc{b,",
+    ]) {
+      const result = await callTool("papers_check_bibliography", { bibliography });
+      if (result.isError) expect(toolError(result).reason).toBe("invalid_argument");
+      else expect((result.structuredContent as unknown as Checked).summary.verified).toBe(0);
+    }
+  });
+});
