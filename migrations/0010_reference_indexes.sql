@@ -23,6 +23,10 @@ CREATE TRIGGER arxiv_titles_au AFTER UPDATE OF title ON arxiv_papers WHEN old.ti
   INSERT INTO arxiv_titles_fts (rowid, title) VALUES (new.paper_key, new.title);
 END;
 
+-- How many titles hold each word, from the title index itself: the second walk pairs a
+-- reference's rarest title words (src/store/reference-candidates.ts).
+CREATE VIRTUAL TABLE arxiv_titles_fts_vocab USING fts5vocab(arxiv_titles_fts, 'row');
+
 -- Document frequencies of the NBER index's words: the walk leaves the words most papers hold out.
 -- fts5vocab counts them from the index itself; nothing is stored twice.
 CREATE VIRTUAL TABLE nber_papers_fts_vocab USING fts5vocab(nber_papers_fts, 'row');

@@ -56,7 +56,7 @@ const report: Record<string, any> = {
 };
 try {
   const url = stack.mcpUrl;
-  const status = await callTool(url, "arxiv_get_metadata", { ids: ["0704.0001"] });
+  const status = await callTool(url, "arxiv_get_metadata", { paper_ids: ["0704.0001"] });
   if (!status.papers?.length) throw new Error("the mirror does not answer");
   const hitsBefore = (await (await fetch(`${stack.fake.origin}/_hits`)).json()).length;
   // Warm-up: the isolate's first calls compile and fill caches.

@@ -30,13 +30,35 @@ export interface ReferenceCandidates {
 // candidate holds the reference's title words; author names would rank a collaboration's other
 // papers (thousands of shared names) above the one cited. arXiv's titles have their own index
 // (migration 0010: the main index's bm25 drowns a 2,831-author paper's title in its author list).
-const ARXIV_SQL = `SELECT ${SELECT_COLUMNS} FROM (
-  SELECT rowid AS k, bm25(arxiv_titles_fts) AS score FROM arxiv_titles_fts
-  WHERE arxiv_titles_fts MATCH coalesce((
-    SELECT group_concat('"' || json_extract(value, '$[0]') || '"', ' OR ')
-    FROM json_each(?1)
-    WHERE json_extract(value, '$[1]') NOT IN (SELECT term FROM arxiv_rank_terms WHERE col = 0)), '""')
-  ORDER BY score LIMIT ?2) r JOIN arxiv_papers p ON p.paper_key = r.k ORDER BY r.score`;
+const ARXIV_RARE = `WITH rare AS (
+    SELECT key AS i, json_extract(value, '$[0]') AS w FROM json_each(?1)
+    WHERE json_extract(value, '$[1]') NOT IN (SELECT term FROM arxiv_rank_terms WHERE col = 0))`;
+const arxivSql = (expression: string) => `${ARXIV_RARE}
+  SELECT ${SELECT_COLUMNS} FROM (
+    SELECT rowid AS k, bm25(arxiv_titles_fts) AS score FROM arxiv_titles_fts
+    WHERE arxiv_titles_fts MATCH coalesce((${expression}), '""')
+    ORDER BY score LIMIT ?2) r JOIN arxiv_papers p ON p.paper_key = r.k ORDER BY r.score`;
+/** Titles holding any of the rarer words: a title with one rare word among common ones. */
+const ARXIV_ANY = arxivSql(`SELECT group_concat('"' || w || '"', ' OR ') FROM rare`);
+/**
+ * Titles holding two words that stand next to each other in the reference (stopwords, bare
+ * numbers and words no title holds skipped): a title's words stand together, a venue's or an
+ * author list's pair with each other rarely in a title. For a title of common words only, which
+ * the walk over rare words cannot see, and for a long title whose bm25 loses to the short titles
+ * holding one of its words (at a million papers, 1411.4413's). Counts come from the title index's
+ * own vocabulary.
+ */
+const ARXIV_TWO = `WITH kept AS (
+    SELECT row_number() OVER (ORDER BY j.key) AS r, json_extract(j.value, '$[0]') AS w FROM json_each(?1) j
+    JOIN arxiv_titles_fts_vocab v ON v.term = json_extract(j.value, '$[1]')
+    WHERE v.doc <= ?3)
+  SELECT ${SELECT_COLUMNS} FROM (
+    SELECT rowid AS k, bm25(arxiv_titles_fts) AS score FROM arxiv_titles_fts
+    WHERE arxiv_titles_fts MATCH coalesce((
+      SELECT group_concat('("' || a.w || '" AND "' || b.w || '")', ' OR ') FROM kept a JOIN kept b ON b.r = a.r + 1), '""')
+    ORDER BY score LIMIT ?2) r JOIN arxiv_papers p ON p.paper_key = r.k ORDER BY r.score`;
+/** Words in more titles than this are not paired (their lists cost more to intersect than they narrow). */
+export const PAIR_MAX_DOCS = 20_000;
 
 const NBER_SQL = `SELECT n.id, n.title, n.authors, n.date FROM (
   SELECT rowid AS k, bm25(nber_papers_fts, 1.0, 0.0, 0.0) AS score FROM nber_papers_fts
@@ -60,7 +82,7 @@ export async function referenceCandidates(
   const statements: D1PreparedStatement[] = [];
   const useArxiv = arxiv && arxivWords.length > 0;
   const useNber = nber && nberWords.length > 0;
-  if (useArxiv) statements.push(db.prepare(ARXIV_SQL).bind(JSON.stringify(arxivWords), limit));
+  if (useArxiv) statements.push(db.prepare(ARXIV_ANY).bind(JSON.stringify(arxivWords), limit));
   if (useNber) statements.push(db.prepare(NBER_SQL).bind(JSON.stringify(nberWords), limit, NBER_COMMON_DOCS));
   if (statements.length === 0) return { arxiv: [], nber: [] };
   const results = await db.batch(statements);
@@ -78,4 +100,12 @@ export async function referenceCandidates(
       abstract: null,
     })),
   };
+}
+
+/** arXiv papers whose titles hold two neighbouring words of the reference (the second walk, when the first verified none). */
+export async function arxivTitlePairs(db: D1Reader, words: [string, string][], limit: number): Promise<StoredRow[]> {
+  const safe = words.filter(([word]) => /^[\p{L}\p{N}]+$/u.test(word)).slice(0, CANDIDATE_WORDS);
+  if (safe.length < 2) return [];
+  const { results } = await db.prepare(ARXIV_TWO).bind(JSON.stringify(safe), limit, PAIR_MAX_DOCS).all<StoredRow>();
+  return results;
 }

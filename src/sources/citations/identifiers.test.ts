@@ -105,3 +105,11 @@ describe("a title inside a reference", () => {
     ]);
   });
 });
+
+describe("names in TeX", () => {
+  it("are matched through TeX accents", () => {
+    const rest = "sramek r brejova b and vinar t 2007";
+    expect(authorEvidence(rest, ["Rastislav \\v{S}r\\'amek", "Bro\\v{n}a Brejov\\'a"]).kind).toBe("agree");
+    expect(compact('Er\\"o, J. and Fr\\"{u}hwirth')).toBe("eroandfruhwirth");
+  });
+});

@@ -12,7 +12,7 @@ import { mirrorByDoi } from "../../store/arxiv-mirror-lookup";
 import { mirrorState } from "../../store/arxiv-mirror-state";
 import { getCachedInfo } from "../../store/nber-cache";
 import { mirrorPaper } from "../../store/nber-mirror";
-import { referenceCandidates } from "../../store/reference-candidates";
+import { arxivTitlePairs, referenceCandidates } from "../../store/reference-candidates";
 import { STOPWORDS } from "../../search/stopwords";
 import { stem, words as indexWords } from "../../search/tokenize";
 import { findPapers } from "../arxiv/lookup";
@@ -27,6 +27,7 @@ import { parseReference, type ReferenceFields } from "./reference-text";
 import {
   authorEvidence,
   nameWords,
+  spellGreek,
   titleEvidence,
   yearEvidence,
   type AuthorEvidence,
@@ -156,7 +157,7 @@ export function textOfFields(fields: ReferenceFields): string {
  */
 function contentWords(text: string): string[] {
   const seen = new Set<string>();
-  const normal = text.normalize("NFKC");
+  const normal = spellGreek(text.normalize("NFKC"));
   const rejoined = [...normal.matchAll(/(\p{L}+)-\s+(\p{L}+)/gu)].map((match) => match[1]! + match[2]!);
   for (const word of [...indexWords(normal), ...indexWords(rejoined.join(" "))]) {
     if (word.length < 2 || /^\d+$/.test(word) || STOPWORDS.has(word)) continue;
@@ -198,8 +199,10 @@ export async function resolveReference(
   const words = contentWords(plain);
   if (!scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD && c.agreed.exact_identifier)) {
     await walkMirrors(ctx, words, found, tried, sources);
-    if (!scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD) && sources.includes("arxiv"))
-      await rankArxiv(ctx, words, input.fields, found, tried);
+    const verified = () => scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD);
+    if (!verified() && sources.includes("arxiv")) await pairArxivTitles(ctx, words, found, tried);
+    if (!verified() && sources.includes("arxiv"))
+      await rankArxiv(ctx, withoutNames(words, plain), input.fields, found, tried);
   } else tried.push("word search skipped: an identifier matched and the text agrees");
 
   let scored = scoreAll().sort((a, b) => b.confidence - a.confidence || b.title.length - a.title.length);
@@ -217,6 +220,12 @@ export async function resolveReference(
     parsed: input.fields,
     tried,
   };
+}
+
+/** The words that are not names beside initials: what the arXiv search is given, so that a long author list does not rank by itself. */
+function withoutNames(words: string[], plain: string): string[] {
+  const names = nameWords(plain);
+  return words.filter((word) => !names.has(word));
 }
 
 /** When the text names one paper (title and authors) and an identifier in it another: say so, trust neither. */
@@ -301,6 +310,19 @@ async function walkMirrors(
     tried.push(`words of the reference in the NBER mirror: ${candidates.nber.length} candidates`);
 }
 
+/** arXiv titles holding two neighbouring words of the reference (a title of common words; a long title among short ones). */
+async function pairArxivTitles(ctx: AppContext, words: string[], found: Found[], tried: string[]): Promise<void> {
+  if (!ctx.config.ARXIV_MIRROR_ENABLED || !(await mirrorState(ctx.env.DB)).ready) return;
+  const rows = await arxivTitlePairs(
+    ctx.env.DB.withSession("first-unconstrained"),
+    words.map((word) => [word, stem(word)]),
+    WALK_CANDIDATES,
+  );
+  for (const row of rows)
+    found.push(fromArxivPaper(rowToPaper(row), "two neighbouring words of the reference in arXiv titles"));
+  tried.push(`two neighbouring words of the reference in arXiv titles: ${rows.length} candidates`);
+}
+
 /**
  * The arXiv search's own ranking of the reference's words (the mirror's BM25; arXiv's API when
  * there is no whole mirror, with the title read from the text): finds a paper whose title words
@@ -308,7 +330,7 @@ async function walkMirrors(
  */
 async function rankArxiv(
   ctx: AppContext,
-  words: string[],
+  titleWords: string[],
   fields: ReferenceFields,
   found: Found[],
   tried: string[],
@@ -316,7 +338,7 @@ async function rankArxiv(
   const mirror = ctx.config.ARXIV_MIRROR_ENABLED && (await mirrorState(ctx.env.DB)).ready;
   // Lower-case words only: arXiv's grammar would read AND/OR/NOT and field prefixes.
   const query = mirror
-    ? words.slice(0, 30).join(" ")
+    ? titleWords.slice(0, 30).join(" ")
     : fields.title
       ? contentWords(fields.title).slice(0, 30).join(" ")
       : "";

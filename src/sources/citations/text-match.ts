@@ -47,6 +47,13 @@ const GREEK: Record<string, string> = {
 const GREEK_NAMES = new Set(Object.values(GREEK));
 const GREEK_CHARS = new RegExp(`[${Object.keys(GREEK).join("")}]`, "g");
 
+/** Greek letters (as characters or TeX commands) spelled out, as the index holds a title's TeX ("\\pi^0" -> "pi 0"). */
+export function spellGreek(text: string): string {
+  return text
+    .replace(/\\([a-zA-Z]+)/g, (whole, name: string) => (GREEK_NAMES.has(name.toLowerCase()) ? ` ${name} ` : whole))
+    .replace(GREEK_CHARS, (char) => ` ${GREEK[char]} `);
+}
+
 /**
  * Text as words for matching: TeX commands to their letters (Greek names kept, other commands
  * dropped), Greek letters to names, & to "and", ligatures and diacritics folded, lower case;
@@ -54,6 +61,8 @@ const GREEK_CHARS = new RegExp(`[${Object.keys(GREEK).join("")}]`, "g");
  */
 export function matchText(raw: string): string {
   const text = raw
+    // TeX accents first (\v{S}r\'amek is Šrámek), then other commands.
+    .replace(/\\(?:["'`^~=.]|[uvHckbdrt](?![a-zA-Z]))\s*\{?\\?([a-zA-Z])\}?/g, "$1")
     .replace(/\\([a-zA-Z]+)\s*/g, (_, name: string) => (GREEK_NAMES.has(name.toLowerCase()) ? ` ${name} ` : " "))
     .replace(/\\(.)/g, "$1")
     .replace(GREEK_CHARS, (char) => ` ${GREEK[char]} `)
