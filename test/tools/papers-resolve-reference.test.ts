@@ -272,6 +272,22 @@ describe("papers_resolve_reference reads identifiers in every spelling and any s
     ).toBe("invalid_argument");
   });
 
+  it("reports a journal DOI or an NBER DOI that names another paper than the title and authors", async () => {
+    const journal = await resolve({
+      reference:
+        "Neumark, D. and Wascher, W. (1994). Minimum wage effects on employment and school enrollment. doi:10.1103/PhysRevD.76.013009",
+    });
+    expect(journal.status).toBe("no_match");
+    expect(journal.conflict).toBe(
+      'DOI 10.1103/PhysRevD.76.013009 is arxiv:0704.0001 ("Calculation of prompt diphoton production cross sections at Tevatron and LHC energies"), but the title and authors are those of nber:w4679 ("Minimum Wage Effects on Employment and School Enrollment").',
+    );
+    const nber = await resolve({
+      reference: `C. Balázs et al. (2007). ${"Calculation of prompt diphoton production cross sections at Tevatron and LHC energies"}. https://doi.org/10.3386/w4679`,
+    });
+    expect(nber.status).toBe("no_match");
+    expect(nber.conflict).toContain("NBER number w4679 is nber:w4679");
+  });
+
   it("keeps the same title with another year, or by other authors, out of the matches", async () => {
     const year = await resolve({
       reference: "Neumark, D. and Wascher, W. (2009). Minimum wage effects on employment and school enrollment.",

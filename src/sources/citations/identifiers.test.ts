@@ -82,6 +82,18 @@ describe("a title inside a reference", () => {
     expect(close.coverage).toBeGreaterThanOrEqual(0.85);
   });
 
+  it("is close when a reference cites the main title without its subtitle", () => {
+    const evidence = titleEvidence(
+      "Card, D. (2018). The intergenerational transmission of human capital. NBER.",
+      "The Intergenerational Transmission of Human Capital: Evidence from the Golden Age of Upward Mobility",
+    );
+    expect(evidence.kind).toBe("close");
+    expect(evidence.rest).toBe("card d 2018 nber");
+    expect(titleEvidence("Card, D. (2018). Evidence. NBER.", "Evidence: a very long subtitle about it").kind).toBe(
+      "none",
+    );
+  });
+
   it("leaves the rest for the authors and the year", () => {
     const evidence = titleEvidence(
       "Neumark, D. and Wascher, W. (1994). Minimum wage effects on employment and school enrollment.",
@@ -110,6 +122,6 @@ describe("names in TeX", () => {
   it("are matched through TeX accents", () => {
     const rest = "sramek r brejova b and vinar t 2007";
     expect(authorEvidence(rest, ["Rastislav \\v{S}r\\'amek", "Bro\\v{n}a Brejov\\'a"]).kind).toBe("agree");
-    expect(compact('Er\\"o, J. and Fr\\"{u}hwirth')).toBe("eroandfruhwirth");
+    expect(compact('Er\\"o, J. and Fr\\"{u}hwirth')).toBe("erojandfruhwirth");
   });
 });

@@ -106,6 +106,18 @@ export function titleEvidence(reference: string, title: string): TitleEvidence {
     const rest = [...refWords.slice(0, first), ...refWords.slice(last + 1)].join(" ");
     return { kind: "exact", coverage: 1, rest, words: titleWords.length };
   }
+  // A reference may cite the main title alone ("Title" for "Title: A Subtitle"): close, when the main title says enough.
+  const main = /^(.{15,}?)(?::|\?|\s[-–—]\s)\s*\S/.exec(title)?.[1];
+  const mainWords = main ? matchText(main).split(" ").filter(Boolean) : [];
+  if (mainWords.length >= 3) {
+    const mainAt = findAtWordStart(joined, mainWords.join(""), wordAt);
+    if (mainAt >= 0) {
+      const first = wordAt[mainAt]!;
+      const last = wordAt[mainAt + mainWords.join("").length - 1]!;
+      const rest = [...refWords.slice(0, first), ...refWords.slice(last + 1)].join(" ");
+      return { kind: "close", coverage: mainWords.length / titleWords.length, rest, words: titleWords.length };
+    }
+  }
   const { covered, span } = inOrder(titleWords, refWords);
   const coverage = covered / titleWords.length;
   const rest = span ? [...refWords.slice(0, span[0]), ...refWords.slice(span[1] + 1)].join(" ") : refWords.join(" ");
