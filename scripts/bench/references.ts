@@ -185,10 +185,30 @@ try {
     .slice(0, 100)
     .map((c) => c.text)
     .join("\n\n");
-  const t = performance.now();
+  let t = performance.now();
   const bibResult = await callTool(url, "papers_check_bibliography", { bibliography: bibtex });
   checks.push({ ms: round(performance.now() - t), summary: bibResult.summary, format: "bibtex" });
+  // A list with 30 fabricated entries among 70 real ones: the fabricated take every walk.
+  const fabricated = set.cases.filter((c) => c.kind === "fabricated" && c.style !== "bibtex" && c.style !== "ris");
+  const mixed = [...realCases.slice(0, 70), ...fabricated.slice(0, 30)]
+    .map((c, i) => `[${i + 1}] ${c.text.replace(/\s*\n\s*/g, " ")}`)
+    .join("\n");
+  t = performance.now();
+  const mixedResult = await callTool(url, "papers_check_bibliography", { bibliography: mixed });
+  checks.push({
+    ms: round(performance.now() - t),
+    summary: mixedResult.summary,
+    format: "numbered list, 30 fabricated",
+  });
   report.check_bibliography = checks;
+  // The floor of a call on this machine in this run: a tool that reads nothing.
+  const floor: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const t0 = performance.now();
+    await callTool(url, "arxiv_list_categories", { group: "econ" });
+    floor.push(performance.now() - t0);
+  }
+  report.floor_list_categories = latency(floor);
   report.upstream_requests = (await (await fetch(`${stack.fake.origin}/_hits`)).json()).length - hitsBefore;
 } finally {
   await stack.stop();
