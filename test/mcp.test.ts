@@ -116,6 +116,26 @@ describe("bad input never crashes", () => {
     expect(result.content[0]!.text.length).toBeLessThan(1000);
   });
 
+  it("an argument name the tool does not have -> typed invalid_argument naming the closest one", async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      [
+        "papers_resolve_reference",
+        { text: "Neumark and Wascher (1994), Minimum wage effects on employment and school enrollment" },
+        "`text` is not an argument of papers_resolve_reference; did you mean `reference`?",
+      ],
+      ["arxiv_search_papers", { query: "all:quantum", max_result: 5 }, "did you mean `max_results`?"],
+      ["arxiv_list_categories", { grup: "econ" }, "`grup` is not an argument of arxiv_list_categories; did you mean `group`?"],
+      ["arxiv_get_metadata", { id: "0704.0001" }, "did you mean `paper_ids`?"],
+      ["arxiv_list_categories", { zzzzzzzzzz: 1 }, "`zzzzzzzzzz` is not an argument of arxiv_list_categories. Its arguments: group."],
+    ];
+    for (const [tool, args, message] of cases) {
+      const error = toolError(await callTool(tool, args));
+      expect(error.reason).toBe("invalid_argument");
+      expect(error.message).toContain(message);
+      expect(error.recovery).toContain("only its own arguments");
+    }
+  });
+
   it("unknown method -> method not found", async () => {
     const { message } = await mcpCall("papers/teleport", {});
     expect(message.error.code).toBe(-32601);

@@ -119,6 +119,65 @@ export function invalidArgument(toolName: string, error: z.ZodError): PapersErro
   });
 }
 
+// Names agents reach for that a tool calls otherwise (the closest by spelling would miss them).
+const ARGUMENT_ALIASES: Record<string, readonly string[]> = {
+  text: ["reference", "bibliography", "query", "question"],
+  citation: ["reference"],
+  entry: ["reference"],
+  bib: ["bibliography"],
+  bibtex: ["bibliography", "reference"],
+  q: ["query"],
+  search: ["query"],
+  keyword: ["query", "keywords"],
+  keywords: ["query"],
+  id: ["paper_id", "paper_ids", "ids"],
+  ids: ["paper_ids", "ids"],
+  arxiv_ids: ["paper_ids", "ids"],
+  limit: ["max_results", "max_tokens"],
+  max: ["max_results"],
+  offset: ["start"],
+  page_size: ["max_results", "per_page"],
+};
+
+/** Edit distance of two short names (the closest field name to a misspelt one). */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+/**
+ * An argument name the tool does not have is refused (a silently dropped `text` made
+ * papers_resolve_reference answer that the reference gave nothing to look up), naming the
+ * closest argument the tool has.
+ */
+export function unknownArguments(toolName: string, input: z.ZodObject, args: unknown): PapersError | undefined {
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return undefined;
+  const known = Object.keys(input.shape);
+  const unknown = Object.keys(args).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return undefined;
+  const hints = unknown.slice(0, 3).map((name) => {
+    const lower = name.toLowerCase();
+    const alias = ARGUMENT_ALIASES[lower]?.find((candidate) => known.includes(candidate));
+    const close = known
+      .map((candidate) => ({ candidate, d: distance(lower, candidate) }))
+      .sort((x, y) => x.d - y.d)[0];
+    const guess = alias ?? (close && close.d <= Math.max(2, Math.floor(name.length / 3)) ? close.candidate : undefined);
+    return `\`${name.slice(0, 40)}\` is not an argument of ${toolName}${guess ? `; did you mean \`${guess}\`?` : "."}`;
+  });
+  return new PapersError("invalid_argument", `${hints.join(" ")} Its arguments: ${known.join(", ") || "none"}.`, {
+    recovery: `Call ${toolName} again with only its own arguments (see its inputSchema in tools/list).`,
+  });
+}
+
 /** The call's progress reporter: notifications/progress on the call's own stream, when asked for. */
 function progressFor(ctx: ServerContext | undefined): ReportProgress {
   const token = ctx?.mcpReq._meta?.progressToken;
@@ -162,6 +221,8 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject, R ext
     async (rawArgs: unknown, ctx?: ServerContext) => {
       const started = performance.now();
       try {
+        const unknown = unknownArguments(tool.name, tool.input, rawArgs);
+        if (unknown) throw unknown;
         const parsed = tool.input.safeParse(rawArgs ?? {});
         if (!parsed.success) throw invalidArgument(tool.name, parsed.error);
         const result = await tool.handler(parsed.data, {
