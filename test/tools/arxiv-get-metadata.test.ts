@@ -220,3 +220,49 @@ describe("links across sources", () => {
     ]);
   });
 });
+
+describe("author lists the way the field shortens them (issue 32)", () => {
+  beforeEach(() => seedMirror());
+
+  it("shows a collaboration's first ten authors with the count and the collaboration, and every author on request", async () => {
+    const short = structuredOf(await callTool("arxiv_get_metadata", { paper_ids: ["1411.4413", "0704.0001"] }));
+    const [cms, small] = short.papers as {
+      authors: { name: string }[];
+      authors_total?: number;
+      collaboration?: string;
+    }[];
+    expect(cms!.authors).toHaveLength(10);
+    expect(cms!.authors_total).toBeGreaterThan(2_000);
+    expect(cms!.collaboration).toBe("CMS and LHCb Collaborations");
+    // A paper under the threshold is as it was.
+    expect(small!.authors).toHaveLength(4);
+    expect(small!.authors_total).toBeUndefined();
+    const full = structuredOf(await callTool("arxiv_get_metadata", { paper_ids: ["1411.4413"], full_authors: true }));
+    expect((full.papers as { authors: unknown[] }[])[0]!.authors).toHaveLength(cms!.authors_total!);
+    // The answer an agent gets by default is a few kilobytes, not 67.
+    const answer = await callTool("arxiv_get_metadata", { paper_ids: ["1411.4413", "2103.11058", "1310.8286"] });
+    expect(JSON.stringify(answer).length).toBeLessThan(30_000);
+  });
+
+  it("shortens them in search results, with a notice saying how to get them whole", async () => {
+    const page = structuredOf(
+      await callTool("arxiv_search_papers", { query: 'ti:"combined analysis of CMS and LHCb data"', max_results: 5 }),
+    );
+    const papers = page.papers as { id: string; authors: unknown[]; authors_total?: number }[];
+    const cms = papers.find((paper) => paper.id.startsWith("1411.4413"))!;
+    expect(cms.authors).toHaveLength(10);
+    expect(cms.authors_total).toBeGreaterThan(2_000);
+    expect((page.notices as string[]).join(" ")).toMatch(/full_authors/);
+  });
+
+  it("cites a large collaboration as INSPIRE does: the first author, others, and the collaboration", async () => {
+    const bibtex = structuredOf(await callTool("papers_export_citations", { ids: ["1411.4413"] })).text as string;
+    expect(bibtex).toMatch(/author = \{[^\n]* and others\},\n/);
+    expect(bibtex).toContain("collaboration = {CMS and LHCb Collaborations}");
+    expect(bibtex.length).toBeLessThan(2_000);
+    const csl = structuredOf(await callTool("papers_export_citations", { ids: ["1411.4413"], format: "csl-json" }));
+    expect(JSON.parse(csl.text as string)[0].author).toHaveLength(1);
+    const full = structuredOf(await callTool("papers_export_citations", { ids: ["1411.4413"], full_authors: true }));
+    expect((full.text as string).length).toBeGreaterThan(20_000);
+  });
+});

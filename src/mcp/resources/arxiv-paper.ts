@@ -2,6 +2,7 @@
 // slash travels as %2F (arxiv://paper/hep-th%2F9901001).
 import { PapersError } from "../../errors";
 import { getMetadata } from "../../sources/arxiv/lookup";
+import { shortenAuthors } from "../../sources/arxiv/paper";
 import { defineResource } from "../resource";
 
 export const arxivPaper = defineResource({
@@ -17,6 +18,7 @@ export const arxivPaper = defineResource({
         recovery: "Use arxiv://paper/<id>, e.g. arxiv://paper/2401.12345.",
       });
     const { papers } = await getMetadata(context, [paperId]);
-    return papers[0];
+    // A collaboration's author list is shortened here too; arxiv_get_metadata with full_authors gives it whole.
+    return papers[0] && shortenAuthors(papers[0]);
   },
 });

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { getMetadata, LOOKUP_BATCH } from "../../sources/arxiv/lookup";
-import { knownVersions, renderPaper, servedPaperSchema } from "../../sources/arxiv/paper";
+import {
+  AUTHORS_SHORTENED_OVER,
+  AUTHORS_SHOWN,
+  knownVersions,
+  renderPaper,
+  servedPaperSchema,
+  shortenAuthors,
+} from "../../sources/arxiv/paper";
 import { arxivLinks, linkSchema } from "../../sources/citations/links";
 import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
@@ -14,11 +21,12 @@ export const arxivGetMetadata = defineTool({
     "arXiv metadata by ID (2401.12345, 2401.12345v2, hep-th/9901001, arXiv:..., arxiv.org links). Up to 100 IDs: 10 are looked up, the rest return as remaining_ids; each miss says why.",
   input: z.object({
     paper_ids: z.array(z.string().max(300)).min(1).max(100).describe("arXiv IDs or arxiv.org links"),
+    full_authors: z.boolean().default(false).describe(`every author (else the first ${AUTHORS_SHOWN} past ${AUTHORS_SHORTENED_OVER})`),
   }),
   output: z.object({
     papers: sameShapeAs(
       servedPaperSchema.extend({ links: z.array(linkSchema) }),
-      "id, base_id, version, title, abstract, authors[{name, affiliations?}], primary_category, categories, published, updated, comment, journal_ref, doi, abs_url, pdf_url, html_url, served_from, cached_at?, cache_age_seconds?, versions[{version, date}], links[{kind, source, id_or_doi, how}]",
+      "id, base_id, version, title, abstract, authors[{name, affiliations?}], authors_total?, collaboration?, primary_category, categories, published, updated, comment, journal_ref, doi, abs_url, pdf_url, html_url, served_from, cached_at?, cache_age_seconds?, versions[{version, date}], links[{kind, source, id_or_doi, how}]",
     ),
     not_found: z.array(
       z.object({
@@ -48,11 +56,14 @@ export const arxivGetMetadata = defineTool({
     { reason: "upstream_malformed", when: "the upstream answered something unreadable" },
     { reason: "timeout", when: "the call ran out of its time budget" },
   ],
-  handler: async ({ paper_ids }, context) => {
+  handler: async ({ paper_ids, full_authors }, context) => {
     const result = await getMetadata(context, paper_ids);
     return {
       ...result,
-      papers: result.papers.map((paper) => ({ ...paper, versions: knownVersions(paper), links: arxivLinks(paper) })),
+      papers: result.papers.map((paper) => {
+        const shown = full_authors ? paper : shortenAuthors(paper);
+        return { ...shown, versions: knownVersions(paper), links: arxivLinks(paper) };
+      }),
     };
   },
   render(result) {

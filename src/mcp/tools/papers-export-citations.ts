@@ -8,16 +8,17 @@ export const papersExportCitations = defineTool({
   title: "Export citations",
   useWhen: "cite papers: BibTeX, RIS or CSL-JSON from the real records (arXiv and NBER IDs, or a library tag).",
   description:
-    "Citations for up to 50 arXiv and NBER IDs, from the real records (eprint, arXiv and journal DOIs, NBER series). Unknown IDs are in not_found.",
+    "BibTeX, RIS or CSL-JSON for up to 50 arXiv and NBER IDs from the real records; unknown IDs in not_found.",
   input: z.object({
     ids: z
       .array(z.string().max(300))
       .min(1)
       .max(EXPORT_MAX_IDS)
       .optional()
-      .describe("arXiv (vN pins a version) or NBER (w25000) IDs"),
-    tag: z.string().min(1).max(40).optional().describe("your library's papers with this tag"),
+      .describe("arXiv (vN pins) or NBER IDs"),
+    tag: z.string().min(1).max(40).optional().describe("a tag of your library"),
     format: z.enum(["bibtex", "ris", "csl-json"]).default("bibtex").describe("citation format"),
+    full_authors: z.boolean().default(false).describe("all authors"),
   }),
   output: z.object({
     format: z.string(),
@@ -42,7 +43,7 @@ export const papersExportCitations = defineTool({
     { reason: "no_identity", when: "the call carries no client identity for per-client state" },
     { reason: "no_match", when: "a tag names no paper of the library" },
   ],
-  async handler({ ids, tag, format }, context) {
+  async handler({ ids, tag, format, full_authors }, context) {
     const tagged = tag === undefined ? [] : (await (await agentFor(context.env, context.identity)).taggedIds(tag)).ids;
     const all = [...(ids ?? []), ...tagged];
     if (all.length === 0) {
@@ -59,7 +60,7 @@ export const papersExportCitations = defineTool({
         },
       );
     }
-    return exportCitations(context, all.slice(0, EXPORT_MAX_IDS), format);
+    return exportCitations(context, all.slice(0, EXPORT_MAX_IDS), format, { fullAuthors: full_authors });
   },
   render(result) {
     const misses = result.not_found.map((miss) => `not found ${miss.id}: ${miss.reason}: ${miss.detail}`);

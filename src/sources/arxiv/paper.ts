@@ -25,6 +25,10 @@ export const paperSchema = z.object({
   html_url: z.string(),
   /** Every version with its date, when the source lists them (the mirror's arXivRaw record does; the API gives v1 and the latest). */
   versions: z.array(z.object({ version: z.number(), date: z.string() })).optional(),
+  /** Set when the author list was shortened: how many authors the paper has. */
+  authors_total: z.number().optional(),
+  /** The collaboration the author list names, when it names one. */
+  collaboration: z.string().optional(),
 });
 
 export type ArxivPaper = z.infer<typeof paperSchema>;
@@ -34,6 +38,38 @@ export function knownVersions(paper: ArxivPaper): { version: number; date: strin
   if (paper.versions) return paper.versions;
   const first = { version: 1, date: paper.published };
   return paper.version > 1 ? [first, { version: paper.version, date: paper.updated }] : [first];
+}
+
+/**
+ * Author lists as the field shortens them: a paper with more than AUTHORS_SHORTENED_OVER authors
+ * (a collaboration's 2,831 names are 65 KB, a third of an agent's context) shows the first
+ * AUTHORS_SHOWN, with authors_total and the collaboration it names. arxiv_get_metadata's
+ * full_authors gives the whole list.
+ */
+export const AUTHORS_SHORTENED_OVER = 20;
+export const AUTHORS_SHOWN = 10;
+
+/** The collaboration an author list names: "The CMS and LHCb Collaborations: V. Khachatryan" -> "CMS and LHCb Collaborations". */
+export function collaborationOf(names: readonly string[]): string | undefined {
+  for (const [i, name] of names.slice(0, 5).entries()) {
+    const match = /^(?:the\s+)?([^:;,]{1,80}?\bcollaborations?\b)/i.exec(name.trim());
+    if (!match) continue;
+    // arXiv's line "The CMS and LHCb Collaborations: ..." splits at "and": the name before is part of it.
+    const before = /^(?:[Tt]he\s+)?([A-Z][A-Za-z0-9-]{1,20})$/.exec(names[i - 1]?.trim() ?? "");
+    return before ? `${before[1]} and ${match[1]!.trim()}` : match[1]!.trim();
+  }
+  return undefined;
+}
+
+export function shortenAuthors<P extends ArxivPaper>(paper: P): P {
+  if (paper.authors.length <= AUTHORS_SHORTENED_OVER) return paper;
+  const collaboration = collaborationOf(paper.authors.map((author) => author.name));
+  return {
+    ...paper,
+    authors: paper.authors.slice(0, AUTHORS_SHOWN),
+    authors_total: paper.authors.length,
+    ...(collaboration ? { collaboration } : {}),
+  };
 }
 
 /** Public links for people; never fetched by us (fetches use the configured base URLs). */
@@ -52,7 +88,8 @@ export type ServedPaper = z.infer<typeof servedPaperSchema>;
 /** A few lines an agent can read without the JSON: id, title, authors, categories, dates, links. */
 export function renderPaper(paper: ArxivPaper, { abstractChars = Infinity }: { abstractChars?: number } = {}): string {
   const names = paper.authors.map((author) => author.name);
-  const authors = names.length > 5 ? `${names.slice(0, 5).join(", ")} et al. (${names.length})` : names.join(", ");
+  const total = paper.authors_total ?? names.length;
+  const authors = total > 5 ? `${names.slice(0, 5).join(", ")} et al. (${total} authors)` : names.join(", ");
   const abstract =
     paper.abstract.length > abstractChars ? `${paper.abstract.slice(0, abstractChars)}…` : paper.abstract;
   const extra = [

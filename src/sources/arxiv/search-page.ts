@@ -3,7 +3,7 @@
 // `next_start` is offered while there is more within that window; an empty page says why.
 import { PapersError } from "../../errors";
 import type { SortBy } from "./api";
-import type { ArxivPaper } from "./paper";
+import { AUTHORS_SHOWN, type ArxivPaper, shortenAuthors } from "./paper";
 import { searchPapers, type SearchOutcome } from "./search";
 import type { AppContext } from "../../context";
 
@@ -72,6 +72,12 @@ export async function searchPage(
     sortOrder: request.sortOrder,
   });
   notices.push(...outcome.notices);
+  const papers = outcome.papers.map(shortenAuthors);
+  const shortened = papers.filter((paper) => paper.authors_total !== undefined).length;
+  if (shortened > 0)
+    notices.push(
+      `${shortened} author list${shortened === 1 ? " was" : "s were"} shortened to the first ${AUTHORS_SHOWN} (authors_total has the count): arxiv_get_metadata with full_authors gives the whole list.`,
+    );
   const returned = outcome.papers.length;
   const reachable = Math.min(outcome.total, RESULT_WINDOW);
   const next = start + returned;
@@ -82,7 +88,7 @@ export async function searchPage(
     start,
     returned,
     next_start: returned > 0 && (next < reachable || (outcome.totalIsLowerBound && next < RESULT_WINDOW)) ? next : null,
-    papers: outcome.papers,
+    papers,
     notices,
     ...(returned === 0 ? { guidance: emptyPageGuidance(outcome.total, start) } : {}),
     ...outcome.source,

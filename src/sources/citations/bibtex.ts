@@ -24,6 +24,7 @@ export function toBibtex(record: CitationRecord, key: string): string {
   };
   add("title", bibtexText(record.title, { title: true }));
   add("author", [...record.authors.map(bibtexName), ...(record.moreAuthors ? ["others"] : [])].join(" and "));
+  if (record.collaboration) add("collaboration", bibtexText(record.collaboration));
   let type: string;
   if (record.kind === "arxiv") {
     type = record.publishedAs ? "article" : "misc";

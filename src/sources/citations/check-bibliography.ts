@@ -11,14 +11,13 @@ import { type BibliographyFormat, readBibliography, type ReadEntry } from "./ent
 import { lookupRecords } from "./export";
 import { identifiersIn } from "./identifiers";
 import { assignKeys } from "./keys";
+import { citedAuthors } from "./record";
 import { type Candidate, lookupArxiv, resolveReference } from "./resolve";
 import { mapLimited } from "./map-limited";
 import type { AppContext } from "../../context";
 
 export const MAX_ENTRIES = 200;
 export const MAX_BIBLIOGRAPHY_CHARS = 250_000;
-/** Authors a corrected entry lists before "and others" (INSPIRE's export stops at 10 as well). */
-const BIBTEX_AUTHORS = 10;
 const RESOLVE_CONCURRENCY = 6;
 
 export type Verdict = "verified" | "differs" | "not_found" | "unreadable";
@@ -233,11 +232,7 @@ async function attachBibtex(ctx: AppContext, entries: CheckedEntry[], budget: nu
   const wanted = [...new Set(entries.flatMap((entry) => (entry.id ? [entry.id.replace(/^(arxiv|nber):/, "")] : [])))];
   if (wanted.length === 0) return notices;
   const { found } = await lookupRecords(ctx, wanted);
-  const shortened = found.map((record) =>
-    record.authors.length > BIBTEX_AUTHORS
-      ? { ...record, authors: record.authors.slice(0, BIBTEX_AUTHORS), moreAuthors: true }
-      : record,
-  );
+  const shortened = found.map((record) => citedAuthors(record));
   const keys = assignKeys(shortened);
   const bibtexById = new Map(shortened.map((record, i) => [record.id, toBibtex(record, keys[i]!)]));
   let used = 0;

@@ -13,7 +13,7 @@ import { paperUrl, PUBLIC_NBER, type NberPaperInfo } from "../nber/paper";
 import { toBibtex } from "./bibtex";
 import { toCsl } from "./csl";
 import { assignKeys } from "./keys";
-import { fromArxiv, fromNber, type CitationRecord } from "./record";
+import { citedAuthors, fromArxiv, fromNber, type CitationRecord } from "./record";
 import { toRis } from "./ris";
 import type { AppContext } from "../../context";
 
@@ -45,8 +45,10 @@ export async function exportCitations(
   ctx: AppContext,
   ids: readonly string[],
   format: CitationFormat,
+  { fullAuthors = false }: { fullAuthors?: boolean } = {},
 ): Promise<ExportResult> {
-  const records = await lookupRecords(ctx, ids);
+  const looked = await lookupRecords(ctx, ids);
+  const records = { ...looked, found: looked.found.map((record) => citedAuthors(record, fullAuthors)) };
   const keys = assignKeys(records.found);
   const text =
     format === "csl-json"

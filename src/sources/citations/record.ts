@@ -1,7 +1,7 @@
 // The one citation record every export format is written from, built from what our tools already
 // serve (an arXiv paper from the mirror, cache or API; an NBER paper's info). Pure.
 import type { ArxivPaper } from "../arxiv/paper";
-import { PUBLIC_ARXIV } from "../arxiv/paper";
+import { collaborationOf, PUBLIC_ARXIV } from "../arxiv/paper";
 import type { NberPaperInfo } from "../nber/paper";
 import { PUBLIC_NBER } from "../nber/paper";
 import { splitName, type PersonName } from "./names";
@@ -29,6 +29,17 @@ export interface CitationRecord {
   report?: { institution: string; series: string; number: string };
   /** Where the data came from, in words ("arXiv metadata mirror"). */
   source: string;
+  /** The collaboration the author list names (BibTeX's collaboration field, as INSPIRE writes it). */
+  collaboration?: string;
+}
+
+/** INSPIRE's rule for large collaborations: more than this many authors, and an entry lists the first and "others". */
+export const CITED_AUTHORS_MAX = 10;
+
+/** The record as a citation lists its authors: the first and "others" past CITED_AUTHORS_MAX, unless the whole list is asked for. */
+export function citedAuthors(record: CitationRecord, full = false): CitationRecord {
+  if (full || record.authors.length <= CITED_AUTHORS_MAX) return record;
+  return { ...record, authors: record.authors.slice(0, 1), moreAuthors: true };
 }
 
 export const ARXIV_DOI_PREFIX = "10.48550/arXiv.";
@@ -41,6 +52,7 @@ export function fromArxiv(paper: ArxivPaper, pinnedVersion: boolean, source: str
   const sourceDoi = `${ARXIV_DOI_PREFIX}${paper.base_id}`;
   const named = paper.authors.filter((author) => !ET_AL.test(author.name));
   const journalDoi = paper.doi?.trim().split(/\s+/)[0] ?? null;
+  const collaboration = collaborationOf(paper.authors.map((author) => author.name));
   return {
     id: pinnedVersion ? paper.id : paper.base_id,
     kind: "arxiv",
@@ -55,6 +67,7 @@ export function fromArxiv(paper: ArxivPaper, pinnedVersion: boolean, source: str
     eprint: { id: paper.base_id, version: pinnedVersion ? paper.version : null, primaryClass: paper.primary_category },
     publishedAs: paper.journal_ref?.trim() || null,
     source,
+    ...(collaboration ? { collaboration } : {}),
   };
 }
 
