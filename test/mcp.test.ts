@@ -124,9 +124,17 @@ describe("bad input never crashes", () => {
         "`text` is not an argument of papers_resolve_reference; did you mean `reference`?",
       ],
       ["arxiv_search_papers", { query: "all:quantum", max_result: 5 }, "did you mean `max_results`?"],
-      ["arxiv_list_categories", { grup: "econ" }, "`grup` is not an argument of arxiv_list_categories; did you mean `group`?"],
+      [
+        "arxiv_list_categories",
+        { grup: "econ" },
+        "`grup` is not an argument of arxiv_list_categories; did you mean `group`?",
+      ],
       ["arxiv_get_metadata", { id: "0704.0001" }, "did you mean `paper_ids`?"],
-      ["arxiv_list_categories", { zzzzzzzzzz: 1 }, "`zzzzzzzzzz` is not an argument of arxiv_list_categories. Its arguments: group."],
+      [
+        "arxiv_list_categories",
+        { zzzzzzzzzz: 1 },
+        "`zzzzzzzzzz` is not an argument of arxiv_list_categories. Its arguments: group.",
+      ],
     ];
     for (const [tool, args, message] of cases) {
       const error = toolError(await callTool(tool, args));

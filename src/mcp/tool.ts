@@ -167,9 +167,7 @@ export function unknownArguments(toolName: string, input: z.ZodObject, args: unk
   const hints = unknown.slice(0, 3).map((name) => {
     const lower = name.toLowerCase();
     const alias = ARGUMENT_ALIASES[lower]?.find((candidate) => known.includes(candidate));
-    const close = known
-      .map((candidate) => ({ candidate, d: distance(lower, candidate) }))
-      .sort((x, y) => x.d - y.d)[0];
+    const close = known.map((candidate) => ({ candidate, d: distance(lower, candidate) })).sort((x, y) => x.d - y.d)[0];
     const guess = alias ?? (close && close.d <= Math.max(2, Math.floor(name.length / 3)) ? close.candidate : undefined);
     return `\`${name.slice(0, 40)}\` is not an argument of ${toolName}${guess ? `; did you mean \`${guess}\`?` : "."}`;
   });

@@ -9,6 +9,7 @@ import { planMirrorSearch } from "../../src/sources/arxiv/mirror-query";
 import { searchMirror } from "../../src/store/arxiv-mirror-search";
 import type { MirrorRecord } from "../../src/store/arxiv-row";
 import { sampleRecords, seedMirror, seedPartialMirror } from "../mirror/driver";
+import { estimateTokens } from "../../src/sources/text/tokens";
 
 beforeEach(resetUpstream);
 
@@ -453,5 +454,48 @@ describe("a partial mirror (its first harvest under way) is never served as a wh
     expect(result.structuredContent.notices.join(" ")).toMatch(
       /arXiv's API failed \(upstream_unavailable\).*the mirror is partial/,
     );
+  });
+});
+
+describe("a search page within an agent's budget (issue 32)", () => {
+  beforeEach(() => seedMirror());
+
+  it("keeps every page under 20,000 tokens on the worst real records: brief records past it, saying so", async () => {
+    // The whole result, content and structuredContent: what a client that reads both pays.
+    const tokensOf = (result: unknown) => estimateTokens(JSON.stringify(result));
+    for (const args of [
+      { query: "cat:hep-ex" },
+      { query: "all:measurement" },
+      { query: "cat:hep-ex", max_results: 50 },
+      { query: "all:measurement", max_results: 50 },
+      { query: "cat:quant-ph", max_results: 50 },
+    ]) {
+      const result = await callTool("arxiv_search_papers", args);
+      expect(result.isError).toBeFalsy();
+      expect(tokensOf(result), JSON.stringify(args)).toBeLessThanOrEqual(20_000);
+      const page = result.structuredContent as { papers: { versions?: unknown }[]; notices: string[] };
+      const brief = page.notices.some((notice) => notice.startsWith("The records are brief"));
+      // A default page is full; a 50-result page of long abstracts is the one made brief.
+      if (!("max_results" in args)) expect(brief, JSON.stringify(args)).toBe(false);
+    }
+    const big = await callTool("arxiv_search_papers", { query: "all:measurement", max_results: 50 });
+    const page = big.structuredContent as {
+      papers: { abstract: string; authors: unknown[]; categories: string[] }[];
+      notices: string[];
+    };
+    expect(page.notices.join(" ")).toMatch(/The records are brief .* within 20,000 tokens: arxiv_get_metadata/);
+    expect(page.papers).toHaveLength(50);
+    for (const paper of page.papers) {
+      expect(paper.abstract.length).toBeLessThanOrEqual(201);
+      expect(paper.authors.length).toBeLessThanOrEqual(3);
+      expect(paper.categories).toHaveLength(1);
+    }
+    // Asked for, a page is brief at any size; asked full, it is full.
+    const asked = await callTool("arxiv_search_papers", { query: "cat:hep-ex", detail: "brief" });
+    expect(
+      (asked.structuredContent as { papers: { authors: unknown[] }[] }).papers.every((p) => p.authors.length <= 3),
+    ).toBe(true);
+    const full = await callTool("arxiv_search_papers", { query: "all:measurement", max_results: 50, detail: "full" });
+    expect(tokensOf(full)).toBeGreaterThan(20_000);
   });
 });

@@ -1,13 +1,6 @@
 import { z } from "zod";
 import { getMetadata, LOOKUP_BATCH } from "../../sources/arxiv/lookup";
-import {
-  AUTHORS_SHORTENED_OVER,
-  AUTHORS_SHOWN,
-  knownVersions,
-  renderPaper,
-  servedPaperSchema,
-  shortenAuthors,
-} from "../../sources/arxiv/paper";
+import { knownVersions, renderPaper, servedPaperSchema, shortenAuthors } from "../../sources/arxiv/paper";
 import { arxivLinks, linkSchema } from "../../sources/citations/links";
 import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
@@ -18,10 +11,10 @@ export const arxivGetMetadata = defineTool({
   useWhen:
     "look arXiv papers up by ID in any spelling or by arxiv.org link (title, authors, abstract, versions, DOIs).",
   description:
-    "arXiv metadata by ID (2401.12345, 2401.12345v2, hep-th/9901001, arXiv:..., arxiv.org links). Up to 100 IDs: 10 are looked up, the rest return as remaining_ids; each miss says why.",
+    "arXiv metadata by ID in any spelling or arxiv.org link. Up to 100 IDs: 10 are looked up, the rest return as remaining_ids; each miss says why.",
   input: z.object({
     paper_ids: z.array(z.string().max(300)).min(1).max(100).describe("arXiv IDs or arxiv.org links"),
-    full_authors: z.boolean().default(false).describe(`every author (else the first ${AUTHORS_SHOWN} past ${AUTHORS_SHORTENED_OVER})`),
+    full_authors: z.boolean().default(false).describe("all authors"),
   }),
   output: z.object({
     papers: sameShapeAs(

@@ -17,7 +17,7 @@ export const arxivListCategories = defineTool({
   title: "List arXiv categories",
   useWhen: "find the category codes for cat: and category (all, or one group or archive).",
   description:
-    "The ~155 active arXiv categories (code, name, group, archive). Filter by group (cs, econ, eess, math, physics, q-bio, q-fin, stat) or archive (astro-ph, hep-th).",
+    "The ~155 active arXiv categories (code, name, group, archive), by group (cs, econ, math, physics, ...) or archive (astro-ph, hep-th).",
   input: z.object({
     group: z
       .string()

@@ -10,7 +10,7 @@ export const arxivReadPaper = defineTool({
   title: "Read an arXiv paper",
   useWhen: "read an arXiv paper's full text by pages of max_tokens, or one section, figure or table.",
   description:
-    "An arXiv paper's text (Markdown, TeX maths) from arXiv HTML, ar5iv or the PDF (source says which), max_tokens a page. Page 1 has the outline and figures; section reads one section or figure.",
+    "An arXiv paper's text (Markdown, TeX maths) from arXiv HTML, ar5iv or the PDF, max_tokens a page. Page 1 has the outline and figures; section reads one section or figure.",
   input: z.object({
     paper_id: z.string().min(1).max(300).describe("ID or arxiv.org link; vN for an exact revision"),
     ...readInput,

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { paperSchema, renderPaper, servedFromFields } from "../../sources/arxiv/paper";
+import { paperSchema, renderBrief, renderPaper, servedFromFields } from "../../sources/arxiv/paper";
 import { MAX_QUERY_LENGTH } from "../../sources/arxiv/query";
-import { PAGE_CAP, searchPage } from "../../sources/arxiv/search-page";
+import { PAGE_ABSTRACT_CHARS, PAGE_CAP, searchPage } from "../../sources/arxiv/search-page";
 import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
 
@@ -13,9 +13,9 @@ export const arxivSearchPapers = defineTool({
   useWhen:
     "find arXiv papers by words, title, author, abstract or category (arXiv's query grammar: ti: au: abs: cat:, AND/OR/ANDNOT); page with next_start.",
   description:
-    'Search arXiv with its grammar: ti: au: abs: co: jr: cat: all:, upper-case AND/OR/ANDNOT (one precedence, grouped right; spaces mean OR), "phrases", parentheses. Mirror-backed.',
+    'Search arXiv with its grammar: ti: au: abs: co: jr: cat: all:, upper-case AND/OR/ANDNOT (one precedence, grouped right; spaces mean OR), "phrases", parentheses.',
   input: z.object({
-    query: z.string().min(1).max(MAX_QUERY_LENGTH).describe("arXiv query, e.g. abs:transformer AND cat:cs.CL"),
+    query: z.string().min(1).max(MAX_QUERY_LENGTH).describe("e.g. abs:transformer AND cat:cs.CL"),
     category: z.string().min(1).max(40).optional().describe("Category (cs.CL) or archive (cs, astro-ph)"),
     sort_by: z.enum(["relevance", "submitted", "updated"]).default("relevance").describe("submitted: by date"),
     sort_order: z.enum(["descending", "ascending"]).default("descending").describe("descending: best or newest first"),
@@ -29,6 +29,7 @@ export const arxivSearchPapers = defineTool({
       .default(10)
       .describe(`Page size; at most ${PAGE_CAP} are returned`),
     start: z.number().int().min(0).max(1_000_000).default(0).describe("Offset of the first result"),
+    detail: z.enum(["full", "brief"]).optional().describe("default: full under 20k tokens"),
   }),
   output: z.object({
     query: z.string().describe("The search_query sent to arXiv"),
@@ -38,6 +39,7 @@ export const arxivSearchPapers = defineTool({
     returned: z.number(),
     next_start: z.number().nullable(),
     papers: sameShapeAs(paperSchema, "paper records as in arxiv_get_metadata"),
+    detail: z.enum(["full", "brief"]),
     notices: z.array(z.string()),
     guidance: z.string().optional(),
     ...servedFromFields,
@@ -64,6 +66,7 @@ export const arxivSearchPapers = defineTool({
       sortOrder: args.sort_order,
       start: args.start,
       maxResults: args.max_results,
+      detail: args.detail,
     }),
   render(result) {
     const head = `${result.returned} of ${result.total.toLocaleString("en-US")}${result.total_is_lower_bound ? "+" : ""} results (start ${result.start}) for: ${result.query}`;
@@ -79,7 +82,9 @@ export const arxivSearchPapers = defineTool({
       head + cache,
       ...result.notices,
       ...(result.guidance ? [result.guidance] : []),
-      ...result.papers.map((paper) => renderPaper(paper, { abstractChars: 400 })),
+      ...result.papers.map((paper) =>
+        result.detail === "brief" ? renderBrief(paper) : renderPaper(paper, { abstractChars: PAGE_ABSTRACT_CHARS }),
+      ),
       next,
     ].join("\n\n");
   },

@@ -10,12 +10,7 @@ export const papersExportCitations = defineTool({
   description:
     "BibTeX, RIS or CSL-JSON for up to 50 arXiv and NBER IDs from the real records; unknown IDs in not_found.",
   input: z.object({
-    ids: z
-      .array(z.string().max(300))
-      .min(1)
-      .max(EXPORT_MAX_IDS)
-      .optional()
-      .describe("arXiv (vN pins) or NBER IDs"),
+    ids: z.array(z.string().max(300)).min(1).max(EXPORT_MAX_IDS).optional().describe("arXiv (vN pins) or NBER IDs"),
     tag: z.string().min(1).max(40).optional().describe("a tag of your library"),
     format: z.enum(["bibtex", "ris", "csl-json"]).default("bibtex").describe("citation format"),
     full_authors: z.boolean().default(false).describe("all authors"),

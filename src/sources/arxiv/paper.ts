@@ -85,6 +85,14 @@ export const servedFromFields = {
 export const servedPaperSchema = paperSchema.extend(servedFromFields);
 export type ServedPaper = z.infer<typeof servedPaperSchema>;
 
+/** Two lines for a brief page: id, title; authors, primary category, date, link. */
+export function renderBrief(paper: ArxivPaper): string {
+  const names = paper.authors.map((author) => author.name);
+  const total = paper.authors_total ?? names.length;
+  const authors = total > names.length ? `${names.join(", ")} et al. (${total})` : names.join(", ");
+  return `[${paper.id}] ${paper.title}\n  ${authors} · ${paper.primary_category} · ${paper.published.slice(0, 10)} · ${paper.abs_url}`;
+}
+
 /** A few lines an agent can read without the JSON: id, title, authors, categories, dates, links. */
 export function renderPaper(paper: ArxivPaper, { abstractChars = Infinity }: { abstractChars?: number } = {}): string {
   const names = paper.authors.map((author) => author.name);

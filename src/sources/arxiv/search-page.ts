@@ -3,7 +3,8 @@
 // `next_start` is offered while there is more within that window; an empty page says why.
 import { PapersError } from "../../errors";
 import type { SortBy } from "./api";
-import { AUTHORS_SHOWN, type ArxivPaper, shortenAuthors } from "./paper";
+import { estimateTokens } from "../text/tokens";
+import { AUTHORS_SHOWN, type ArxivPaper, renderPaper, shortenAuthors } from "./paper";
 import { searchPapers, type SearchOutcome } from "./search";
 import type { AppContext } from "../../context";
 
@@ -22,6 +23,8 @@ export interface SearchPageRequest {
   start: number;
   /** What the client asked for; capped to PAGE_CAP and the window, with a notice. */
   maxResults: number;
+  /** brief: shorter records; left out, a page is full unless it would pass PAGE_TOKEN_BUDGET. */
+  detail?: "full" | "brief" | undefined;
 }
 
 export interface SearchPage {
@@ -32,6 +35,8 @@ export interface SearchPage {
   returned: number;
   next_start: number | null;
   papers: ArxivPaper[];
+  /** brief: the records were shortened (asked for, or to keep the page within PAGE_TOKEN_BUDGET). */
+  detail: "full" | "brief";
   notices: string[];
   guidance?: string;
 }
@@ -72,7 +77,16 @@ export async function searchPage(
     sortOrder: request.sortOrder,
   });
   notices.push(...outcome.notices);
-  const papers = outcome.papers.map(shortenAuthors);
+  let papers = outcome.papers.map(shortenAuthors);
+  let detail: "full" | "brief" = request.detail ?? "full";
+  if (detail === "brief") papers = papers.map(briefPaper);
+  else if (request.detail === undefined && pageTokens(papers) > PAGE_TOKEN_BUDGET) {
+    papers = papers.map(briefPaper);
+    detail = "brief";
+    notices.push(
+      `The records are brief (${BRIEF_AUTHORS} authors, ${BRIEF_ABSTRACT_CHARS} characters of abstract, no versions or comment) to keep this page within ${PAGE_TOKEN_BUDGET.toLocaleString("en-US")} tokens: arxiv_get_metadata gives the full records, and a smaller max_results keeps them full.`,
+    );
+  }
   const shortened = papers.filter((paper) => paper.authors_total !== undefined).length;
   if (shortened > 0)
     notices.push(
@@ -89,9 +103,46 @@ export async function searchPage(
     returned,
     next_start: returned > 0 && (next < reachable || (outcome.totalIsLowerBound && next < RESULT_WINDOW)) ? next : null,
     papers,
+    detail,
     notices,
     ...(returned === 0 ? { guidance: emptyPageGuidance(outcome.total, start) } : {}),
     ...outcome.source,
+  };
+}
+
+/** No search page is larger than this, its text and its structured content together (Claude Code refuses a result over 25,000). */
+export const PAGE_TOKEN_BUDGET = 20_000;
+/** Characters of abstract the text rendering shows for each paper of a full page (a brief page's text shows none). */
+export const PAGE_ABSTRACT_CHARS = 400;
+const BRIEF_ABSTRACT_CHARS = 200;
+const BRIEF_AUTHORS = 3;
+
+/** A page's estimated tokens as an answer carries it: the papers as JSON, and as the tool's text rendering inside it. */
+function pageTokens(papers: ArxivPaper[]): number {
+  // A full page's text rendering: what renderPaper writes for each paper.
+  const text = papers.map((paper) => renderPaper(paper, { abstractChars: PAGE_ABSTRACT_CHARS })).join("\n\n");
+  return estimateTokens(JSON.stringify({ text, papers }));
+}
+
+/**
+ * The same record with less in it: the first authors (authors_total keeps the count), the start
+ * of the abstract, the primary category alone, and no versions, comment or journal reference.
+ */
+export function briefPaper(paper: ArxivPaper): ArxivPaper {
+  const { versions: _versions, ...rest } = paper;
+  return {
+    ...rest,
+    authors: paper.authors.slice(0, BRIEF_AUTHORS).map((author) => ({ name: author.name })),
+    ...(paper.authors.length > BRIEF_AUTHORS || paper.authors_total
+      ? { authors_total: paper.authors_total ?? paper.authors.length }
+      : {}),
+    abstract:
+      paper.abstract.length > BRIEF_ABSTRACT_CHARS
+        ? `${paper.abstract.slice(0, BRIEF_ABSTRACT_CHARS).trimEnd()}…`
+        : paper.abstract,
+    categories: [paper.primary_category],
+    comment: null,
+    journal_ref: null,
   };
 }
 
