@@ -10,7 +10,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import cslSchema from "../fixtures/csl/csl-data.json";
 import { upsertMirror } from "../../src/store/nber-mirror";
 import { callTool, resetUpstream, upstreamHits } from "../helpers";
-import { seedMirror } from "../mirror/driver";
+import { sampleRecords, seedMirror } from "../mirror/driver";
+import { estimateTokens } from "../../src/sources/text/tokens";
 import { parseBibtex } from "../support/bibtex";
 import { NBER_SEED } from "../support/nber";
 
@@ -190,5 +191,32 @@ describe("papers_export_citations", () => {
     // Not in the mirror, so arXiv's API is asked (live fallback on): "not in arXiv" or, when the fake cannot answer, a failed live lookup.
     expect(["not_in_arxiv", "live_lookup_failed"]).toContain(result.not_found[0]!.reason);
     expect(result.not_found[1]!.reason).toBe("invalid_id");
+  });
+});
+
+describe("an export within an agent's budget (issue 32)", () => {
+  beforeEach(() => seedMirror());
+
+  it("keeps 50 IDs under 20,000 tokens in every format, and says which IDs are left for the next call", async () => {
+    const many = ["1411.4413", "2103.11058", "1310.8286"];
+    const others = sampleRecords()
+      .map((record) => record.id)
+      .filter((id) => !many.includes(id))
+      .slice(0, 47);
+    const ids = [...many, ...others];
+    for (const format of ["bibtex", "ris", "csl-json"] as const) {
+      const answer = await callTool("papers_export_citations", { ids, format });
+      expect(estimateTokens(JSON.stringify(answer)), format).toBeLessThanOrEqual(20_000);
+      const result = answer.structuredContent as { entries: { id: string }[]; remaining_ids: string[]; text: string };
+      if (format === "csl-json") JSON.parse(result.text);
+      // Every ID is either exported here or named for the next call, in order.
+      expect([...result.entries.map((entry) => entry.id), ...result.remaining_ids]).toEqual(ids);
+      if (result.remaining_ids.length > 0) {
+        expect(answer.content[0]!.text).toMatch(/more papers were left out .* pass remaining_ids as ids next/);
+        const next = (await callTool("papers_export_citations", { ids: result.remaining_ids, format }))
+          .structuredContent as { entries: unknown[] };
+        expect(next.entries.length).toBeGreaterThan(0);
+      }
+    }
   });
 });

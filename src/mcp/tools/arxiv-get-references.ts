@@ -6,8 +6,7 @@ export const arxivGetReferences = defineTool({
   name: "arxiv_get_references",
   title: "arXiv paper references",
   useWhen: "an arXiv paper's bibliography, each entry resolved to an arXiv or NBER ID where one exists.",
-  description:
-    "An arXiv paper's bibliography (HTML or PDF), each entry resolved to an arXiv or NBER paper when one matches.",
+  description: "An arXiv paper's bibliography, each entry resolved to an arXiv or NBER paper when one matches.",
   input: z.object({
     paper_id: z.string().min(1).max(300).describe("arXiv ID or link"),
     start: z.number().int().min(0).default(0).describe("next_start"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EXPORT_MAX_IDS, exportCitations } from "../../sources/citations/export";
+import { EXPORT_MAX_IDS, EXPORT_TOKEN_BUDGET, exportCitations } from "../../sources/citations/export";
 import { agentFor } from "../../agent/client";
 import { defineTool } from "../tool";
 
@@ -7,11 +7,10 @@ export const papersExportCitations = defineTool({
   name: "papers_export_citations",
   title: "Export citations",
   useWhen: "cite papers: BibTeX, RIS or CSL-JSON from the real records (arXiv and NBER IDs, or a library tag).",
-  description:
-    "BibTeX, RIS or CSL-JSON for up to 50 arXiv and NBER IDs from the real records; unknown IDs in not_found.",
+  description: "BibTeX, RIS or CSL-JSON of up to 50 arXiv and NBER IDs, from the real records.",
   input: z.object({
     ids: z.array(z.string().max(300)).min(1).max(EXPORT_MAX_IDS).optional().describe("arXiv (vN pins) or NBER IDs"),
-    tag: z.string().min(1).max(40).optional().describe("a tag of your library"),
+    tag: z.string().min(1).max(40).optional().describe("library tag"),
     format: z.enum(["bibtex", "ris", "csl-json"]).default("bibtex").describe("citation format"),
     full_authors: z.boolean().default(false).describe("all authors"),
   }),
@@ -29,6 +28,7 @@ export const papersExportCitations = defineTool({
       )
       .meta({ description: "{id, key, kind, title, source}", "x-compact": true }),
     text: z.string(),
+    remaining_ids: z.array(z.string()),
     not_found: z
       .array(z.object({ id: z.string(), reason: z.string(), detail: z.string() }))
       .meta({ description: "{id, reason, detail}", "x-compact": true }),
@@ -59,6 +59,10 @@ export const papersExportCitations = defineTool({
   },
   render(result) {
     const misses = result.not_found.map((miss) => `not found ${miss.id}: ${miss.reason}: ${miss.detail}`);
+    if (result.remaining_ids.length > 0)
+      misses.push(
+        `${result.remaining_ids.length} more papers were left out to keep this answer within ${EXPORT_TOKEN_BUDGET.toLocaleString("en-US")} tokens: pass remaining_ids as ids next.`,
+      );
     return [result.text.trimEnd(), ...misses].filter(Boolean).join("\n\n") || "No entries.";
   },
 });

@@ -13,6 +13,7 @@ import { paperUrl, PUBLIC_NBER, type NberPaperInfo } from "../nber/paper";
 import { toBibtex } from "./bibtex";
 import { toCsl } from "./csl";
 import { assignKeys } from "./keys";
+import { estimateTokens } from "../text/tokens";
 import { citedAuthors, fromArxiv, fromNber, type CitationRecord } from "./record";
 import { toRis } from "./ris";
 import type { AppContext } from "../../context";
@@ -39,7 +40,12 @@ export interface ExportResult {
   entries: ExportedEntry[];
   text: string;
   not_found: ExportMiss[];
+  /** Found, but left for the next call to keep this answer within EXPORT_TOKEN_BUDGET. */
+  remaining_ids: string[];
 }
+
+/** No export answer is larger than this (estimated tokens, its text counted twice). */
+export const EXPORT_TOKEN_BUDGET = 20_000;
 
 export async function exportCitations(
   ctx: AppContext,
@@ -50,25 +56,38 @@ export async function exportCitations(
   const looked = await lookupRecords(ctx, ids);
   const records = { ...looked, found: looked.found.map((record) => citedAuthors(record, fullAuthors)) };
   const keys = assignKeys(records.found);
-  const text =
+  const pieces = records.found.map((record, i) =>
     format === "csl-json"
-      ? JSON.stringify(
-          records.found.map((record, i) => toCsl(record, keys[i]!)),
-          null,
-          2,
-        )
-      : `${records.found.map((record, i) => (format === "bibtex" ? toBibtex(record, keys[i]!) : toRis(record, keys[i]!))).join("\n\n")}\n`;
+      ? JSON.stringify(toCsl(record, keys[i]!), null, 2)
+      : format === "bibtex"
+        ? toBibtex(record, keys[i]!)
+        : toRis(record, keys[i]!),
+  );
+  // Entries in order while the answer stays within its budget (the text travels twice: in the
+  // content and in the structured answer); the first is always given.
+  let kept = 0;
+  let used = 500;
+  for (const piece of pieces) {
+    const cost = estimateTokens(JSON.stringify(piece)) * 2 + 60;
+    if (kept > 0 && used + cost > EXPORT_TOKEN_BUDGET) break;
+    used += cost;
+    kept++;
+  }
+  const found = records.found.slice(0, kept);
+  const text =
+    format === "csl-json" ? `[\n${pieces.slice(0, kept).join(",\n")}\n]` : `${pieces.slice(0, kept).join("\n\n")}\n`;
   return {
     format,
-    entries: records.found.map((record, i) => ({
+    entries: found.map((record, i) => ({
       id: record.id,
       key: keys[i]!,
       kind: record.kind,
       title: record.title,
       source: record.source,
     })),
-    text: records.found.length === 0 ? "" : text,
+    text: found.length === 0 ? "" : text,
     not_found: records.missed,
+    remaining_ids: records.found.slice(kept).map((record) => record.id),
   };
 }
 
