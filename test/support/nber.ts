@@ -30,4 +30,14 @@ export const NBER_SEED = [
   },
 ].map((paper) => ({ ...paper, abstract: null, source: "nberwp" as const }));
 
+/** The paper the reference tests cite in every style (real nberwp record): Neumark and Wascher, NBER WP 4679. */
+export const MINIMUM_WAGE_PAPER = {
+  id: "w4679",
+  title: "Minimum Wage Effects on Employment and School Enrollment",
+  authors: ["David Neumark", "William Wascher"],
+  date: "1994-03",
+  abstract: null,
+  source: "nberwp" as const,
+};
+
 export const seedNberMirror = () => upsertMirror(env.DB, NBER_SEED);

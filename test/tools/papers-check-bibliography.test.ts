@@ -8,6 +8,7 @@ import { upsertMirror } from "../../src/store/nber-mirror";
 import { estimateTokens } from "../../src/sources/text/tokens";
 import { callTool, mcpMessages, resetUpstream, toolError, upstreamHits } from "../helpers";
 import { seedMirror } from "../mirror/driver";
+import { MINIMUM_WAGE_PAPER } from "../support/nber";
 import { MCP_HEADERS } from "../support/mcp-http";
 import { parseBibtex } from "../support/bibtex";
 
@@ -40,16 +41,7 @@ const DIPHOTON = "Calculation of prompt diphoton production cross sections at Te
 describe("papers_check_bibliography", () => {
   beforeEach(async () => {
     await seedMirror();
-    await upsertMirror(env.DB, [
-      {
-        id: "w4679",
-        title: "Minimum Wage Effects on Employment and School Enrollment",
-        authors: ["David Neumark", "William Wascher"],
-        date: "1994-03",
-        abstract: null,
-        source: "nberwp",
-      },
-    ]);
+    await upsertMirror(env.DB, [MINIMUM_WAGE_PAPER]);
   });
 
   it("gives every entry of a .bib file its verdict, with the record's BibTeX and what differs", async () => {

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { upsertMirror } from "../../src/store/nber-mirror";
 import { callTool, resetUpstream, toolError, upstreamHits } from "../helpers";
 import { seedMirror } from "../mirror/driver";
+import { MINIMUM_WAGE_PAPER } from "../support/nber";
 
 beforeEach(resetUpstream);
 
@@ -196,16 +197,7 @@ describe("papers_resolve_reference on the reference set (a sample; npm run bench
 describe("papers_resolve_reference reads identifiers in every spelling and any style", () => {
   beforeEach(async () => {
     await seedMirror();
-    await upsertMirror(env.DB, [
-      {
-        id: "w4679",
-        title: "Minimum Wage Effects on Employment and School Enrollment",
-        authors: ["David Neumark", "William Wascher"],
-        date: "1994-03",
-        abstract: null,
-        source: "nberwp",
-      },
-    ]);
+    await upsertMirror(env.DB, [MINIMUM_WAGE_PAPER]);
   });
 
   it("resolves the reference that answered no_match with nothing tried", async () => {

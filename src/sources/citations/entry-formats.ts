@@ -3,7 +3,7 @@
 // RIS, CSL-JSON, or a plain list (numbered "[1]" / "1." / "(1)", paragraphs, or one per line).
 // Each entry comes back as the text the resolver reads, written from its fields when it had any.
 import { BibLatexParser } from "biblatex-csl-converter";
-import type { ReferenceFields } from "./reference-text";
+import { type ReferenceFields, textOfFields } from "./reference-text";
 
 export type BibliographyFormat = "bibtex" | "ris" | "csl-json" | "text";
 
@@ -143,7 +143,7 @@ function readBibtex(chunk: string, n: number): ReadEntry {
   };
   const venue = flat(f.journaltitle) || flat(f.booktitle) || institution;
   if (venue) fields.venue = venue;
-  return { ...base, text: textOfEntry(fields, flat(f.url)), fields };
+  return { ...base, text: textOfFields(fields, flat(f.url)), fields };
 }
 
 // ---- RIS
@@ -192,7 +192,7 @@ function readRis(chunk: string, n: number): ReadEntry {
   };
   const venue = one("JO", "JF", "T2", "PB");
   if (venue) fields.venue = venue;
-  return { ...base, text: textOfEntry(fields, (tags.get("UR") ?? []).join(" ")), fields };
+  return { ...base, text: textOfFields(fields, (tags.get("UR") ?? []).join(" ")), fields };
 }
 
 /** "Vaswani, Ashish" -> "Ashish Vaswani" (the resolver reads either; the display form reads better). */
@@ -244,22 +244,5 @@ function readCslItem(item: unknown, n: number): ReadEntry {
     return { ...base, problem: "the CSL-JSON item has no title, DOI or authors" };
   const venue = str(record["container-title"]) || str(record.publisher);
   if (venue) fields.venue = venue;
-  return { ...base, text: textOfEntry(fields, `${str(record.URL)} ${str(record.archive_location)}`), fields };
-}
-
-/** A reference written from an entry's fields (plus its links, which may carry an arXiv ID or NBER number). */
-function textOfEntry(fields: ReferenceFields, links: string): string {
-  const nber = fields.nber_id ? `NBER Working Paper No. ${fields.nber_id.replace(/^w/i, "")}` : undefined;
-  return [
-    fields.authors?.join(", "),
-    fields.title,
-    fields.venue,
-    fields.year,
-    fields.arxiv_id ? `arXiv:${fields.arxiv_id}` : undefined,
-    fields.doi ? `doi:${fields.doi}` : undefined,
-    nber,
-    links.trim() || undefined,
-  ]
-    .filter((part) => part !== undefined && part !== "")
-    .join(". ");
+  return { ...base, text: textOfFields(fields, `${str(record.URL)} ${str(record.archive_location)}`), fields };
 }

@@ -1,7 +1,7 @@
 // A bibliography entry as free text -> the fields a resolver can check: arXiv ID, DOI, NBER
 // number, title, author surnames, year, venue. Heuristic and pure; what it cannot find it leaves
 // out, and the resolver then says what it had to go on.
-import { identifiersIn, withoutIdentifiers } from "./identifiers";
+import { cleanDoi, identifiersIn, withoutIdentifiers } from "./identifiers";
 import { asciiFold } from "./names";
 import { plainTitle } from "./keys";
 
@@ -145,4 +145,23 @@ export function titleSimilarity(a: string, b: string): number {
   let shared = 0;
   for (const word of left) if (right.has(word)) shared++;
   return (2 * shared) / (left.size + right.size);
+}
+
+/**
+ * A reference written from fields (and links that may carry an identifier), so that fields, a
+ * pasted BibTeX/RIS/CSL-JSON entry and free text all take the resolver's one path.
+ */
+export function textOfFields(fields: ReferenceFields, links = ""): string {
+  return [
+    fields.authors?.join(", "),
+    fields.title,
+    fields.venue,
+    fields.year,
+    fields.arxiv_id ? `arXiv:${fields.arxiv_id}` : undefined,
+    fields.doi ? `doi:${cleanDoi(fields.doi)}` : undefined,
+    fields.nber_id ? `NBER Working Paper No. ${fields.nber_id.replace(/^w0*/i, "")}` : undefined,
+    links.trim() || undefined,
+  ]
+    .filter((part) => part !== undefined && part !== "")
+    .join(". ");
 }

@@ -23,9 +23,10 @@ import type { NberPaper, NberPaperInfo } from "../nber/paper";
 import { paperUrl } from "../nber/paper";
 import { readOneEntry } from "./entry-formats";
 import { cleanDoi, identifiersIn, withoutIdentifiers } from "./identifiers";
-import { parseReference, type ReferenceFields } from "./reference-text";
+import { parseReference, textOfFields, type ReferenceFields } from "./reference-text";
 import {
   authorEvidence,
+  BIBLIOGRAPHIC_WORDS,
   nameWords,
   spellGreek,
   titleEvidence,
@@ -136,21 +137,6 @@ export function referenceInput(input: { reference?: string | undefined } & Refer
   return { text, fields };
 }
 
-/** A reference written from fields, so that fields and text take one path. */
-export function textOfFields(fields: ReferenceFields): string {
-  return [
-    fields.authors?.join(", "),
-    fields.title,
-    fields.venue,
-    fields.year,
-    fields.arxiv_id ? `arXiv:${fields.arxiv_id}` : undefined,
-    fields.doi ? `doi:${cleanDoi(fields.doi)}` : undefined,
-    fields.nber_id ? `NBER Working Paper ${fields.nber_id}` : undefined,
-  ]
-    .filter((part) => part !== undefined && part !== "")
-    .join(". ");
-}
-
 /**
  * The words a reference is looked up by: folded index words, no stopwords, no bare numbers; a
  * word a PDF's line broke with a hyphen ("infor- mation") is also taken whole.
@@ -187,6 +173,8 @@ export async function resolveReference(
     `${text} ${input.fields.doi ? `doi:${input.fields.doi}` : ""} ${input.fields.arxiv_id ? `arXiv:${input.fields.arxiv_id}` : ""} ${input.fields.nber_id ? `NBER Working Paper ${input.fields.nber_id}` : ""}`,
   );
   await lookupIdentifiers(ctx, ids, found, tried, arxivLookups);
+  // Each candidate is scored once, however many walks ask whether one verified yet.
+  const scores = new Map<Found, Candidate>();
   const scoreAll = () => {
     const byPaper = new Map<string, Found>();
     for (const candidate of found) {
@@ -194,7 +182,11 @@ export async function resolveReference(
       const held = byPaper.get(key);
       if (!held || (candidate.exact && !held.exact)) byPaper.set(key, candidate);
     }
-    return [...byPaper.values()].map((candidate) => score(plain, candidate, ids));
+    return [...byPaper.values()].map((candidate) => {
+      let done = scores.get(candidate);
+      if (!done) scores.set(candidate, (done = score(plain, candidate, ids)));
+      return done;
+    });
   };
   const words = contentWords(plain);
   if (!scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD && c.agreed.exact_identifier)) {
@@ -475,16 +467,10 @@ function hasOtherTitle(title: TitleEvidence, candidate: Found, plain: string): b
   const own = new Set(contentWords(`${candidate.title} ${candidate.authors.slice(0, 20).join(" ")}`));
   const names = nameWords(plain);
   const other = contentWords(title.rest).filter(
-    (word) => word.length >= 3 && !own.has(word) && !VENUE_WORDS.has(word) && !names.has(word),
+    (word) => word.length >= 3 && !own.has(word) && !BIBLIOGRAPHIC_WORDS.has(word) && !names.has(word),
   );
   return other.length >= 3;
 }
-
-const VENUE_WORDS = new Set(
-  "arxiv preprint journal proceedings conference phys rev lett nucl astrophys astron mon not roy soc class quant grav gen rel grav math nber working paper papers series national bureau economic research review letters physical physics advances vol volume pp available online retrieved accessed eds editor university press technical report et al".split(
-    " ",
-  ),
-);
 
 /** The reference with the title's words taken out, case kept (for telling names apart). */
 function outsideTitle(plain: string, title: string): string {

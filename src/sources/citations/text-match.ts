@@ -165,23 +165,31 @@ function inOrder(titleWords: string[], refWords: string[]): { covered: number; s
   return best;
 }
 
-// Words of a reference that are not names: venues, series, bibliographic words, months.
-const NOT_NAMES = new Set(
+/** Words of a reference's venue and bibliographic apparatus: neither names nor a title's words. */
+export const BIBLIOGRAPHIC_WORDS: ReadonlySet<string> = new Set(
   (
-    "in and of the on for to a an at by with from et al eds ed editor editors vol volume no number pp page pages " +
-    "journal proceedings proc conference conf international symposium workshop annual review letters letter " +
-    "transactions trans advances physical physics phys rev lett nature science press university working paper " +
-    "papers series national bureau economic research nber arxiv preprint technical report tech available online " +
-    "retrieved accessed doi url http https www org com abs pdf chapter book thesis dissertation phd ms " +
+    "et al eds ed editor editors vol volume no number pp page pages journal proceedings proc conference conf " +
+    "international symposium workshop annual review letters letter transactions trans advances physical physics " +
+    "phys rev lett nucl astrophys astron mon not roy soc class quant grav gen rel math press university working " +
+    "paper papers series national bureau economic research nber arxiv preprint technical report tech available " +
+    "online retrieved accessed doi url http https www org com abs pdf chapter book thesis dissertation phd"
+  ).split(" "),
+);
+
+// Words of a reference that are not names: the bibliographic words, venues' words, months, common short words.
+const NOT_NAMES = new Set([
+  ...BIBLIOGRAPHIC_WORDS,
+  ...(
+    "in and of the on for to a an at by with from ms " +
     "january february march april may june july august september october november december " +
     "jan feb mar apr jun jul aug sep sept oct nov dec quarterly american economics economy econometrica " +
-    "monthly notices royal astronomical society astrophysical astronomy astrophysics society institute ieee acm " +
+    "monthly notices royal astronomical society astrophysical astronomy astrophysics institute ieee acm " +
     "neural information processing systems learning machine lecture notes computer mathematical mathematics " +
     "statistics statistical quantum high energy nuclear theory theoretical applied mechanics " +
     "cambridge mit oxford springer elsevier wiley new york london berlin cited print epub see also cf eg ie " +
     "ibid op cit forthcoming submitted unpublished manuscript mimeo draft"
   ).split(" "),
-);
+]);
 
 export interface AuthorEvidence {
   /** agree: the first author's surname is there, or two of the first five; disagree: names are there, none of theirs; absent: no names. */
