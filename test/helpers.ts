@@ -1,6 +1,8 @@
 // Helpers for workerd tests: call the Worker like a client, and read the fake upstream's log.
 import { env, exports } from "cloudflare:workers";
-import { MCP_HEADERS as CLIENT_HEADERS, mcpMessage } from "./support/mcp-http";
+import { answerOf, MCP_HEADERS as CLIENT_HEADERS, mcpMessage } from "./support/mcp-http";
+
+export { answerOf };
 
 export { mcpMessage, mcpMessages, toolErrorOf } from "./support/mcp-http";
 
@@ -44,12 +46,21 @@ export async function callTool(name: string, args: unknown) {
   return message.result as ToolResult;
 }
 
-type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent: any };
+type ToolResult = {
+  isError?: boolean;
+  content: { type: string; text: string; _meta?: Record<string, unknown> }[];
+  structuredContent: any;
+  _meta?: Record<string, unknown>;
+};
 
-/** The structured answer of a tool result; a failed call throws with its error text. */
+/**
+ * The structured answer of a tool result; a failed call throws with its error text. A text-payload
+ * answer (the read tools, export) has no structuredContent: its fields are in `_meta` and its text
+ * in the content item marked with the field's name, put back together here.
+ */
 export function structuredOf(result: ToolResult) {
   if (result.isError) throw new Error(result.content[0]!.text);
-  return result.structuredContent;
+  return answerOf(result);
 }
 
 /** tools/call that must succeed: its structured answer. */

@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PapersError } from "../src/errors";
 import { ByteBudget, PDF_ISOLATE_BUDGET_BYTES, PDF_WORKING_SET_BYTES, pdfMemory } from "../src/sources/text/pdf-memory";
-import { callToolWith, toolError, upstreamHits } from "./helpers";
+import { answerOf, callToolWith, toolError, upstreamHits } from "./helpers";
 
 const MB = 1_000_000;
 const soon = (ms = 2000) => Date.now() + ms;
@@ -88,7 +88,7 @@ describe("PDF reads take their memory from the isolate's budget", () => {
     // With the memory free again, the same read succeeds, and the budget is whole afterwards.
     const { result } = await callToolWith("arxiv_read_paper", { paper_id: "1512.03905v1" }, {});
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent.source).toBe("pdf_text");
+    expect(answerOf(result).source).toBe("pdf_text");
     expect(pdfMemory.inUse).toBe(0);
     expect(PDF_WORKING_SET_BYTES).toBeLessThan(PDF_ISOLATE_BUDGET_BYTES);
   });

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { ROOT, startStack, startWorker, workerdPeakRss } from "../lib/dev-server.ts";
 import { makeTextPdf } from "../../test/support/pdf.ts";
-import { MCP_HEADERS, mcpMessage } from "../lib/mcp-bench.ts";
+import { answerOf, MCP_HEADERS, mcpMessage } from "../lib/mcp-bench.ts";
 
 const arg = (flag, fallback) => {
   const at = process.argv.indexOf(flag);
@@ -362,9 +362,9 @@ try {
   });
   const pageResult = firstPage.message.result;
   const tokens = {
-    default_page_text_chars: pageResult.structuredContent.text.length,
-    default_page_text_tokens: Math.round(pageResult.structuredContent.text.length / 4),
-    first_page_content_text_tokens: Math.round(pageResult.content[0].text.length / 4),
+    default_page_text_chars: answerOf(pageResult).text.length,
+    default_page_text_tokens: Math.round(answerOf(pageResult).text.length / 4),
+    first_page_content_text_tokens: Math.round(pageResult.content.map((item) => item.text ?? "").join("").length / 4),
     first_page_response_bytes: firstPage.bytes,
   };
   // An NBER PDF served from R2 by /files (stored once by nber_download_paper from the fake upstream).
@@ -444,7 +444,7 @@ try {
     "",
     `NBER PDF served from R2 by /files: ${files.downloads} sequential downloads of ${files.file_kb} KB, ${files.mb_per_s} MB/s (${files.per_download_ms} ms each).`,
     "",
-    `Default arxiv_read_paper page: ${tokens.default_page_text_chars} characters of text = ${tokens.default_page_text_tokens} tokens (characters / 4); the first page's whole text content (with outline) = ${tokens.first_page_content_text_tokens} tokens; ${tokens.first_page_response_bytes} bytes on the wire (text and structuredContent).`,
+    `Default arxiv_read_paper page: ${tokens.default_page_text_chars} characters of text = ${tokens.default_page_text_tokens} tokens (characters / 4); the first page's whole text content (with outline) = ${tokens.first_page_content_text_tokens} tokens; ${tokens.first_page_response_bytes} bytes on the wire (the text once, in content).`,
     "",
     "| start-up | ms |",
     "|---|---|",

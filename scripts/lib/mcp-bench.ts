@@ -1,9 +1,9 @@
 // What the end-to-end benchmarks share: their flags, one MCP tools/call over Streamable HTTP
 // (JSON or SSE answer), and timing a case over many runs.
-import { MCP_HEADERS, mcpMessage } from "../../test/support/mcp-http.ts";
+import { answerOf, MCP_HEADERS, mcpMessage } from "../../test/support/mcp-http.ts";
 
 // The one reader of MCP's HTTP answers, shared with the tests.
-export { MCP_HEADERS, mcpMessage };
+export { answerOf, MCP_HEADERS, mcpMessage };
 
 /** `--flag value` from the command line, or the fallback. */
 export function arg(flag: string, fallback?: string): string | undefined {
@@ -14,7 +14,7 @@ export function arg(flag: string, fallback?: string): string | undefined {
 let anonymousClient = 0;
 
 /**
- * One tools/call; resolves to its structuredContent, throws on an HTTP, JSON-RPC or tool error.
+ * One tools/call; resolves to its answer (structuredContent, or a text-payload answer's fields and text), throws on an HTTP, JSON-RPC or tool error.
  * Each call claims its own client address unless `headers` names one, so the per-client limits
  * (which the benchmarks do not measure) stay out of the way.
  */
@@ -33,7 +33,7 @@ export async function callTool(
   const message = mcpMessage(text);
   if (response.status !== 200 || message.error || message.result?.isError)
     throw new Error(`${name}: ${text.slice(0, 400)}`);
-  return message.result.structuredContent;
+  return answerOf(message.result);
 }
 
 export const percentile = (sorted: number[], p: number): number =>

@@ -1,13 +1,15 @@
-// Standard Schema adapters for the SDK. Two jobs:
+// Standard Schema adapters for the SDK. Three jobs:
 // 1. JSON Schema is computed once per isolate, not once per McpServer (we build a fresh server per
 //    request; without this every tools/list and tools/call would convert every schema again).
-// 2. tools/list stays small: "$schema" is dropped everywhere, and output schemas keep only the
-//    shape (property names and types): no additionalProperties:false, required lists or
-//    descriptions. Results are still validated against the full zod schema on our side.
+// 2. tools/list stays small (issue 32: under 14 KB with every tool). "$schema" is dropped, and
+//    so is `minLength: 1` (every string argument is non-empty; zod still checks it). Output
+//    schemas keep only the answer's top-level field names: models never see output schemas
+//    (hosts send name, description and input schema), and the fields' types and the records'
+//    shapes are in docs/tools.md. Every answer is still checked against its full zod schema.
 // 3. Input validation is deferred to our tool wrapper (`lenient`), so that a wrong argument comes
 //    back as our typed `invalid_argument` error with a recovery hint rather than the SDK's plain text.
 import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
-import type { z } from "zod";
+import { z } from "zod";
 
 type JsonSchemaOptions = Parameters<StandardSchemaWithJSON["~standard"]["jsonSchema"]["input"]>[0];
 
@@ -36,23 +38,17 @@ export function memoizedSchema<T extends z.ZodType>(
   } as StandardSchemaWithJSON<z.input<T>, z.output<T>>;
 }
 
-function compact(schema: Record<string, unknown>, dropClosed: boolean): Record<string, unknown> {
+function compact(schema: Record<string, unknown>, output: boolean): Record<string, unknown> {
+  if (output) return topLevelShape(schema);
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (node === null || typeof node !== "object") return node;
     const record = node as Record<string, unknown>;
-    if (record["x-compact"] === true) {
-      const description = record["description"] ? { description: record["description"] } : {};
-      return record["type"] === "object"
-        ? { type: "object", ...description }
-        : { type: "array", items: { type: "object" }, ...description };
-    }
     const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "$schema") continue;
-      if (dropClosed && key === "additionalProperties" && value === false) continue;
-      if (dropClosed && (key === "required" || key === "description") && typeof value !== "object") continue;
-      if (dropClosed && key === "required" && Array.isArray(value)) continue;
+    for (const [key, value] of Object.entries(record)) {
+      if (key === "$schema" || key === "x-compact") continue;
+      if (key === "minLength" && value === 1) continue;
+      if (key === "pattern" && record["format"] === "date") continue;
       out[key] = walk(value);
     }
     return out;
@@ -61,14 +57,17 @@ function compact(schema: Record<string, unknown>, dropClosed: boolean): Record<s
 }
 
 /**
- * An array of records whose shape another tool's schema already spells out: validated in full on
- * our side (the zod schema), advertised as "objects" in tools/list to keep it small.
+ * An output schema as its top-level field names: what a program needs to find a field; each
+ * field's type and the records' shapes are in docs/tools.md and in the zod schema that checks
+ * every answer.
  */
-export function sameShapeAs<T extends z.ZodType>(item: T, note: string) {
-  return item.array().meta({ description: note, "x-compact": true });
+function topLevelShape(schema: Record<string, unknown>): Record<string, unknown> {
+  const names = Object.keys((schema["properties"] ?? {}) as Record<string, unknown>);
+  return { type: "object", properties: Object.fromEntries(names.map((name) => [name, {}])) };
 }
 
-/** One record, validated in full on our side, advertised as an object with a note in tools/list. */
-export function compactObject<T extends z.ZodObject>(schema: T, note?: string) {
-  return schema.meta({ ...(note ? { description: note } : {}), "x-compact": true });
-}
+/** A day, YYYY-MM-DD: advertised as JSON Schema's format "date", checked by the pattern. */
+export const utcDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD")
+  .meta({ format: "date" });

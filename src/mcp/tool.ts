@@ -1,7 +1,9 @@
 // The tool pattern: one file per tool exports defineTool({...}); registerTool() wires it into a
-// McpServer. Results go out as structuredContent plus a compact text rendering; thrown errors go
-// through toErrorResult(). A tool declares the reasons it can fail with, and when; its handler
-// fails through a typed fail() that accepts only those. Every call writes one log line.
+// McpServer. Results go out as structuredContent plus a compact text rendering, except a tool
+// whose answer is a large text (a page of a paper, an export): that text goes out once, as content
+// (see TextPayload). Thrown errors go through toErrorResult(). A tool declares the reasons it can
+// fail with, and when; its handler fails through a typed fail() that accepts only those. Every
+// call writes one log line.
 import type { McpServer, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { AppContext } from "../context";
@@ -49,6 +51,25 @@ export type Fail<R extends ErrorReason> = (
   options?: PapersErrorOptions,
 ) => never;
 
+/** Where a text-payload answer's other fields go (`_meta` of the result), for programs; agents read the content. */
+export const ANSWER_META = "papers-mcp/answer";
+/** Marks the content item that holds the payload, with the name of the field it came from. */
+export const PAYLOAD_META = "papers-mcp/field";
+
+/**
+ * An answer that is mostly one large text. Clients pick content or structuredContent differently
+ * (Claude Code passes only structuredContent to the model when there is one; Kimi and Hermes only
+ * content; Copilot both), so a text sent in both reaches some models twice and a text sent in
+ * structuredContent alone reaches others not at all. Such a tool declares no output schema and
+ * sends no structuredContent: its content is the rendering (`render`), the payload as its own item,
+ * then `after` (the cursor). Its other fields, validated against the output schema, go in `_meta`.
+ */
+export interface TextPayload<T> {
+  field: keyof T & string;
+  /** Text after the payload: what to call for the rest. */
+  after?(result: T): string;
+}
+
 export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject, R extends ErrorReason = ErrorReason> {
   name: string;
   title: string;
@@ -66,6 +87,8 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject, R extend
   render(result: z.output<O>): string;
   /** resource_link items to add to the content (a downloaded file). */
   links?(result: z.output<O>): ResourceLinkContent[];
+  /** The answer is one large text: sent once, in content (see TextPayload). */
+  payload?: TextPayload<z.output<O>>;
 }
 
 export interface DefinedTool<
@@ -213,8 +236,8 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject, R ext
       title: tool.title,
       description: tool.description,
       inputSchema: tool.inputSchema,
-      outputSchema: tool.outputSchema,
-      annotations: tool.annotations,
+      ...(tool.payload ? {} : { outputSchema: tool.outputSchema }),
+      annotations: advertisedAnnotations(tool.annotations),
     },
     async (rawArgs: unknown, ctx?: ServerContext) => {
       const started = performance.now();
@@ -235,6 +258,7 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject, R ext
           (result as { served_from?: unknown }).served_from,
           performance.now() - started,
         );
+        if (tool.payload) return payloadAnswer(tool, result);
         return {
           content: [{ type: "text" as const, text: tool.render(result) }, ...(tool.links?.(result) ?? [])],
           structuredContent: result as Record<string, unknown>,
@@ -246,4 +270,37 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject, R ext
       }
     },
   );
+}
+
+/**
+ * The annotations without what the spec already implies (tools/list's budget): openWorldHint is
+ * true unless said, and idempotentHint and destructiveHint mean something only for a tool that
+ * is not read-only.
+ */
+export function advertisedAnnotations(annotations: ToolAnnotations): ToolAnnotations {
+  const { openWorldHint, idempotentHint, destructiveHint, ...rest } = annotations;
+  return {
+    ...rest,
+    ...(openWorldHint === false ? { openWorldHint } : {}),
+    ...(annotations.readOnlyHint === true ? {} : { idempotentHint, destructiveHint }),
+  };
+}
+
+/** A text-payload answer (see TextPayload): the text once, in content; the other fields in `_meta`. */
+function payloadAnswer<O extends z.ZodObject>(tool: DefinedTool<z.ZodObject, O>, result: z.output<O>) {
+  const payload = tool.payload!;
+  // No output schema is advertised, so the SDK does not check the answer: check it here.
+  const checked = tool.output.safeParse(result);
+  if (!checked.success) throw new Error(`${tool.name} answered outside its output schema: ${checked.error.message}`);
+  const { [payload.field]: text, ...fields } = result as Record<string, unknown>;
+  const after = payload.after?.(result);
+  return {
+    content: [
+      { type: "text" as const, text: tool.render(result) },
+      { type: "text" as const, text: String(text), _meta: { [PAYLOAD_META]: payload.field } },
+      ...(after ? [{ type: "text" as const, text: after }] : []),
+      ...(tool.links?.(result) ?? []),
+    ],
+    _meta: { [ANSWER_META]: fields },
+  };
 }

@@ -2,6 +2,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { answerOf } from "../support/mcp-http.ts";
 
 const mcpUrl = inject("mcpUrl");
 const errorReason = (result: Awaited<ReturnType<Client["callTool"]>>) =>
@@ -61,9 +62,15 @@ describe("MCP SDK client over Streamable HTTP", () => {
       arguments: { paper_id: "1512.03905v1", max_characters: 2000 },
     });
     expect(result.isError).toBeFalsy();
-    const page = result.structuredContent as { source: string; text: string; next_start: number | null };
+    // The page's text comes once, in content (no structuredContent): what any client shows the model.
+    expect(result.structuredContent).toBeUndefined();
+    const shown = (result.content as { type: string; text: string }[]).map((item) => item.text).join("\n\n");
+    expect(shown).toContain("Compositeness of Near Threshold Quasi-Bound States");
+    expect(shown).toMatch(/More: call again with start=2000\.$/);
+    expect(shown.split("Compositeness of Near Threshold Quasi-Bound States")).toHaveLength(2);
+    // The other fields, for programs, in _meta.
+    const page = answerOf(result) as { source: string; text: string; next_start: number | null };
     expect(page.source).toBe("pdf_text");
-    expect(page.text).toContain("Compositeness of Near Threshold Quasi-Bound States");
     expect(page.next_start).toBe(2000);
   });
 

@@ -45,3 +45,23 @@ export function toolErrorOf(result: { isError?: boolean; content?: { text?: stri
     recovery: string;
   };
 }
+
+interface AnswerLike {
+  content?: { text?: string; _meta?: Record<string, unknown> }[];
+  structuredContent?: unknown;
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * A tool's answer as one object: its structuredContent, or for a text-payload answer (the read
+ * tools, export: no structuredContent) its `_meta` fields with the payload put back from the
+ * content item that names its field.
+ */
+export function answerOf(result: AnswerLike | undefined): any {
+  if (result?.structuredContent !== undefined) return result.structuredContent;
+  const fields = result?._meta?.["papers-mcp/answer"];
+  if (fields === undefined) return undefined;
+  const payload = result?.content?.find((item) => typeof item._meta?.["papers-mcp/field"] === "string");
+  if (!payload) return fields;
+  return { ...(fields as object), [payload._meta!["papers-mcp/field"] as string]: payload.text };
+}

@@ -3,7 +3,7 @@
 
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { callToolOk, FAKE, callTool, callToolWith, resetUpstream, toolError, upstreamHits } from "../helpers";
+import { answerOf, callToolOk, FAKE, callTool, callToolWith, resetUpstream, toolError, upstreamHits } from "../helpers";
 import { seedMirror } from "../mirror/driver";
 import { htmlToDocument } from "../../src/sources/arxiv/read/html";
 import { pdfToDocument } from "../../src/sources/text/pdf";
@@ -54,8 +54,8 @@ describe("reading a paper when arXiv's API cannot be asked", () => {
       { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/status-503` },
     );
     expect(result.isError, JSON.stringify(result).slice(0, 400)).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ paper_id: "1512.03905v1", source: "pdf_text" });
-    expect(result.structuredContent.notices.join(" ")).toContain("the latest version the metadata mirror holds");
+    expect(answerOf(result)).toMatchObject({ paper_id: "1512.03905v1", source: "pdf_text" });
+    expect(answerOf(result).notices.join(" ")).toContain("the latest version the metadata mirror holds");
   });
 });
 
@@ -84,6 +84,25 @@ describe("arXiv HTML (LaTeXML) -> text", () => {
     expect(text).toContain("[Footnote 1: We replicate some of our experiments on open-weight models");
     expect(text).toMatch(/\n48\. /);
     expect(text).not.toMatch(/<script|ltx_|bootstrap\.bundle|html2canvas|\n{3,}/);
+  });
+
+  it("sends the page's text once: in content, between the outline and the cursor, with the other fields in _meta", async () => {
+    const result = await callTool("arxiv_read_paper", { paper_id: "2501.11120v1" });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toBeUndefined();
+    const [head, body, cursor] = result.content;
+    expect(head!.text).toMatch(/^2501\.11120v1 via arxiv_html \(live\): characters 0-\d+ of \d+/);
+    expect(head!.text).toContain("Outline:\n");
+    expect(body!._meta).toEqual({ "papers-mcp/field": "text" });
+    expect(body!.text).toContain("## 1 Introduction");
+    expect(cursor!.text).toMatch(/^More: call again with start=\d+\.$/);
+    // A known sentence of the page appears once in the whole answer, whatever part a client reads.
+    const sentence = "articulate its behaviors without requiring in-context examples";
+    expect(JSON.stringify(result).split(sentence)).toHaveLength(2);
+    const fields = result._meta?.["papers-mcp/answer"] as Record<string, unknown>;
+    expect(fields).toMatchObject({ paper_id: "2501.11120v1", source: "arxiv_html", start: 0 });
+    expect(fields).not.toHaveProperty("text");
+    expect(fields.next_start).toBe(body!.text.length);
   });
 
   it("gives an outline whose offsets point at the headings", async () => {

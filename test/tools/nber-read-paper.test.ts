@@ -1,7 +1,7 @@
 // nber_read_paper: the PDF's text, paged by characters and by tokens, then served from R2.
 
 import { beforeEach, describe, expect, it } from "vitest";
-import { callTool, resetUpstream, toolError, upstreamHits, callToolOk } from "../helpers";
+import { answerOf, callTool, resetUpstream, toolError, upstreamHits, callToolOk } from "../helpers";
 
 beforeEach(resetUpstream);
 
@@ -27,7 +27,7 @@ describe("token budgets", () => {
 describe("nber_read_paper", () => {
   it("reads the PDF's text, then serves pages from R2", async () => {
     const first = await callTool("nber_read_paper", { paper_id: "w10000", max_characters: 1000 });
-    expect(first.structuredContent).toMatchObject({
+    expect(answerOf(first)).toMatchObject({
       paper_id: "w10000",
       source: "pdf_text",
       served_from: "live",
@@ -35,9 +35,9 @@ describe("nber_read_paper", () => {
       next_start: 1000,
     });
     // The stand-in PDF is a real arXiv paper (see test/fixtures/content-routes.json).
-    expect(first.structuredContent.text).toContain("Existence and stability of circular orbits");
+    expect(answerOf(first).text).toContain("Existence and stability of circular orbits");
     const second = await callTool("nber_read_paper", { paper_id: "w10000", start: 1000, max_characters: 1000 });
-    expect(second.structuredContent).toMatchObject({ served_from: "cache", start: 1000 });
+    expect(answerOf(second)).toMatchObject({ served_from: "cache", start: 1000 });
     expect(await upstreamHits()).toHaveLength(1);
   });
 

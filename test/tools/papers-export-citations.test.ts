@@ -9,7 +9,7 @@ import "@citation-js/plugin-ris";
 import { beforeEach, describe, expect, it } from "vitest";
 import cslSchema from "../fixtures/csl/csl-data.json";
 import { upsertMirror } from "../../src/store/nber-mirror";
-import { callTool, resetUpstream, upstreamHits } from "../helpers";
+import { answerOf, callTool, resetUpstream, upstreamHits } from "../helpers";
 import { sampleRecords, seedMirror } from "../mirror/driver";
 import { estimateTokens } from "../../src/sources/text/tokens";
 import { parseBibtex } from "../support/bibtex";
@@ -20,7 +20,7 @@ beforeEach(resetUpstream);
 async function exportIds(ids: string[], format: "bibtex" | "ris" | "csl-json") {
   const result = await callTool("papers_export_citations", { ids, format });
   if (result.isError) throw new Error(result.content[0]!.text);
-  return result.structuredContent as {
+  return answerOf(result) as {
     format: string;
     entries: { id: string; key: string; kind: string; source: string }[];
     text: string;
@@ -197,6 +197,16 @@ describe("papers_export_citations", () => {
 describe("an export within an agent's budget (issue 32)", () => {
   beforeEach(() => seedMirror());
 
+  it("sends the export once: the entries in one content item, no structuredContent", async () => {
+    const answer = await callTool("papers_export_citations", { ids: ["1411.4413"], format: "csl-json" });
+    expect(answer.isError).toBeFalsy();
+    expect(answer.structuredContent).toBeUndefined();
+    expect(answer.content[0]!.text).toBe("1 CSL-JSON entry:");
+    const entries = JSON.parse(answer.content[1]!.text);
+    expect(entries[0]["container-title"]).toBe("Nature 522, 68-72 (04 June 2015)");
+    expect(JSON.stringify(answer).split("Nature 522, 68-72")).toHaveLength(2);
+  });
+
   it("keeps 50 IDs under 20,000 tokens in every format, and says which IDs are left for the next call", async () => {
     const many = ["1411.4413", "2103.11058", "1310.8286"];
     const others = sampleRecords()
@@ -207,14 +217,15 @@ describe("an export within an agent's budget (issue 32)", () => {
     for (const format of ["bibtex", "ris", "csl-json"] as const) {
       const answer = await callTool("papers_export_citations", { ids, format });
       expect(estimateTokens(JSON.stringify(answer)), format).toBeLessThanOrEqual(20_000);
-      const result = answer.structuredContent as { entries: { id: string }[]; remaining_ids: string[]; text: string };
+      const result = answerOf(answer) as { entries: { id: string }[]; remaining_ids: string[]; text: string };
       if (format === "csl-json") JSON.parse(result.text);
       // Every ID is either exported here or named for the next call, in order.
       expect([...result.entries.map((entry) => entry.id), ...result.remaining_ids]).toEqual(ids);
       if (result.remaining_ids.length > 0) {
-        expect(answer.content[0]!.text).toMatch(/more papers were left out .* pass remaining_ids as ids next/);
-        const next = (await callTool("papers_export_citations", { ids: result.remaining_ids, format }))
-          .structuredContent as { entries: unknown[] };
+        expect(answer.content[0]!.text).toMatch(/more papers were left out .* pass remaining_ids \(.*\) as ids next/);
+        const next = answerOf(await callTool("papers_export_citations", { ids: result.remaining_ids, format })) as {
+          entries: unknown[];
+        };
         expect(next.entries.length).toBeGreaterThan(0);
       }
     }

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { getMetadata, LOOKUP_BATCH } from "../../sources/arxiv/lookup";
 import { knownVersions, renderPaper, servedPaperSchema, shortenAuthors } from "../../sources/arxiv/paper";
 import { arxivLinks, linkSchema } from "../../sources/citations/links";
-import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
 
 export const arxivGetMetadata = defineTool({
@@ -11,16 +10,18 @@ export const arxivGetMetadata = defineTool({
   useWhen:
     "look arXiv papers up by ID in any spelling or by arxiv.org link (title, authors, abstract, versions, DOIs).",
   description:
-    "arXiv metadata by ID in any spelling or arxiv.org link. Up to 100 IDs: 10 are looked up, the rest return as remaining_ids; each miss says why.",
+    "arXiv metadata by ID in any spelling or link. Of up to 100 IDs, 10 are looked up and the rest returned in remaining_ids; a miss says why.",
   input: z.object({
     paper_ids: z.array(z.string().max(300)).min(1).max(100).describe("arXiv IDs or arxiv.org links"),
     full_authors: z.boolean().default(false).describe("all authors"),
   }),
   output: z.object({
-    papers: sameShapeAs(
-      servedPaperSchema.extend({ links: z.array(linkSchema) }),
-      "id, base_id, version, title, abstract, authors[{name, affiliations?}], authors_total?, collaboration?, primary_category, categories, published, updated, comment, journal_ref, doi, abs_url, pdf_url, html_url, served_from, cached_at?, cache_age_seconds?, versions[{version, date}], links[{kind, source, id_or_doi, how}]",
-    ),
+    papers: servedPaperSchema
+      .extend({ links: z.array(linkSchema) })
+      .array()
+      .describe(
+        "id, base_id, version, title, abstract, authors[{name, affiliations?}], authors_total?, collaboration?, primary_category, categories, published, updated, comment, journal_ref, doi, abs_url, pdf_url, html_url, served_from, cached_at?, cache_age_seconds?, versions[{version, date}], links[{kind, source, id_or_doi, how}]",
+      ),
     not_found: z.array(
       z.object({
         id: z.string(),

@@ -20,7 +20,7 @@ export const arxivGetReferences = defineTool({
     next_start: z.number().nullable(),
     references: z
       .array(z.looseObject({ number: z.number(), text: z.string(), resolved: z.looseObject({ status: z.string() }) }))
-      .meta({ description: "{number, text, authors, title, year, doi, arxiv_id, resolved}", "x-compact": true }),
+      .describe("{number, text, authors, title, year, doi, arxiv_id, resolved}"),
     notices: z.array(z.string()),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },

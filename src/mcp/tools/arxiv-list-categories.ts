@@ -17,14 +17,9 @@ export const arxivListCategories = defineTool({
   title: "List arXiv categories",
   useWhen: "find the category codes for cat: and category (all, or one group or archive).",
   description:
-    "The ~155 active arXiv categories (code, name, group, archive), by group (cs, econ, math, physics, ...) or archive (astro-ph, hep-th).",
+    "The ~155 active arXiv categories (code, name, group, archive), all or of one group (cs, econ, physics, ...) or archive (astro-ph).",
   input: z.object({
-    group: z
-      .string()
-      .min(1)
-      .max(40)
-      .optional()
-      .describe("Group (cs, math, physics, ...) or archive (astro-ph, cond-mat, ...); omit for all"),
+    group: z.string().min(1).max(40).optional().describe("group or archive; omit for all"),
   }),
   output: z.object({
     group: z.string().nullable(),

@@ -3,14 +3,14 @@ import { loadArxivDocument } from "../../sources/arxiv/read/reader";
 import { PUBLIC_ARXIV } from "../../sources/arxiv/paper";
 import { figureIndex, readView } from "../../sources/text/reading";
 import { defineTool } from "../tool";
-import { readInput, readOutput, readRequest, renderRead } from "./read-shared";
+import { readInput, readOutput, readPayload, readRequest, renderRead } from "./read-shared";
 
 export const arxivReadPaper = defineTool({
   name: "arxiv_read_paper",
   title: "Read an arXiv paper",
   useWhen: "read an arXiv paper's full text by pages of max_tokens, or one section, figure or table.",
   description:
-    "An arXiv paper's text (Markdown, TeX maths) from arXiv HTML, ar5iv or the PDF, max_tokens a page. Page 1 has the outline and figures; section reads one section or figure.",
+    "An arXiv paper's text (Markdown, TeX maths) from arXiv HTML, ar5iv or PDF, max_tokens a page. Page 1 lists the outline and figures; section reads one.",
   input: z.object({
     paper_id: z.string().min(1).max(300).describe("ID or arxiv.org link; vN for an exact revision"),
     ...readInput,
@@ -68,6 +68,7 @@ export const arxivReadPaper = defineTool({
       notices,
     };
   },
+  payload: readPayload,
   render(result) {
     const head = `${result.paper_id} via ${result.source} (${result.served_from})${result.revision_unconfirmed ? ", revision unconfirmed" : ""}`;
     return renderRead(head, result);

@@ -1,11 +1,9 @@
 import { z } from "zod";
+import { utcDay } from "../schema";
 import { paperSchema, renderBrief, renderPaper, servedFromFields } from "../../sources/arxiv/paper";
 import { MAX_QUERY_LENGTH } from "../../sources/arxiv/query";
 import { PAGE_ABSTRACT_CHARS, PAGE_CAP, searchPage } from "../../sources/arxiv/search-page";
-import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
-
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
 
 export const arxivSearchPapers = defineTool({
   name: "arxiv_search_papers",
@@ -13,22 +11,16 @@ export const arxivSearchPapers = defineTool({
   useWhen:
     "find arXiv papers by words, title, author, abstract or category (arXiv's query grammar: ti: au: abs: cat:, AND/OR/ANDNOT); page with next_start.",
   description:
-    'Search arXiv with its grammar: ti: au: abs: co: jr: cat: all:, upper-case AND/OR/ANDNOT (one precedence, grouped right; spaces mean OR), "phrases", parentheses.',
+    'arXiv search in its grammar: ti: au: abs: co: jr: cat: all:, AND/OR/ANDNOT in upper case (one precedence, grouped right; space = OR), "phrases", ().',
   input: z.object({
     query: z.string().min(1).max(MAX_QUERY_LENGTH).describe("e.g. abs:transformer AND cat:cs.CL"),
-    category: z.string().min(1).max(40).optional().describe("Category (cs.CL) or archive (cs, astro-ph)"),
+    category: z.string().min(1).max(40).optional().describe("cs.CL, or archive: cs, astro-ph"),
     sort_by: z.enum(["relevance", "submitted", "updated"]).default("relevance").describe("submitted: by date"),
     sort_order: z.enum(["descending", "ascending"]).default("descending").describe("descending: best or newest first"),
-    submitted_from: day.optional().describe("UTC day, inclusive"),
-    submitted_to: day.optional().describe("UTC day, inclusive"),
-    max_results: z
-      .number()
-      .int()
-      .min(1)
-      .max(10_000)
-      .default(10)
-      .describe(`Page size; at most ${PAGE_CAP} are returned`),
-    start: z.number().int().min(0).max(1_000_000).default(0).describe("Offset of the first result"),
+    submitted_from: utcDay.optional().describe("UTC, inclusive"),
+    submitted_to: utcDay.optional().describe("UTC, inclusive"),
+    max_results: z.number().int().min(1).max(10_000).default(10).describe(`at most ${PAGE_CAP} returned`),
+    start: z.number().int().min(0).max(1_000_000).default(0).describe("offset"),
     detail: z.enum(["full", "brief"]).optional().describe("default: full under 20k tokens"),
   }),
   output: z.object({
@@ -38,7 +30,7 @@ export const arxivSearchPapers = defineTool({
     start: z.number(),
     returned: z.number(),
     next_start: z.number().nullable(),
-    papers: sameShapeAs(paperSchema, "paper records as in arxiv_get_metadata"),
+    papers: paperSchema.array().describe("paper records as in arxiv_get_metadata"),
     detail: z.enum(["full", "brief"]),
     notices: z.array(z.string()),
     guidance: z.string().optional(),

@@ -8,7 +8,7 @@ export const nberDownloadPaper = defineTool({
   title: "Download an NBER paper",
   useWhen: "hand a user an NBER paper's PDF (a link to this server's copy).",
   description:
-    "Stores an NBER paper's PDF (fetched once); returns an HTTPS link with size and sha256. Brand-new papers may be not_downloadable_now.",
+    "Stores an NBER paper's PDF (fetched once): an HTTPS link, size and sha256. New papers may be not_downloadable_now.",
   input: z.object({ paper_id: z.string().min(1).max(300).describe("w25000, 25000 or nber.org link") }),
   output: z.object({
     paper_id: z.string(),

@@ -19,7 +19,7 @@ export const nberGetPaperInfo = defineTool({
     cached_at: z.string().optional(),
     cache_age_seconds: z.number().optional(),
     notices: z.array(z.string()),
-    links: z.array(linkSchema).meta({ description: "{kind, source, id_or_doi, how}", "x-compact": true }),
+    links: z.array(linkSchema).describe("{kind, source, id_or_doi, how}"),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [

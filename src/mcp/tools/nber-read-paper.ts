@@ -3,7 +3,7 @@ import { paperUrl } from "../../sources/nber/paper";
 import { loadNberDocument } from "../../sources/nber/read";
 import { figureIndex, readView } from "../../sources/text/reading";
 import { defineTool } from "../tool";
-import { readInput, readOutput, readRequest, renderRead } from "./read-shared";
+import { readInput, readOutput, readPayload, readRequest, renderRead } from "./read-shared";
 
 export const nberReadPaper = defineTool({
   name: "nber_read_paper",
@@ -49,5 +49,6 @@ export const nberReadPaper = defineTool({
       ...(firstPage ? { outline: document.outline, figures: figureIndex(document) } : {}),
     };
   },
+  payload: readPayload,
   render: (r) => renderRead(`${r.paper_id} (${r.served_from})`, r),
 });

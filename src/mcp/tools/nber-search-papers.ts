@@ -1,10 +1,8 @@
 import { z } from "zod";
+import { utcDay } from "../schema";
 import { nberPaperSchema } from "../../sources/nber/paper";
 import { searchNber } from "../../sources/nber/search";
-import { sameShapeAs } from "../schema";
 import { defineTool } from "../tool";
-
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
 
 export const nberSearchPapers = defineTool({
   name: "nber_search_papers",
@@ -13,8 +11,8 @@ export const nberSearchPapers = defineTool({
   description: "Search NBER working papers; served_from says mirror, live or cache.",
   input: z.object({
     query: z.string().min(1).max(500).describe("words, an author or a number"),
-    start_date: day.optional().describe("YYYY-MM-DD, inclusive"),
-    end_date: day.optional().describe("YYYY-MM-DD, inclusive"),
+    start_date: utcDay.optional().describe("inclusive"),
+    end_date: utcDay.optional().describe("inclusive"),
     page: z.number().int().min(1).max(500).default(1).describe("1-based"),
     per_page: z
       .union([z.literal(20), z.literal(50), z.literal(100)])
@@ -31,7 +29,7 @@ export const nberSearchPapers = defineTool({
     served_from: z.enum(["mirror", "live", "cache"]),
     cached_at: z.string().optional(),
     cache_age_seconds: z.number().optional(),
-    papers: sameShapeAs(nberPaperSchema, "{ id, title, authors[], date, abstract, url }"),
+    papers: nberPaperSchema.array().describe("{ id, title, authors[], date, abstract, url }"),
     notices: z.array(z.string()),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },

@@ -14,7 +14,7 @@ export const papersCheckBibliography = defineTool({
   title: "Check a bibliography",
   useWhen:
     "check a whole bibliography (.bib, RIS, CSL-JSON or a list) in one call: each entry verified, differs, not_found or unreadable.",
-  description: `Checks up to ${MAX_ENTRIES} references against arXiv and NBER: per entry verified (with BibTeX from the record), differs (which fields), not_found (what was tried) or unreadable (why).`,
+  description: `Checks up to ${MAX_ENTRIES} references against arXiv and NBER: each verified (with BibTeX), differs (which fields), not_found (what was tried) or unreadable.`,
   input: z.object({
     bibliography: z
       .string()
@@ -51,7 +51,7 @@ export const papersCheckBibliography = defineTool({
           duplicate_of: z.number().optional(),
         }),
       )
-      .meta({ description: "{n, verdict, id, title, differences, bibtex, tried, why}", "x-compact": true }),
+      .describe("{n, verdict, id, title, differences, bibtex, tried, why}"),
     next_start: z.number().nullable(),
     notices: z.array(z.string()),
   }),

@@ -26,12 +26,12 @@ export const papersExportCitations = defineTool({
           source: z.string(),
         }),
       )
-      .meta({ description: "{id, key, kind, title, source}", "x-compact": true }),
+      .describe("{id, key, kind, title, source}"),
     text: z.string(),
     remaining_ids: z.array(z.string()),
     not_found: z
       .array(z.object({ id: z.string(), reason: z.string(), detail: z.string() }))
-      .meta({ description: "{id, reason, detail}", "x-compact": true }),
+      .describe("{id, reason, detail}"),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [
@@ -57,12 +57,18 @@ export const papersExportCitations = defineTool({
     }
     return exportCitations(context, all.slice(0, EXPORT_MAX_IDS), format, { fullAuthors: full_authors });
   },
+  payload: { field: "text" },
   render(result) {
-    const misses = result.not_found.map((miss) => `not found ${miss.id}: ${miss.reason}: ${miss.detail}`);
+    const lines = [
+      `${result.entries.length} ${FORMAT_NAMES[result.format] ?? result.format} entr${result.entries.length === 1 ? "y" : "ies"}:`,
+    ];
+    for (const miss of result.not_found) lines.push(`not found ${miss.id}: ${miss.reason}: ${miss.detail}`);
     if (result.remaining_ids.length > 0)
-      misses.push(
-        `${result.remaining_ids.length} more papers were left out to keep this answer within ${EXPORT_TOKEN_BUDGET.toLocaleString("en-US")} tokens: pass remaining_ids as ids next.`,
+      lines.push(
+        `${result.remaining_ids.length} more papers were left out to keep this answer within ${EXPORT_TOKEN_BUDGET.toLocaleString("en-US")} tokens: pass remaining_ids (${result.remaining_ids.join(", ")}) as ids next.`,
       );
-    return [result.text.trimEnd(), ...misses].filter(Boolean).join("\n\n") || "No entries.";
+    return lines.join("\n");
   },
 });
+
+const FORMAT_NAMES: Record<string, string> = { bibtex: "BibTeX", ris: "RIS", "csl-json": "CSL-JSON" };

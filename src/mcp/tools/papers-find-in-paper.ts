@@ -7,7 +7,7 @@ export const papersFindInPaper = defineTool({
   title: "Find in a paper",
   useWhen: "the passages of a paper that answer a question, before paging the whole paper.",
   description:
-    "The passages of an arXiv or NBER paper that best answer a question (BM25), each with its section and start/end offsets into the read tool's text. Cheap after the first read.",
+    "Passages of an arXiv or NBER paper that best answer a question (BM25), with section and offsets into the read tool's text. Cheap after a read.",
   input: z.object({
     paper_id: z.string().min(1).max(300).describe("arXiv or NBER ID"),
     query: z.string().min(1).max(MAX_QUESTION_CHARS).describe("a question or words"),
@@ -29,7 +29,7 @@ export const papersFindInPaper = defineTool({
           score: z.number(),
         }),
       )
-      .meta({ description: "{text, section_id, section_title, start, end, score}", "x-compact": true }),
+      .describe("{text, section_id, section_title, start, end, score}"),
     notices: z.array(z.string()),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },

@@ -3,13 +3,13 @@ import { agentFor, unwrap } from "../../agent/client";
 import { MAX_LIBRARY, MAX_NOTE_CHARS } from "../../agent/research-agent";
 import { defineTool } from "../tool";
 
-const compact = (note: string) => z.array(z.looseObject({})).meta({ description: note, "x-compact": true });
+const records = (note: string) => z.array(z.looseObject({})).describe(note);
 
 export const papersLibrary = defineTool({
   name: "papers_library",
   title: "Library of saved papers",
   useWhen: "keep papers for later, with tags and notes (export them by tag).",
-  description: `Your saved papers (at most ${MAX_LIBRARY}): add arXiv or NBER IDs with tags and a note, list (by tag; each with its latest version), remove. papers_export_citations takes a tag.`,
+  description: `Saved papers (at most ${MAX_LIBRARY}): add arXiv or NBER IDs with tags and a note, list (by tag, with latest versions), remove. Export takes a tag.`,
   input: z.object({
     action: z.enum(["add", "list", "remove"]).describe("what to do"),
     ids: z.array(z.string().min(1).max(300)).min(1).max(50).optional().describe("add, remove: arXiv or NBER IDs"),
@@ -19,10 +19,10 @@ export const papersLibrary = defineTool({
   }),
   output: z.object({
     action: z.string(),
-    papers: compact(
+    papers: records(
       "{id, source, title, tags, note, added_at, saved_version, latest_version, latest_version_date}",
     ).optional(),
-    not_added: compact("{id, reason, detail}").optional(),
+    not_added: records("{id, reason, detail}").optional(),
     removed: z.array(z.string()).optional(),
     not_found: z.array(z.string()).optional(),
   }),

@@ -41,10 +41,8 @@ export const papersResolveReference = defineTool({
   }),
   output: z.object({
     status: z.enum(["match", "no_match"]),
-    matches: z
-      .array(candidate)
-      .meta({ description: "{source, id, title, authors, year, doi, confidence, agreed, how}", "x-compact": true }),
-    near_misses: z.array(candidate).meta({ "x-compact": true }),
+    matches: z.array(candidate).describe("{source, id, title, authors, year, doi, confidence, agreed, how}"),
+    near_misses: z.array(candidate),
     conflict: z.string().nullable(),
     parsed: z.looseObject({}),
     tried: z.array(z.string()),

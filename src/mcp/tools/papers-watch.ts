@@ -3,13 +3,13 @@ import { agentFor, unwrap } from "../../agent/client";
 import { MAX_WATCHES } from "../../agent/research-agent";
 import { defineTool } from "../tool";
 
-const compact = (note: string) => z.array(z.looseObject({})).meta({ description: note, "x-compact": true });
+const records = (note: string) => z.array(z.looseObject({})).describe(note);
 
 export const papersWatch = defineTool({
   name: "papers_watch",
   title: "Watches: what is new",
   useWhen: "follow a topic: saved searches whose new papers come back on check.",
-  description: `Your saved searches (at most ${MAX_WATCHES}): create (name + arxiv_query in arXiv's grammar and/or categories, or nber_query), list, delete, and check: the papers that entered the mirror since the last check, newest first.`,
+  description: `Saved searches (at most ${MAX_WATCHES}): create (name + arxiv_query and/or categories, or nber_query), list, delete, check: papers new in the mirror since the last check.`,
   input: z.object({
     action: z.enum(["create", "list", "delete", "check"]).describe("what to do"),
     name: z.string().min(1).max(80).optional().describe("create: its name"),
@@ -20,11 +20,11 @@ export const papersWatch = defineTool({
   }),
   output: z.object({
     action: z.string(),
-    watches: compact("{id, name, source, query, created_at, last_checked_at}").optional(),
-    news: compact(
+    watches: records("{id, name, source, query, created_at, last_checked_at}").optional(),
+    news: records(
       "{watch, new_papers[{id, title, authors, date}], new_count, count_is_lower_bound, since, computed_at, from_precomputed}",
     ).optional(),
-    new_versions: compact(
+    new_versions: records(
       "saved papers with a new version: {id, title, saved_version, latest_version, latest_version_date}",
     ).optional(),
     deleted: z.string().optional(),

@@ -2,7 +2,6 @@
 // text rendering that ends every long answer with the exact cursor for the next piece.
 import { z } from "zod";
 import { DEFAULT_MAX_TOKENS, type ReadRequest } from "../../sources/text/reading";
-import { compactObject, sameShapeAs } from "../schema";
 
 export const outlineEntry = z.object({ level: z.number(), id: z.string(), title: z.string(), offset: z.number() });
 export const figureEntry = z.object({
@@ -51,10 +50,10 @@ export const readOutput = {
   truncated: z.boolean(),
   tokens: z.number(),
   extraction_truncated: z.boolean(),
-  section: compactObject(outlineEntry).optional(),
-  figure: compactObject(figureEntry).optional(),
-  outline: sameShapeAs(outlineEntry, "{level, id, title, offset}").optional(),
-  figures: sameShapeAs(figureEntry.omit({ end: true }), "{id, kind, number, caption, start}").optional(),
+  section: outlineEntry.optional(),
+  figure: figureEntry.optional(),
+  outline: outlineEntry.array().describe("{level, id, title, offset}").optional(),
+  figures: figureEntry.omit({ end: true }).array().describe("{id, kind, number, caption, start}").optional(),
   text: z.string(),
 };
 
@@ -71,14 +70,18 @@ interface Readable {
 
 export function renderRead(head: string, result: Readable): string {
   const range = `characters ${result.start}-${result.start + result.text.length} of ${result.total_characters} (about ${result.tokens} tokens)`;
-  const next = result.next_start === null ? "End of text." : `More: call again with start=${result.next_start}.`;
   const outline = result.outline?.length
     ? `Outline:\n${result.outline.map((entry) => `${"  ".repeat(Math.max(0, entry.level - 1))}${entry.title} [${entry.id} @${entry.offset}]`).join("\n")}`
     : "";
   const figures = result.figures?.length
     ? `Figures, tables, equations:\n${result.figures.map((entry) => `${entry.id} (${entry.kind}${entry.number ? ` ${entry.number}` : ""}) @${entry.start}: ${entry.caption.slice(0, 120)}`).join("\n")}`
     : "";
-  return [`${head}: ${range}`, ...(result.notices ?? []), outline, figures, result.text, next]
-    .filter(Boolean)
-    .join("\n\n");
+  return [`${head}: ${range}`, ...(result.notices ?? []), outline, figures].filter(Boolean).join("\n\n");
 }
+
+/** The read tools' text goes out once, after the rendering, followed by the cursor (see TextPayload). */
+export const readPayload = {
+  field: "text" as const,
+  after: (result: { next_start: number | null }) =>
+    result.next_start === null ? "End of text." : `More: call again with start=${result.next_start}.`,
+};
