@@ -417,7 +417,7 @@ describe("routing to arXiv's API", () => {
       { ARXIV_MIRROR_ENABLED: "false" },
     );
     expect(result.structuredContent.served_from).not.toBe("mirror");
-    expect(result.structuredContent.notices).toEqual([]);
+    expect(result.structuredContent.notices.filter((notice: string) => /mirror/.test(notice))).toEqual([]);
     const lookup = await callToolWith(
       "arxiv_get_metadata",
       { paper_ids: ["1605.08386"] },
@@ -460,42 +460,70 @@ describe("a partial mirror (its first harvest under way) is never served as a wh
 describe("a search page within an agent's budget (issue 32)", () => {
   beforeEach(() => seedMirror());
 
-  it("keeps every page under 20,000 tokens on the worst real records: brief records past it, saying so", async () => {
-    // The whole result, content and structuredContent: what a client that reads both pays.
-    const tokensOf = (result: unknown) => estimateTokens(JSON.stringify(result));
+  // The whole result, content and structuredContent: what a client that reads both pays.
+  const tokensOf = (result: unknown) => estimateTokens(JSON.stringify(result));
+  type Page = {
+    papers: { abstract: string; abstract_truncated?: boolean; authors: unknown[]; categories: string[] }[];
+    notices: string[];
+    detail: string;
+  };
+
+  it("keeps a default page under 6,000 tokens on the worst real records, cutting long abstracts and saying so", async () => {
+    // cat:hep-ex lists the three many-author collaboration papers with their long abstracts and comments.
+    for (const query of ["cat:hep-ex", "all:measurement", "cat:quant-ph", "all:quantum", "au:LHCb"]) {
+      const result = await callTool("arxiv_search_papers", { query });
+      expect(result.isError, query).toBeFalsy();
+      expect(tokensOf(result), query).toBeLessThan(6_000);
+      const page = result.structuredContent as Page;
+      expect(page.detail, query).toBe("full");
+      for (const paper of page.papers) {
+        // What the ID gives, and the version list, are left to arxiv_get_metadata.
+        expect(paper).not.toHaveProperty("pdf_url");
+        expect(paper).not.toHaveProperty("html_url");
+        expect(paper).not.toHaveProperty("versions");
+      }
+    }
+    const hepEx = (await callTool("arxiv_search_papers", { query: "cat:hep-ex" })).structuredContent as Page;
+    const cut = hepEx.papers.filter((paper) => paper.abstract_truncated);
+    expect(cut.length).toBeGreaterThan(0);
+    for (const paper of cut) expect(paper.abstract).toMatch(/…$/);
+    expect(hepEx.notices.join(" ")).toMatch(
+      /Abstracts longer than \d+ characters were cut \(abstract_truncated\) to keep this page within 6,000 tokens: arxiv_get_metadata gives whole abstracts/,
+    );
+    // The whole abstract is one call away.
+    const whole = (await callTool("arxiv_get_metadata", { paper_ids: [cut[0]!.id] })).structuredContent as {
+      papers: { abstract: string }[];
+    };
+    expect(whole.papers[0]!.abstract.startsWith(cut[0]!.abstract.slice(0, -1))).toBe(true);
+    expect(whole.papers[0]!.abstract.length).toBeGreaterThan(cut[0]!.abstract.length);
+  });
+
+  it("keeps a 50-result page under 20,000 tokens: shorter abstracts first, brief records past them", async () => {
     for (const args of [
-      { query: "cat:hep-ex" },
-      { query: "all:measurement" },
       { query: "cat:hep-ex", max_results: 50 },
       { query: "all:measurement", max_results: 50 },
       { query: "cat:quant-ph", max_results: 50 },
+      { query: "all:measurement", max_results: 20 },
     ]) {
       const result = await callTool("arxiv_search_papers", args);
       expect(result.isError).toBeFalsy();
-      expect(tokensOf(result), JSON.stringify(args)).toBeLessThanOrEqual(20_000);
-      const page = result.structuredContent as { papers: { versions?: unknown }[]; notices: string[] };
-      const brief = page.notices.some((notice) => notice.startsWith("The records are brief"));
-      // A default page is full; a 50-result page of long abstracts is the one made brief.
-      if (!("max_results" in args)) expect(brief, JSON.stringify(args)).toBe(false);
+      expect(tokensOf(result), JSON.stringify(args)).toBeLessThan(20_000);
+      const { papers, total } = result.structuredContent as Page & { total: number };
+      expect(papers).toHaveLength(Math.min(args.max_results, total));
     }
     const big = await callTool("arxiv_search_papers", { query: "all:measurement", max_results: 50 });
-    const page = big.structuredContent as {
-      papers: { abstract: string; authors: unknown[]; categories: string[] }[];
-      notices: string[];
-    };
+    const page = big.structuredContent as Page;
     expect(page.notices.join(" ")).toMatch(/The records are brief .* within 20,000 tokens: arxiv_get_metadata/);
-    expect(page.papers).toHaveLength(50);
     for (const paper of page.papers) {
       expect(paper.abstract.length).toBeLessThanOrEqual(201);
       expect(paper.authors.length).toBeLessThanOrEqual(3);
       expect(paper.categories).toHaveLength(1);
     }
-    // Asked for, a page is brief at any size; asked full, it is full.
+    // Asked for, a page is brief at any size; asked full, it is full, whole abstracts and all.
     const asked = await callTool("arxiv_search_papers", { query: "cat:hep-ex", detail: "brief" });
-    expect(
-      (asked.structuredContent as { papers: { authors: unknown[] }[] }).papers.every((p) => p.authors.length <= 3),
-    ).toBe(true);
+    expect((asked.structuredContent as Page).papers.every((p) => p.authors.length <= 3)).toBe(true);
     const full = await callTool("arxiv_search_papers", { query: "all:measurement", max_results: 50, detail: "full" });
     expect(tokensOf(full)).toBeGreaterThan(20_000);
+    expect((full.structuredContent as Page).papers.some((paper) => paper.abstract_truncated)).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { utcDay } from "../schema";
-import { paperSchema, renderBrief, renderPaper, servedFromFields } from "../../sources/arxiv/paper";
+import { renderBrief, renderPaper, searchPaperSchema, servedFromFields } from "../../sources/arxiv/paper";
 import { MAX_QUERY_LENGTH } from "../../sources/arxiv/query";
-import { PAGE_ABSTRACT_CHARS, PAGE_CAP, searchPage } from "../../sources/arxiv/search-page";
+import { PAGE_CAP, PAGE_RENDERING, searchPage } from "../../sources/arxiv/search-page";
 import { defineTool } from "../tool";
 
 export const arxivSearchPapers = defineTool({
@@ -21,7 +21,7 @@ export const arxivSearchPapers = defineTool({
     submitted_to: utcDay.optional().describe("UTC, inclusive"),
     max_results: z.number().int().min(1).max(10_000).default(10).describe(`at most ${PAGE_CAP} returned`),
     start: z.number().int().min(0).max(1_000_000).default(0).describe("offset"),
-    detail: z.enum(["full", "brief"]).optional().describe("default: full under 20k tokens"),
+    detail: z.enum(["full", "brief"]).optional().describe("default: full, abstracts cut to fit"),
   }),
   output: z.object({
     query: z.string().describe("The search_query sent to arXiv"),
@@ -30,7 +30,9 @@ export const arxivSearchPapers = defineTool({
     start: z.number(),
     returned: z.number(),
     next_start: z.number().nullable(),
-    papers: paperSchema.array().describe("paper records as in arxiv_get_metadata"),
+    papers: searchPaperSchema
+      .array()
+      .describe("arxiv_get_metadata's records without pdf_url, html_url, versions; abstract_truncated when cut"),
     detail: z.enum(["full", "brief"]),
     notices: z.array(z.string()),
     guidance: z.string().optional(),
@@ -75,7 +77,7 @@ export const arxivSearchPapers = defineTool({
       ...result.notices,
       ...(result.guidance ? [result.guidance] : []),
       ...result.papers.map((paper) =>
-        result.detail === "brief" ? renderBrief(paper) : renderPaper(paper, { abstractChars: PAGE_ABSTRACT_CHARS }),
+        result.detail === "brief" ? renderBrief(paper) : renderPaper(paper, PAGE_RENDERING),
       ),
       next,
     ].join("\n\n");

@@ -33,6 +33,21 @@ export const paperSchema = z.object({
 
 export type ArxivPaper = z.infer<typeof paperSchema>;
 
+/**
+ * A paper as a search page lists it: the record without what its ID gives (the PDF and HTML
+ * links) and without its version list (arxiv_get_metadata has both), and with
+ * abstract_truncated when the page's budget cut the abstract.
+ */
+export const searchPaperSchema = paperSchema
+  .omit({ pdf_url: true, html_url: true, versions: true })
+  .extend({ abstract_truncated: z.boolean().optional() });
+export type SearchPaper = z.infer<typeof searchPaperSchema>;
+
+export function searchRecord(paper: ArxivPaper): SearchPaper {
+  const { pdf_url: _pdf, html_url: _html, versions: _versions, ...record } = paper;
+  return record;
+}
+
 /** The versions an answer can vouch for: all of them from the mirror, else the first and the latest (the API's published and updated). */
 export function knownVersions(paper: ArxivPaper): { version: number; date: string }[] {
   if (paper.versions) return paper.versions;
@@ -86,24 +101,36 @@ export const servedPaperSchema = paperSchema.extend(servedFromFields);
 export type ServedPaper = z.infer<typeof servedPaperSchema>;
 
 /** Two lines for a brief page: id, title; authors, primary category, date, link. */
-export function renderBrief(paper: ArxivPaper): string {
+export function renderBrief(paper: SearchPaper): string {
   const names = paper.authors.map((author) => author.name);
   const total = paper.authors_total ?? names.length;
   const authors = total > names.length ? `${names.join(", ")} et al. (${total})` : names.join(", ");
   return `[${paper.id}] ${paper.title}\n  ${authors} · ${paper.primary_category} · ${paper.published.slice(0, 10)} · ${paper.abs_url}`;
 }
 
+export interface RenderOptions {
+  /** Characters of abstract shown (a search page shows the start). */
+  abstractChars?: number;
+  /** Authors named before "et al.". */
+  authorsShown?: number;
+  /** Whether the comment line is shown (a search page leaves it to the JSON). */
+  comment?: boolean;
+}
+
 /** A few lines an agent can read without the JSON: id, title, authors, categories, dates, links. */
-export function renderPaper(paper: ArxivPaper, { abstractChars = Infinity }: { abstractChars?: number } = {}): string {
+export function renderPaper(
+  paper: SearchPaper,
+  { abstractChars = Infinity, authorsShown = 5, comment = true }: RenderOptions = {},
+): string {
   const names = paper.authors.map((author) => author.name);
   const total = paper.authors_total ?? names.length;
-  const authors = total > 5 ? `${names.slice(0, 5).join(", ")} et al. (${total} authors)` : names.join(", ");
-  const abstract =
-    paper.abstract.length > abstractChars ? `${paper.abstract.slice(0, abstractChars)}…` : paper.abstract;
+  const authors =
+    total > authorsShown ? `${names.slice(0, authorsShown).join(", ")} et al. (${total} authors)` : names.join(", ");
+  const abstract = cutText(paper.abstract, abstractChars);
   const extra = [
     paper.journal_ref && `journal: ${paper.journal_ref}`,
     paper.doi && `doi: ${paper.doi}`,
-    paper.comment && `comment: ${paper.comment}`,
+    comment && paper.comment && `comment: ${paper.comment}`,
   ]
     .filter(Boolean)
     .join(" · ");
@@ -115,4 +142,20 @@ export function renderPaper(paper: ArxivPaper, { abstractChars = Infinity }: { a
     `  ${abstract}`,
     `  ${paper.abs_url}`,
   ].join("\n");
+}
+
+/**
+ * The text cut to at most `chars` characters and "…": at the end of a sentence in the last 40%
+ * when there is one, else at a space, and never inside $...$ TeX (an odd dollar is undone).
+ */
+export function cutText(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  let cut = text.slice(0, chars);
+  const sentence = cut.lastIndexOf(". ");
+  const space = cut.lastIndexOf(" ");
+  if (sentence >= chars * 0.6) cut = cut.slice(0, sentence + 1);
+  else if (space >= chars * 0.6) cut = cut.slice(0, space);
+  const dollars = cut.match(/(?<!\\)\$/g)?.length ?? 0;
+  if (dollars % 2 === 1) cut = cut.slice(0, cut.search(/(?<!\\)\$(?!.*(?<!\\)\$)/s));
+  return `${cut.trimEnd()}…`;
 }

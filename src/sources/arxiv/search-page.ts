@@ -4,7 +4,7 @@
 import { PapersError } from "../../errors";
 import type { SortBy } from "./api";
 import { estimateTokens } from "../text/tokens";
-import { AUTHORS_SHOWN, type ArxivPaper, renderPaper, shortenAuthors } from "./paper";
+import { AUTHORS_SHOWN, cutText, renderPaper, type SearchPaper, searchRecord, shortenAuthors } from "./paper";
 import { searchPapers, type SearchOutcome } from "./search";
 import type { AppContext } from "../../context";
 
@@ -23,7 +23,7 @@ export interface SearchPageRequest {
   start: number;
   /** What the client asked for; capped to PAGE_CAP and the window, with a notice. */
   maxResults: number;
-  /** brief: shorter records; left out, a page is full unless it would pass PAGE_TOKEN_BUDGET. */
+  /** brief: shorter records; left out, a page is full unless it would pass its token budget (pageBudget). */
   detail?: "full" | "brief" | undefined;
 }
 
@@ -34,8 +34,8 @@ export interface SearchPage {
   start: number;
   returned: number;
   next_start: number | null;
-  papers: ArxivPaper[];
-  /** brief: the records were shortened (asked for, or to keep the page within PAGE_TOKEN_BUDGET). */
+  papers: SearchPaper[];
+  /** brief: the records were shortened (asked for, or to keep the page within its budget). */
   detail: "full" | "brief";
   notices: string[];
   guidance?: string;
@@ -77,16 +77,13 @@ export async function searchPage(
     sortOrder: request.sortOrder,
   });
   notices.push(...outcome.notices);
-  let papers = outcome.papers.map(shortenAuthors);
-  let detail: "full" | "brief" = request.detail ?? "full";
-  if (detail === "brief") papers = papers.map(briefPaper);
-  else if (request.detail === undefined && pageTokens(papers) > PAGE_TOKEN_BUDGET) {
-    papers = papers.map(briefPaper);
-    detail = "brief";
-    notices.push(
-      `The records are brief (${BRIEF_AUTHORS} authors, ${BRIEF_ABSTRACT_CHARS} characters of abstract, no versions or comment) to keep this page within ${PAGE_TOKEN_BUDGET.toLocaleString("en-US")} tokens: arxiv_get_metadata gives the full records, and a smaller max_results keeps them full.`,
-    );
-  }
+  const fitted = fitPage(
+    outcome.papers.map((paper) => searchRecord(shortenAuthors(paper))),
+    request.detail,
+  );
+  const papers = fitted.papers;
+  const detail = fitted.detail;
+  if (fitted.notice) notices.push(fitted.notice);
   const shortened = papers.filter((paper) => paper.authors_total !== undefined).length;
   if (shortened > 0)
     notices.push(
@@ -112,34 +109,85 @@ export async function searchPage(
 
 /** No search page is larger than this, its text and its structured content together (Claude Code refuses a result over 25,000). */
 export const PAGE_TOKEN_BUDGET = 20_000;
-/** Characters of abstract the text rendering shows for each paper of a full page (a brief page's text shows none). */
-export const PAGE_ABSTRACT_CHARS = 400;
+/** A page of the default size (10) stays under this; larger pages get PAGE_TOKENS_PER_PAPER each, up to PAGE_TOKEN_BUDGET. */
+export const DEFAULT_PAGE_TOKENS = 6_000;
+const PAGE_TOKENS_PER_PAPER = 600;
+/**
+ * How the text rendering shows each paper of a full page (a brief page's shows no abstract): the
+ * start of the abstract, three authors, no comment. The JSON has the rest; a client that reads
+ * only the text gets enough to choose, and arxiv_get_metadata for the whole record.
+ */
+export const PAGE_RENDERING = { abstractChars: 250, authorsShown: 3, comment: false } as const;
+/** The abstract lengths tried, longest first, before a page falls back to brief records. */
+const ABSTRACT_CAPS = [1_000, 600, 350] as const;
 const BRIEF_ABSTRACT_CHARS = 200;
 const BRIEF_AUTHORS = 3;
 
-/** A page's estimated tokens as an answer carries it: the papers as JSON, and as the tool's text rendering inside it. */
-function pageTokens(papers: ArxivPaper[]): number {
-  // A full page's text rendering: what renderPaper writes for each paper.
-  const text = papers.map((paper) => renderPaper(paper, { abstractChars: PAGE_ABSTRACT_CHARS })).join("\n\n");
-  return estimateTokens(JSON.stringify({ text, papers }));
+/** A page of n papers stays within this many tokens, content and structuredContent together. */
+export function pageBudget(papers: number): number {
+  return Math.min(PAGE_TOKEN_BUDGET, Math.max(DEFAULT_PAGE_TOKENS, papers * PAGE_TOKENS_PER_PAPER));
+}
+
+/**
+ * The page's records within its budget, as a search engine shows a page: whole records when they
+ * fit; else the abstracts cut (at a sentence or a word, abstract_truncated set) to the longest of
+ * ABSTRACT_CAPS that fits; else brief records. What was cut is said in the notice, with where the
+ * rest is. A detail asked for is served as asked.
+ */
+function fitPage(
+  records: SearchPaper[],
+  asked: "full" | "brief" | undefined,
+): { papers: SearchPaper[]; detail: "full" | "brief"; notice?: string } {
+  if (asked === "brief") return { papers: records.map(briefPaper), detail: "brief" };
+  const budget = pageBudget(records.length);
+  if (asked === "full" || pageTokens(records) <= budget) return { papers: records, detail: "full" };
+  const within = `to keep this page within ${budget.toLocaleString("en-US")} tokens`;
+  for (const cap of ABSTRACT_CAPS) {
+    const cut = records.map((paper) => cutAbstract(paper, cap));
+    if (pageTokens(cut) <= budget)
+      return {
+        papers: cut,
+        detail: "full",
+        notice: `Abstracts longer than ${cap} characters were cut (abstract_truncated) ${within}: arxiv_get_metadata gives whole abstracts.`,
+      };
+  }
+  return {
+    papers: records.map(briefPaper),
+    detail: "brief",
+    notice: `The records are brief (${BRIEF_AUTHORS} authors, ${BRIEF_ABSTRACT_CHARS} characters of abstract, no comment) ${within}: arxiv_get_metadata gives the full records, and a smaller max_results keeps them full.`,
+  };
+}
+
+function cutAbstract(paper: SearchPaper, chars: number): SearchPaper {
+  const abstract = cutText(paper.abstract, chars);
+  return abstract === paper.abstract ? paper : { ...paper, abstract, abstract_truncated: true };
+}
+
+/** What a page's answer holds besides its papers: the head line, notices, the cursor and the other fields. */
+const PAGE_OVERHEAD_TOKENS = 400;
+
+/**
+ * A page's estimated tokens as the answer carries it: the papers as JSON, and their text
+ * rendering as a JSON string inside the same answer (escaped, as a client receives it).
+ */
+function pageTokens(papers: SearchPaper[]): number {
+  const text = papers.map((paper) => renderPaper(paper, PAGE_RENDERING)).join("\n\n");
+  return estimateTokens(JSON.stringify({ content: [{ type: "text", text }], papers })) + PAGE_OVERHEAD_TOKENS;
 }
 
 /**
  * The same record with less in it: the first authors (authors_total keeps the count), the start
- * of the abstract, the primary category alone, and no versions, comment or journal reference.
+ * of the abstract, the primary category alone, and no comment or journal reference.
  */
-export function briefPaper(paper: ArxivPaper): ArxivPaper {
-  const { versions: _versions, ...rest } = paper;
+export function briefPaper(paper: SearchPaper): SearchPaper {
   return {
-    ...rest,
+    ...paper,
     authors: paper.authors.slice(0, BRIEF_AUTHORS).map((author) => ({ name: author.name })),
     ...(paper.authors.length > BRIEF_AUTHORS || paper.authors_total
       ? { authors_total: paper.authors_total ?? paper.authors.length }
       : {}),
-    abstract:
-      paper.abstract.length > BRIEF_ABSTRACT_CHARS
-        ? `${paper.abstract.slice(0, BRIEF_ABSTRACT_CHARS).trimEnd()}…`
-        : paper.abstract,
+    abstract: cutText(paper.abstract, BRIEF_ABSTRACT_CHARS),
+    ...(paper.abstract.length > BRIEF_ABSTRACT_CHARS ? { abstract_truncated: true } : {}),
     categories: [paper.primary_category],
     comment: null,
     journal_ref: null,
