@@ -16,6 +16,7 @@ import { formatId, parseArxivId } from "../sources/arxiv/ids";
 import { rowToPaper } from "../sources/arxiv/mirror";
 import { planMirrorSearch } from "../sources/arxiv/mirror-query";
 import { parseNberId } from "../sources/nber/ids";
+import { estimateTokens } from "../sources/text/tokens";
 
 export const MAX_WATCHES = 50;
 export const MAX_LIBRARY = 1_000;
@@ -48,8 +49,25 @@ export interface Watch {
 export interface NewPaper {
   id: string;
   title: string;
+  /** The first NEWS_AUTHORS; authors_total counts them all when there are more. */
   authors: string[];
+  authors_total?: number;
   date: string | null;
+}
+
+/** Authors a watch's news names per paper (a collaboration's 2,831 would crowd out the news). */
+const NEWS_AUTHORS = 3;
+/** A check answers within this many tokens: the watches past it are left unchecked (their marks stay) and named. */
+export const CHECK_TOKEN_BUDGET = 16_000;
+/** A watch's news besides its papers: the watch, its counts and dates (about 195 tokens measured). */
+const WATCH_NEWS_OVERHEAD_TOKENS = 220;
+/** A library list answers within this many tokens; the rest is paged with start. */
+export const LIST_TOKEN_BUDGET = 16_000;
+
+function newsAuthors(names: string[]): Pick<NewPaper, "authors" | "authors_total"> {
+  return names.length > NEWS_AUTHORS
+    ? { authors: names.slice(0, NEWS_AUTHORS), authors_total: names.length }
+    : { authors: names };
 }
 
 export interface WatchNews {
@@ -154,21 +172,40 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
     return { ok: true, deleted: row.id };
   }
 
-  /** What is new since each watch's mark (or one watch's), newest first; the marks move. Saved papers with new versions too. */
-  async checkWatches(idOrName?: string): Promise<AgentResult<{ news: WatchNews[]; new_versions: SavedPaper[] }>> {
+  /**
+   * What is new since each watch's mark (or one watch's), newest first; the marks move. Saved
+   * papers with new versions too. Watches whose news would pass CHECK_TOKEN_BUDGET are left
+   * unchecked, their marks where they were, and named for the next check.
+   */
+  async checkWatches(
+    idOrName?: string,
+  ): Promise<AgentResult<{ news: WatchNews[]; new_versions: SavedPaper[]; unchecked: string[] }>> {
     const rows =
       idOrName === undefined
         ? this.sql<WatchRow>`SELECT * FROM watches ORDER BY created_at`
         : [this.findWatch(idOrName)].filter((row): row is WatchRow => row !== undefined);
     if (idOrName !== undefined && rows.length === 0) return this.noSuchWatch(idOrName);
     const news: WatchNews[] = [];
+    const unchecked: string[] = [];
+    let tokens = 0;
     const lastHarvest = await this.lastHarvestAt();
     for (const row of rows) {
+      if (unchecked.length > 0) {
+        unchecked.push(row.name);
+        continue;
+      }
       // The precomputed news counts when it was made after the latest harvest finished.
       const precomputed =
         row.pending !== null && row.pending_at !== null && (lastHarvest === null || row.pending_at >= lastHarvest);
       const found = precomputed ? (JSON.parse(row.pending!) as Computed) : await this.compute(row);
       if ("error" in found) return { ok: false, error: found.error };
+      // Counted twice: the news travels as JSON and as the tool's text.
+      const cost = 2 * estimateTokens(JSON.stringify(found.papers)) + WATCH_NEWS_OVERHEAD_TOKENS;
+      if (news.length > 0 && tokens + cost > CHECK_TOKEN_BUDGET) {
+        unchecked.push(row.name);
+        continue;
+      }
+      tokens += cost;
       const now = Date.now();
       this
         .sql`UPDATE watches SET mark = ${found.newMark}, last_checked_at = ${now}, pending = NULL, pending_at = NULL WHERE id = ${row.id}`;
@@ -182,7 +219,7 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
         from_precomputed: precomputed,
       });
     }
-    return { ok: true, news, new_versions: await this.newVersions(true) };
+    return { ok: true, news, new_versions: await this.newVersions(true), unchecked };
   }
 
   /** The daily run: every watch's news computed in advance (marks do not move until a check). */
@@ -253,12 +290,31 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
     return { ok: true, added, not_added: notAdded };
   }
 
-  async listLibrary(tag?: string): Promise<{ ok: true; papers: SavedPaper[] }> {
+  /** Saved papers, newest first, from `start` while they fit LIST_TOKEN_BUDGET; next_start when more remain. */
+  async listLibrary(
+    tag?: string,
+    start = 0,
+  ): Promise<{ ok: true; papers: SavedPaper[]; total: number; next_start: number | null }> {
     const rows = this.sql<PaperRow>`SELECT * FROM library ORDER BY added_at DESC`;
     const wanted = tag?.trim().toLowerCase();
     const filtered = wanted ? rows.filter((row) => (JSON.parse(row.tags) as string[]).includes(wanted)) : rows;
-    const latest = await this.latestVersions(filtered.filter((row) => row.source === "arxiv").map((row) => row.id));
-    return { ok: true, papers: filtered.map((row) => this.savedFrom(row, latest.get(row.id))) };
+    const page: PaperRow[] = [];
+    let tokens = 0;
+    for (const row of filtered.slice(start)) {
+      // Counted twice: the list travels as JSON and as the tool's text (the note only in the JSON).
+      const cost = estimateTokens(JSON.stringify(row)) + 2 * estimateTokens(row.title ?? "") + 40;
+      if (page.length > 0 && tokens + cost > LIST_TOKEN_BUDGET) break;
+      tokens += cost;
+      page.push(row);
+    }
+    const latest = await this.latestVersions(page.filter((row) => row.source === "arxiv").map((row) => row.id));
+    const next = start + page.length;
+    return {
+      ok: true,
+      papers: page.map((row) => this.savedFrom(row, latest.get(row.id))),
+      total: filtered.length,
+      next_start: next < filtered.length ? next : null,
+    };
   }
 
   removePapers(ids: string[]): { ok: true; removed: string[]; not_found: string[] } {
@@ -364,7 +420,7 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
         papers: found.papers.map((paper) => ({
           id: paper.id,
           title: paper.title,
-          authors: paper.authors,
+          ...newsAuthors(paper.authors),
           date: paper.date,
         })),
         total: found.total,
@@ -403,7 +459,7 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
       papers: fresh.map((paper) => ({
         id: paper.base_id,
         title: paper.title,
-        authors: paper.authors.map((author) => author.name),
+        ...newsAuthors(paper.authors.map((author) => author.name)),
         date: paper.published.slice(0, 10),
       })),
       total: fresh.length,

@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FAKE, callTool, callToolWith, resetUpstream, toolError, upstreamHits, structuredOf } from "../helpers";
 import { sampleRecords, seedMirror, seedPartialMirror } from "../mirror/driver";
+import { estimateTokens } from "../../src/sources/text/tokens";
 
 beforeEach(resetUpstream);
 
@@ -237,8 +238,41 @@ describe("author lists the way the field shortens them (issue 32)", () => {
     // A paper under the threshold is as it was.
     expect(small!.authors).toHaveLength(4);
     expect(small!.authors_total).toBeUndefined();
-    const full = structuredOf(await callTool("arxiv_get_metadata", { paper_ids: ["1411.4413"], full_authors: true }));
-    expect((full.papers as { authors: unknown[] }[])[0]!.authors).toHaveLength(cms!.authors_total!);
+    // The whole list, in slices that keep each answer within 20,000 tokens (2,831 names are 28,000).
+    const names: string[] = [];
+    let authorsStart: number | undefined = 0;
+    while (authorsStart !== undefined) {
+      const answer = await callTool("arxiv_get_metadata", {
+        paper_ids: ["1411.4413"],
+        full_authors: true,
+        authors_start: authorsStart,
+      });
+      expect(estimateTokens(JSON.stringify(answer))).toBeLessThan(20_000);
+      const paper = structuredOf(answer).papers[0] as {
+        authors: { name: string }[];
+        authors_total: number;
+        authors_next_start?: number;
+      };
+      expect(paper.authors_total).toBe(cms!.authors_total);
+      names.push(...paper.authors.map((author) => author.name));
+      if (paper.authors_next_start !== undefined)
+        expect(answer.content[0]!.text).toContain(`full_authors and authors_start=${paper.authors_next_start}`);
+      authorsStart = paper.authors_next_start;
+    }
+    expect(names).toHaveLength(cms!.authors_total!);
+    expect(names.slice(0, 10)).toEqual(cms!.authors.map((author) => author.name));
+    expect(new Set(names).size).toBeGreaterThan(2_800);
+    // Several papers with whole lists: in order while they fit, the rest in remaining_ids.
+    const three = structuredOf(
+      await callTool("arxiv_get_metadata", { paper_ids: ["2103.11058", "1310.8286", "1411.4413"], full_authors: true }),
+    );
+    const base = (id: string) => id.replace(/v\d+$/, "");
+    expect([...three.papers.map((paper: { id: string }) => paper.id), ...three.remaining_ids].map(base)).toEqual([
+      "2103.11058",
+      "1310.8286",
+      "1411.4413",
+    ]);
+    expect(three.remaining_ids.length).toBeGreaterThan(0);
     // The answer an agent gets by default is a few kilobytes, not 67.
     const answer = await callTool("arxiv_get_metadata", { paper_ids: ["1411.4413", "2103.11058", "1310.8286"] });
     expect(JSON.stringify(answer).length).toBeLessThan(30_000);
@@ -256,6 +290,9 @@ describe("author lists the way the field shortens them (issue 32)", () => {
   });
 
   it("cites a large collaboration as INSPIRE does: the first author, others, and the collaboration", async () => {
+    const cms = sampleRecords()
+      .find((record) => record.id === "1411.4413")!
+      .authors.split(/,\s*|\s+and\s+/);
     const bibtex = structuredOf(await callTool("papers_export_citations", { ids: ["1411.4413"] })).text as string;
     expect(bibtex).toMatch(/author = \{[^\n]* and others\},\n/);
     expect(bibtex).toContain("collaboration = {CMS and LHCb Collaborations}");
@@ -264,5 +301,17 @@ describe("author lists the way the field shortens them (issue 32)", () => {
     expect(JSON.parse(csl.text as string)[0].author).toHaveLength(1);
     const full = structuredOf(await callTool("papers_export_citations", { ids: ["1411.4413"], full_authors: true }));
     expect((full.text as string).length).toBeGreaterThan(20_000);
+    // CSL-JSON of 2,831 names is 40,000 tokens: the entry lists those that fit, and says so.
+    const whole = await callTool("papers_export_citations", {
+      ids: ["1411.4413"],
+      format: "csl-json",
+      full_authors: true,
+    });
+    expect(estimateTokens(JSON.stringify(whole))).toBeLessThan(20_000);
+    const listed = JSON.parse(structuredOf(whole).text as string)[0].author.length;
+    expect(listed).toBeGreaterThan(100);
+    expect(whole.content[0]!.text).toContain(
+      `1411.4413 lists its first ${listed} of ${cms.length} authors and "others", to keep this answer within 20,000 tokens`,
+    );
   });
 });

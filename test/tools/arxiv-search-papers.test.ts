@@ -463,7 +463,7 @@ describe("a search page within an agent's budget (issue 32)", () => {
   // The whole result, content and structuredContent: what a client that reads both pays.
   const tokensOf = (result: unknown) => estimateTokens(JSON.stringify(result));
   type Page = {
-    papers: { abstract: string; abstract_truncated?: boolean; authors: unknown[]; categories: string[] }[];
+    papers: { id: string; abstract: string; abstract_truncated?: boolean; authors: unknown[]; categories: string[] }[];
     notices: string[];
     detail: string;
   };

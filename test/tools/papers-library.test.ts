@@ -3,11 +3,52 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { resetUpstream, reasonOf, structuredOf } from "../helpers";
 import { sampleRecords, seedMirror } from "../mirror/driver";
+import { estimateTokens } from "../../src/sources/text/tokens";
 import { TOKENS, as, harvest, workspace } from "../support/agent";
 
 beforeEach(resetUpstream);
 describe("papers_library", () => {
   beforeEach(() => seedMirror());
+
+  it("lists a large library in pages within 20,000 tokens, the resource too, and every paper once", async () => {
+    const ids = sampleRecords()
+      .map((record) => record.id)
+      .slice(0, 200);
+    const note = "A long note on why this paper matters. ".repeat(60).slice(0, 2_000);
+    for (let i = 0; i < ids.length; i += 50)
+      structuredOf(
+        await workspace("big-library", { action: "add", ids: ids.slice(i, i + 50), note }, "papers_library"),
+      );
+    const seen: string[] = [];
+    let start: number | null = 0;
+    let pages = 0;
+    while (start !== null) {
+      const result = await workspace("big-library", { action: "list", start }, "papers_library");
+      expect(estimateTokens(JSON.stringify(result))).toBeLessThan(20_000);
+      const page = structuredOf(result);
+      expect(page.total).toBe(200);
+      seen.push(...page.papers.map((paper: { id: string }) => paper.id));
+      if (page.next_start !== null)
+        expect(result.content[0].text).toContain(`call again with start=${page.next_start}`);
+      start = page.next_start;
+      pages++;
+    }
+    expect(pages).toBeGreaterThan(1);
+    expect(seen.sort()).toEqual([...ids].map((id) => id.replace(/v\d+$/, "")).sort());
+    const { mcpCallWith } = await import("../helpers");
+    const read = await mcpCallWith(
+      "resources/read",
+      { uri: "papers://library" },
+      {},
+      { "x-papers-workspace": "big-library" },
+    );
+    const text = read.message.result.contents[0].text as string;
+    expect(estimateTokens(text)).toBeLessThan(20_000);
+    expect(JSON.parse(text)).toMatchObject({
+      total: 200,
+      more: expect.stringMatching(/^papers_library action=list start=\d+$/),
+    });
+  });
 
   it("saves papers with tags and a note, lists them by tag, removes them, and exports a tag", async () => {
     const added = structuredOf(

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { upsertMirror } from "../../src/store/nber-mirror";
 import { callTool, resetUpstream, upstreamHits, reasonOf, structuredOf } from "../helpers";
 import { seedMirror } from "../mirror/driver";
+import { estimateTokens } from "../../src/sources/text/tokens";
 import { TOKENS, as, harvest, inObject, newPaper, workspace } from "../support/agent";
 
 beforeEach(resetUpstream);
@@ -46,6 +47,39 @@ describe("papers_watch", () => {
     expect(again.news[0].new_count).toBe(0);
     // Checks read the mirror only.
     expect((await upstreamHits()).filter((hit) => hit.path.startsWith("/arxiv"))).toEqual([]);
+  });
+
+  it("checks as many watches as fit 20,000 tokens, and leaves the rest unchecked with their news kept", async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `quantum ${i}`);
+    for (const name of names)
+      structuredOf(await as(TOKENS[1]!, "papers_watch", { action: "create", name, arxiv_query: "ti:quantum" }));
+    // 50 new papers each watch matches, each with a collaboration's 400 authors (news names three).
+    await harvest(
+      Array.from({ length: 50 }, (_, i) => ({
+        ...newPaper(`2611.${String(100 + i).padStart(5, "0")}`, `Quantum measurement number ${i} of a series`, [
+          "quant-ph",
+        ]),
+        authors: Array.from({ length: 400 }, (_, n) => `A. Author${n}`).join(", "),
+      })),
+    );
+    const first = await as(TOKENS[1]!, "papers_watch", { action: "check" });
+    expect(estimateTokens(JSON.stringify(first))).toBeLessThan(20_000);
+    const checked = structuredOf(first);
+    expect(checked.news.length).toBeGreaterThan(0);
+    expect(checked.news.length).toBeLessThan(names.length);
+    expect(checked.news[0].new_papers[0]).toMatchObject({
+      authors: ["A. Author0", "A. Author1", "A. Author2"],
+      authors_total: 400,
+    });
+    expect(checked.unchecked).toEqual(names.slice(checked.news.length));
+    expect(first.content[0].text).toContain(
+      `Not checked yet, to keep this answer within 16,000 tokens (their news is kept): ${names[checked.news.length]}`,
+    );
+    // The unchecked watches still have their news; the checked ones have none left.
+    const next = structuredOf(await as(TOKENS[1]!, "papers_watch", { action: "check", watch: checked.unchecked[0] }));
+    expect(next.news[0].new_count).toBe(50);
+    const again = structuredOf(await as(TOKENS[1]!, "papers_watch", { action: "check", watch: names[0] }));
+    expect(again.news[0].new_count).toBe(0);
   });
 
   it("answers a check from the news its daily schedule computed after the harvest", async () => {

@@ -18,7 +18,13 @@ export const papersLibrary = defineResource({
   uri: "papers://library",
   title: "Your library",
   description: "The caller's saved papers (papers_library) with tags, notes and latest versions",
-  read: async (_request, { env, identity }) => ({
-    papers: (await (await agentFor(env, identity)).listLibrary()).papers,
-  }),
+  // The first page within the list budget; papers_library list with start gives the rest.
+  read: async (_request, { env, identity }) => {
+    const { papers, total, next_start } = await (await agentFor(env, identity)).listLibrary();
+    return {
+      papers,
+      total,
+      ...(next_start === null ? {} : { next_start, more: `papers_library action=list start=${next_start}` }),
+    };
+  },
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getMetadata, LOOKUP_BATCH } from "../../sources/arxiv/lookup";
 import { knownVersions, renderPaper, servedPaperSchema, shortenAuthors } from "../../sources/arxiv/paper";
+import { fitFullAuthors, METADATA_TOKEN_BUDGET } from "../../sources/arxiv/metadata-budget";
 import { arxivLinks, linkSchema } from "../../sources/citations/links";
 import { defineTool } from "../tool";
 
@@ -14,10 +15,15 @@ export const arxivGetMetadata = defineTool({
   input: z.object({
     paper_ids: z.array(z.string().max(300)).min(1).max(100).describe("arXiv IDs or arxiv.org links"),
     full_authors: z.boolean().default(false).describe("all authors"),
+    authors_start: z.number().int().min(0).max(100_000).default(0).describe("full_authors: authors_next_start"),
   }),
   output: z.object({
     papers: servedPaperSchema
-      .extend({ links: z.array(linkSchema) })
+      .extend({
+        links: z.array(linkSchema),
+        authors_start: z.number().optional(),
+        authors_next_start: z.number().optional(),
+      })
       .array()
       .describe(
         "id, base_id, version, title, abstract, authors[{name, affiliations?}], authors_total?, collaboration?, primary_category, categories, published, updated, comment, journal_ref, doi, abs_url, pdf_url, html_url, served_from, cached_at?, cache_age_seconds?, versions[{version, date}], links[{kind, source, id_or_doi, how}]",
@@ -50,15 +56,18 @@ export const arxivGetMetadata = defineTool({
     { reason: "upstream_malformed", when: "the upstream answered something unreadable" },
     { reason: "timeout", when: "the call ran out of its time budget" },
   ],
-  handler: async ({ paper_ids, full_authors }, context) => {
+  handler: async ({ paper_ids, full_authors, authors_start }, context) => {
     const result = await getMetadata(context, paper_ids);
-    return {
-      ...result,
-      papers: result.papers.map((paper) => {
-        const shown = full_authors ? paper : shortenAuthors(paper);
-        return { ...shown, versions: knownVersions(paper), links: arxivLinks(paper) };
-      }),
-    };
+    const papers = result.papers.map((paper) => ({
+      ...(full_authors ? paper : shortenAuthors(paper)),
+      versions: knownVersions(paper),
+      links: arxivLinks(paper),
+    }));
+    if (!full_authors) return { ...result, papers };
+    // Whole author lists: in order while they fit the budget; the rest are asked for next.
+    const fitted = fitFullAuthors(papers, authors_start);
+    const left = fitted.left.map((paper) => paper.id);
+    return { ...result, papers: fitted.papers, remaining_ids: [...left, ...result.remaining_ids] };
   },
   render(result) {
     const lines = result.papers.map((paper) => {
@@ -66,10 +75,15 @@ export const arxivGetMetadata = defineTool({
         paper.served_from === "cache" ? ` (cache, ${paper.cache_age_seconds} s old)` : ` (${paper.served_from})`;
       return renderPaper(paper) + cache;
     });
+    for (const paper of result.papers)
+      if (paper.authors_next_start !== undefined)
+        lines.push(
+          `${paper.id} lists authors ${(paper.authors_start ?? 0) + 1}-${paper.authors_next_start} of ${paper.authors_total} to keep this answer within ${METADATA_TOKEN_BUDGET.toLocaleString("en-US")} tokens: call again with paper_ids ["${paper.id}"], full_authors and authors_start=${paper.authors_next_start} for the next.`,
+        );
     for (const miss of result.not_found) lines.push(`not found ${miss.id}: ${miss.reason}: ${miss.detail}`);
     if (result.remaining_ids.length > 0) {
       lines.push(
-        `${result.remaining_ids.length} more IDs were not looked up (at most ${LOOKUP_BATCH} per call): pass remaining_ids as paper_ids next.`,
+        `${result.remaining_ids.length} more IDs were not answered (at most ${LOOKUP_BATCH} per call, and whole author lists within ${METADATA_TOKEN_BUDGET.toLocaleString("en-US")} tokens): pass remaining_ids (${result.remaining_ids.slice(0, 10).join(", ")}${result.remaining_ids.length > 10 ? ", ..." : ""}) as paper_ids next.`,
       );
     }
     return lines.join("\n\n");

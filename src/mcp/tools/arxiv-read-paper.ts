@@ -43,8 +43,10 @@ export const arxivReadPaper = defineTool({
   async handler({ paper_id, start, max_tokens, max_characters, section }, context) {
     const loaded = await loadArxivDocument(context, paper_id, context.progress);
     const { document } = loaded;
-    const view = readView(document, readRequest({ start, max_tokens, max_characters, section }), loaded.resolvedId);
     const firstPage = start === 0 && section === undefined;
+    const listing = firstPage ? { outline: document.outline, figures: figureIndex(document) } : undefined;
+    const request = readRequest({ start, max_tokens, max_characters, section }, listing);
+    const view = readView(document, request, loaded.resolvedId);
     const notices = [...loaded.notices];
     if (document.extraction_truncated)
       notices.push("The text stops at this server's extraction budget; the rest of the paper is on arxiv.org.");
@@ -64,7 +66,7 @@ export const arxivReadPaper = defineTool({
       // Offsets are within the returned text: the section or figure view when one was asked for.
       ...view,
       extraction_truncated: document.extraction_truncated,
-      ...(firstPage ? { outline: document.outline, figures: figureIndex(document) } : {}),
+      ...listing,
       notices,
     };
   },

@@ -37,8 +37,9 @@ export const nberReadPaper = defineTool({
   ],
   async handler({ paper_id, start, max_tokens, max_characters, section }, context) {
     const { id, document, servedFrom } = await loadNberDocument(context, paper_id, context.progress);
-    const view = readView(document, readRequest({ start, max_tokens, max_characters, section }), id);
     const firstPage = start === 0 && section === undefined;
+    const listing = firstPage ? { outline: document.outline, figures: figureIndex(document) } : undefined;
+    const view = readView(document, readRequest({ start, max_tokens, max_characters, section }, listing), id);
     return {
       paper_id: id,
       source: "pdf_text" as const,
@@ -46,7 +47,7 @@ export const nberReadPaper = defineTool({
       url: paperUrl(id),
       ...view,
       extraction_truncated: document.extraction_truncated,
-      ...(firstPage ? { outline: document.outline, figures: figureIndex(document) } : {}),
+      ...listing,
     };
   },
   payload: readPayload,

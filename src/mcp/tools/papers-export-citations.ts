@@ -29,6 +29,7 @@ export const papersExportCitations = defineTool({
       .describe("{id, key, kind, title, source}"),
     text: z.string(),
     remaining_ids: z.array(z.string()),
+    notices: z.array(z.string()),
     not_found: z
       .array(z.object({ id: z.string(), reason: z.string(), detail: z.string() }))
       .describe("{id, reason, detail}"),
@@ -63,9 +64,10 @@ export const papersExportCitations = defineTool({
       `${result.entries.length} ${FORMAT_NAMES[result.format] ?? result.format} entr${result.entries.length === 1 ? "y" : "ies"}:`,
     ];
     for (const miss of result.not_found) lines.push(`not found ${miss.id}: ${miss.reason}: ${miss.detail}`);
+    lines.push(...result.notices);
     if (result.remaining_ids.length > 0)
       lines.push(
-        `${result.remaining_ids.length} more papers were left out to keep this answer within ${EXPORT_TOKEN_BUDGET.toLocaleString("en-US")} tokens: pass remaining_ids (${result.remaining_ids.join(", ")}) as ids next.`,
+        `${result.remaining_ids.length} more paper${result.remaining_ids.length === 1 ? " was" : "s were"} left out to keep this answer within ${EXPORT_TOKEN_BUDGET.toLocaleString("en-US")} tokens: pass remaining_ids (${result.remaining_ids.join(", ")}) as ids next.`,
       );
     return lines.join("\n");
   },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { agentFor, unwrap } from "../../agent/client";
-import { MAX_LIBRARY, MAX_NOTE_CHARS } from "../../agent/research-agent";
+import { LIST_TOKEN_BUDGET, MAX_LIBRARY, MAX_NOTE_CHARS } from "../../agent/research-agent";
 import { defineTool } from "../tool";
 
 const records = (note: string) => z.array(z.looseObject({})).describe(note);
@@ -16,6 +16,7 @@ export const papersLibrary = defineTool({
     tags: z.array(z.string().min(1).max(40)).max(10).optional().describe("add: labels"),
     note: z.string().max(MAX_NOTE_CHARS).optional().describe("add: your note"),
     tag: z.string().min(1).max(40).optional().describe("list: only papers with this tag"),
+    start: z.number().int().min(0).max(1_000).default(0).describe("list: next_start"),
   }),
   output: z.object({
     action: z.string(),
@@ -25,12 +26,17 @@ export const papersLibrary = defineTool({
     not_added: records("{id, reason, detail}").optional(),
     removed: z.array(z.string()).optional(),
     not_found: z.array(z.string()).optional(),
+    total: z.number().optional(),
+    next_start: z.number().nullable().optional(),
   }),
   annotations: { readOnlyHint: false, openWorldHint: false, idempotentHint: false },
   errors: [{ reason: "no_identity", when: "the call carries no client identity for per-client state" }],
   async handler(args, { env, identity, fail }) {
     const agent = await agentFor(env, identity);
-    if (args.action === "list") return { action: args.action, papers: (await agent.listLibrary(args.tag)).papers };
+    if (args.action === "list") {
+      const { papers, total, next_start } = await agent.listLibrary(args.tag, args.start);
+      return { action: args.action, papers, total, next_start };
+    }
     if (!args.ids)
       return fail("invalid_argument", `action=${args.action} needs ids.`, { recovery: "Pass the papers' IDs in ids." });
     if (args.action === "add") {
@@ -65,6 +71,10 @@ export const papersLibrary = defineTool({
     if (result.removed)
       lines.push(
         `Removed ${result.removed.length}${result.not_found?.length ? `; not in the library: ${result.not_found.join(", ")}` : ""}.`,
+      );
+    if (result.next_start != null)
+      lines.push(
+        `${papers.length} of ${result.total} papers, within ${LIST_TOKEN_BUDGET.toLocaleString("en-US")} tokens: call again with start=${result.next_start} for more.`,
       );
     return lines.join("\n") || "The library is empty.";
   },

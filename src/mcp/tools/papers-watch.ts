@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { agentFor, unwrap } from "../../agent/client";
+import { CHECK_TOKEN_BUDGET } from "../../agent/research-agent";
 import { MAX_WATCHES } from "../../agent/research-agent";
 import { defineTool } from "../tool";
 
@@ -28,6 +29,7 @@ export const papersWatch = defineTool({
       "saved papers with a new version: {id, title, saved_version, latest_version, latest_version_date}",
     ).optional(),
     deleted: z.string().optional(),
+    unchecked: z.array(z.string()).optional(),
   }),
   annotations: { readOnlyHint: false, openWorldHint: false, idempotentHint: false },
   errors: [
@@ -59,8 +61,8 @@ export const papersWatch = defineTool({
         return { action: args.action, deleted: unwrap(await agent.deleteWatch(args.watch)).deleted };
       }
       case "check": {
-        const { news, new_versions } = unwrap(await agent.checkWatches(args.watch));
-        return { action: args.action, news, new_versions };
+        const { news, new_versions, unchecked } = unwrap(await agent.checkWatches(args.watch));
+        return { action: args.action, news, new_versions, ...(unchecked.length > 0 ? { unchecked } : {}) };
       }
     }
   },
@@ -84,7 +86,12 @@ export const papersWatch = defineTool({
       const versions = (
         (result.new_versions as { id: string; latest_version: number; latest_version_date: string }[] | undefined) ?? []
       ).map((paper) => `New version of saved ${paper.id}: v${paper.latest_version} (${paper.latest_version_date})`);
-      return [...blocks, ...versions].join("\n\n") || "No watches.";
+      const rest = result.unchecked?.length
+        ? [
+            `Not checked yet, to keep this answer within ${CHECK_TOKEN_BUDGET.toLocaleString("en-US")} tokens (their news is kept): ${result.unchecked.join(", ")}. Check them next, one with watch=<name> or all again.`,
+          ]
+        : [];
+      return [...blocks, ...versions, ...rest].join("\n\n") || "No watches.";
     }
     const watches = (result.watches ?? []) as { id: string; name: string; source: string; query: string }[];
     return watches.length === 0

@@ -2,6 +2,7 @@
 // text rendering that ends every long answer with the exact cursor for the next piece.
 import { z } from "zod";
 import { DEFAULT_MAX_TOKENS, type ReadRequest } from "../../sources/text/reading";
+import { estimateTokens } from "../../sources/text/tokens";
 
 export const outlineEntry = z.object({ level: z.number(), id: z.string(), title: z.string(), offset: z.number() });
 export const figureEntry = z.object({
@@ -27,16 +28,34 @@ export const readInput = {
   section: z.string().min(1).max(300).optional().describe("outline or figure id"),
 };
 
-/** The read tools' paging arguments as the reading view takes them. */
-export function readRequest(args: {
-  start: number;
-  max_tokens?: number | undefined;
-  max_characters?: number | null | undefined;
-  section?: string | undefined;
-}): ReadRequest {
+/** A read answer of the default size stays within this: its text, outline and figures together. */
+export const READ_ANSWER_BUDGET = 20_000;
+/** The head line, notices, cursor and the other fields. */
+const READ_OVERHEAD_TOKENS = 1_000;
+
+type Listing = { outline: z.infer<typeof outlineEntry>[]; figures: Omit<z.infer<typeof figureEntry>, "end">[] };
+
+/**
+ * The read tools' paging arguments as the reading view takes them. A first page that lists the
+ * outline and figures (`listing`) gives them room: without max_tokens, its text is what is left of
+ * READ_ANSWER_BUDGET after them (a 70-heading, 100-figure paper lists 11,000 tokens), at most the
+ * default page.
+ */
+export function readRequest(
+  args: {
+    start: number;
+    max_tokens?: number | undefined;
+    max_characters?: number | null | undefined;
+    section?: string | undefined;
+  },
+  listing?: Listing,
+): ReadRequest {
+  const listed = listing
+    ? estimateTokens(renderListing(listing)) + estimateTokens(JSON.stringify(listing)) + READ_OVERHEAD_TOKENS
+    : 0;
   return {
     start: args.start,
-    maxTokens: args.max_tokens ?? DEFAULT_MAX_TOKENS,
+    maxTokens: args.max_tokens ?? Math.max(1_000, Math.min(DEFAULT_MAX_TOKENS, READ_ANSWER_BUDGET - listed)),
     ...(args.max_characters !== undefined ? { maxCharacters: args.max_characters } : {}),
     ...(args.section !== undefined ? { section: args.section } : {}),
   };
@@ -70,13 +89,19 @@ interface Readable {
 
 export function renderRead(head: string, result: Readable): string {
   const range = `characters ${result.start}-${result.start + result.text.length} of ${result.total_characters} (about ${result.tokens} tokens)`;
-  const outline = result.outline?.length
-    ? `Outline:\n${result.outline.map((entry) => `${"  ".repeat(Math.max(0, entry.level - 1))}${entry.title} [${entry.id} @${entry.offset}]`).join("\n")}`
+  const listing = renderListing({ outline: result.outline ?? [], figures: result.figures ?? [] });
+  return [`${head}: ${range}`, ...(result.notices ?? []), listing].filter(Boolean).join("\n\n");
+}
+
+/** The outline and the figures as the first page's text lists them. */
+function renderListing({ outline, figures }: Listing): string {
+  const headings = outline.length
+    ? `Outline:\n${outline.map((entry) => `${"  ".repeat(Math.max(0, entry.level - 1))}${entry.title} [${entry.id} @${entry.offset}]`).join("\n")}`
     : "";
-  const figures = result.figures?.length
-    ? `Figures, tables, equations:\n${result.figures.map((entry) => `${entry.id} (${entry.kind}${entry.number ? ` ${entry.number}` : ""}) @${entry.start}: ${entry.caption.slice(0, 120)}`).join("\n")}`
+  const listed = figures.length
+    ? `Figures, tables, equations:\n${figures.map((entry) => `${entry.id} (${entry.kind}${entry.number ? ` ${entry.number}` : ""}) @${entry.start}: ${entry.caption.slice(0, 120)}`).join("\n")}`
     : "";
-  return [`${head}: ${range}`, ...(result.notices ?? []), outline, figures].filter(Boolean).join("\n\n");
+  return [headings, listed].filter(Boolean).join("\n\n");
 }
 
 /** The read tools' text goes out once, after the rendering, followed by the cursor (see TextPayload). */

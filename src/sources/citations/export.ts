@@ -42,10 +42,15 @@ export interface ExportResult {
   not_found: ExportMiss[];
   /** Found, but left for the next call to keep this answer within EXPORT_TOKEN_BUDGET. */
   remaining_ids: string[];
+  /** What was cut to stay within the budget, and where the rest is. */
+  notices: string[];
 }
 
-/** No export answer is larger than this (estimated tokens, its text counted twice). */
+/** No export answer is larger than this (estimated tokens; the text is sent once). */
 export const EXPORT_TOKEN_BUDGET = 20_000;
+/** The answer's own fields and the entries' summaries beside the text. */
+const EXPORT_OVERHEAD_TOKENS = 500;
+const ENTRY_OVERHEAD_TOKENS = 60;
 
 export async function exportCitations(
   ctx: AppContext,
@@ -56,19 +61,31 @@ export async function exportCitations(
   const looked = await lookupRecords(ctx, ids);
   const records = { ...looked, found: looked.found.map((record) => citedAuthors(record, fullAuthors)) };
   const keys = assignKeys(records.found);
-  const pieces = records.found.map((record, i) =>
+  const write = (record: CitationRecord, key: string) =>
     format === "csl-json"
-      ? JSON.stringify(toCsl(record, keys[i]!), null, 2)
+      ? JSON.stringify(toCsl(record, key), null, 2)
       : format === "bibtex"
-        ? toBibtex(record, keys[i]!)
-        : toRis(record, keys[i]!),
-  );
-  // Entries in order while the answer stays within its budget (the text travels twice: in the
-  // content and in the structured answer); the first is always given.
+        ? toBibtex(record, key)
+        : toRis(record, key);
+  const costOf = (piece: string) => estimateTokens(JSON.stringify(piece)) + ENTRY_OVERHEAD_TOKENS;
+  const pieces = records.found.map((record, i) => write(record, keys[i]!));
+  const notices: string[] = [];
+  // Entries in order while the answer stays within its budget; the first is always given, and a
+  // first entry that alone passes it (a whole 2,831-name list) lists the authors that fit.
+  const room = EXPORT_TOKEN_BUDGET - EXPORT_OVERHEAD_TOKENS;
+  const first = records.found[0];
+  if (first && costOf(pieces[0]!) > room) {
+    const cut = { ...first, authors: first.authors.slice(0, fittingAuthors(first, costOf(pieces[0]!), room)) };
+    records.found[0] = { ...cut, moreAuthors: true };
+    pieces[0] = write(records.found[0], keys[0]!);
+    notices.push(
+      `${first.id} lists its first ${cut.authors.length} of ${first.authors.length} authors and "others", to keep this answer within ${EXPORT_TOKEN_BUDGET.toLocaleString("en-US")} tokens: arxiv_get_metadata with full_authors gives the whole list.`,
+    );
+  }
   let kept = 0;
-  let used = 500;
+  let used = EXPORT_OVERHEAD_TOKENS;
   for (const piece of pieces) {
-    const cost = estimateTokens(JSON.stringify(piece)) * 2 + 60;
+    const cost = costOf(piece);
     if (kept > 0 && used + cost > EXPORT_TOKEN_BUDGET) break;
     used += cost;
     kept++;
@@ -88,7 +105,13 @@ export async function exportCitations(
     text: found.length === 0 ? "" : text,
     not_found: records.missed,
     remaining_ids: records.found.slice(kept).map((record) => record.id),
+    notices,
   };
+}
+
+/** How many of a record's authors fit in `room` tokens, by their average cost in an entry of `cost`. */
+function fittingAuthors(record: CitationRecord, cost: number, room: number): number {
+  return Math.max(1, Math.floor(record.authors.length * (room / cost) * 0.9));
 }
 
 /** The citation records of the IDs, in input order, and a typed miss for each that has none. */
