@@ -11,6 +11,8 @@ export const EXPENSIVE_TOOLS: ReadonlySet<string> = new Set([
   "arxiv_read_paper",
   "nber_read_paper",
   "nber_download_paper",
+  // /mcp/chatgpt's fetch reads the paper's text as the read tools do.
+  "fetch",
 ]);
 
 export function jsonRpcRefusal(

@@ -9,3 +9,10 @@ export const SERVER_INSTRUCTIONS = [
   "A failed call returns isError with JSON text { error: { reason, message, retryable, retry_after_ms?, recovery } }: follow recovery; on rate_limited or server_busy wait retry_after_ms.",
   "Results that can come from several places say where in served_from (live, cache, mirror).",
 ].join("\n");
+
+/** /mcp/chatgpt's instructions: the two tools of OpenAI's search/fetch contract. */
+export const CONNECTOR_INSTRUCTIONS = [
+  "papers-mcp finds and reads arXiv papers and NBER working papers.",
+  "- search: a question or words; results from both sources, mixed by relevance, each with an id and the paper's page (cite its url).",
+  "- fetch: a result's id; the paper's metadata and text. A long text continues with metadata.next_id.",
+].join("\n");

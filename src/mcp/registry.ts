@@ -10,6 +10,8 @@ import { arxivGetReferences } from "./tools/arxiv-get-references";
 import { arxivListCategories } from "./tools/arxiv-list-categories";
 import { arxivReadPaper } from "./tools/arxiv-read-paper";
 import { arxivSearchPapers } from "./tools/arxiv-search-papers";
+import { connectorFetchTool } from "./tools/connector-fetch";
+import { connectorSearchTool } from "./tools/connector-search";
 import { nberDownloadPaper } from "./tools/nber-download-paper";
 import { nberGetPaperInfo } from "./tools/nber-get-paper-info";
 import { nberReadPaper } from "./tools/nber-read-paper";
@@ -38,6 +40,12 @@ export const TOOLS: readonly DefinedTool[] = [
   papersFindInPaper,
   papersWatch,
   papersLibrary,
+] as unknown as DefinedTool[];
+
+/** What /mcp/chatgpt offers: OpenAI's search and fetch, for ChatGPT connectors and deep research. */
+export const CONNECTOR_TOOLS: readonly DefinedTool[] = [
+  connectorSearchTool,
+  connectorFetchTool,
 ] as unknown as DefinedTool[];
 
 export const RESOURCES: readonly DefinedResource[] = [

@@ -4,18 +4,30 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { waitUntil } from "cloudflare:workers";
 import { appContext } from "../context";
 import { SERVER_NAME, SERVER_VERSION } from "../version";
-import { SERVER_INSTRUCTIONS } from "./instructions";
-import { RESOURCES, TOOLS } from "./registry";
+import { CONNECTOR_INSTRUCTIONS, SERVER_INSTRUCTIONS } from "./instructions";
+import { CONNECTOR_TOOLS, RESOURCES, TOOLS } from "./registry";
 import { registerResource } from "./resource";
 import { registerTool, type ToolContext } from "./tool";
 
-export function createServer(env: Env, origin: string, identity: string | null = null): McpServer {
+/** full: every tool and resource (/mcp); connector: OpenAI's search and fetch alone (/mcp/chatgpt). */
+export type ServerProfile = "full" | "connector";
+
+export function createServer(
+  env: Env,
+  origin: string,
+  identity: string | null = null,
+  profile: ServerProfile = "full",
+): McpServer {
+  const connector = profile === "connector";
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: "papers-mcp: arXiv and NBER papers" },
-    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, completions: {} } },
+    {
+      instructions: connector ? CONNECTOR_INSTRUCTIONS : SERVER_INSTRUCTIONS,
+      capabilities: connector ? { tools: {} } : { tools: {}, resources: {}, completions: {} },
+    },
   );
   const context: Omit<ToolContext, "progress"> = { ...appContext(env, waitUntil), origin, identity };
-  for (const tool of TOOLS) registerTool(server, tool, context);
-  for (const resource of RESOURCES) registerResource(server, resource, context);
+  for (const tool of connector ? CONNECTOR_TOOLS : TOOLS) registerTool(server, tool, context);
+  if (!connector) for (const resource of RESOURCES) registerResource(server, resource, context);
   return server;
 }

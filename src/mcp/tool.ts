@@ -89,6 +89,11 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject, R extend
   links?(result: z.output<O>): ResourceLinkContent[];
   /** The answer is one large text: sent once, in content (see TextPayload). */
   payload?: TextPayload<z.output<O>>;
+  /**
+   * OpenAI's search/fetch contract: the answer is one text item holding its JSON (render is not
+   * used). structured: false sends no structuredContent (fetch's text would go twice).
+   */
+  jsonAnswer?: { structured: boolean };
 }
 
 export interface DefinedTool<
@@ -236,7 +241,7 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject, R ext
       title: tool.title,
       description: tool.description,
       inputSchema: tool.inputSchema,
-      ...(tool.payload ? {} : { outputSchema: tool.outputSchema }),
+      ...(tool.payload || tool.jsonAnswer?.structured === false ? {} : { outputSchema: tool.outputSchema }),
       annotations: advertisedAnnotations(tool.annotations),
     },
     async (rawArgs: unknown, ctx?: ServerContext) => {
@@ -259,6 +264,7 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject, R ext
           performance.now() - started,
         );
         if (tool.payload) return payloadAnswer(tool, result);
+        if (tool.jsonAnswer) return jsonAnswer(tool, result, tool.jsonAnswer.structured);
         return {
           content: [{ type: "text" as const, text: tool.render(result) }, ...(tool.links?.(result) ?? [])],
           structuredContent: result as Record<string, unknown>,
@@ -286,12 +292,29 @@ export function advertisedAnnotations(annotations: ToolAnnotations): ToolAnnotat
   };
 }
 
+/** With no output schema advertised, the SDK does not check an answer: it is checked here. */
+function checkOutput<O extends z.ZodObject>(tool: DefinedTool<z.ZodObject, O>, result: z.output<O>): void {
+  const checked = tool.output.safeParse(result);
+  if (!checked.success) throw new Error(`${tool.name} answered outside its output schema: ${checked.error.message}`);
+}
+
+/** OpenAI's search/fetch shape: the answer's JSON as the one text item (see ToolSpec.jsonAnswer). */
+function jsonAnswer<O extends z.ZodObject>(
+  tool: DefinedTool<z.ZodObject, O>,
+  result: z.output<O>,
+  structured: boolean,
+) {
+  if (!structured) checkOutput(tool, result);
+  return {
+    content: [{ type: "text" as const, text: JSON.stringify(result) }],
+    ...(structured ? { structuredContent: result as Record<string, unknown> } : {}),
+  };
+}
+
 /** A text-payload answer (see TextPayload): the text once, in content; the other fields in `_meta`. */
 function payloadAnswer<O extends z.ZodObject>(tool: DefinedTool<z.ZodObject, O>, result: z.output<O>) {
   const payload = tool.payload!;
-  // No output schema is advertised, so the SDK does not check the answer: check it here.
-  const checked = tool.output.safeParse(result);
-  if (!checked.success) throw new Error(`${tool.name} answered outside its output schema: ${checked.error.message}`);
+  checkOutput(tool, result);
   const { [payload.field]: text, ...fields } = result as Record<string, unknown>;
   const after = payload.after?.(result);
   return {

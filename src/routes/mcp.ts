@@ -1,7 +1,7 @@
 // /mcp: the caller identified, the body capped, the limits applied call by call (a batch counts
 // each call), then the agents SDK's MCP handler with a fresh McpServer per request.
 import { createMcpHandler } from "agents/mcp/server";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { AppContext } from "../context";
 import { withCors } from "../http/cors";
 import {
@@ -18,23 +18,30 @@ import {
   releaseWhenDone,
   toolCallRefusal,
 } from "../http/limits";
-import { createServer } from "../mcp/server";
+import { createServer, type ServerProfile } from "../mcp/server";
 import { appContextOf, IDENTITY_HEADER, identify, withIdentity } from "./identity";
 
 export const mcpRoutes = new Hono<{ Bindings: Env }>();
 
 const LOCAL_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]"];
 
-// One MCP handler per isolate (and allowed-host set): building it per request cost ~1 ms.
+/** Where each profile is served: every tool at /mcp; OpenAI's search and fetch at /mcp/chatgpt. */
+const ROUTES: Record<ServerProfile, string> = { full: "/mcp", connector: "/mcp/chatgpt" };
+
+// One MCP handler per isolate (and allowed-host set and profile): building it per request cost ~1 ms.
 // The handler still builds a fresh McpServer for every request through the factory.
 const mcpHandlers = new WeakMap<Env, Map<string, ReturnType<typeof createMcpHandler>>>();
 
-function mcpHandlerFor({ env, config }: AppContext, requestHost: string): ReturnType<typeof createMcpHandler> {
+function mcpHandlerFor(
+  { env, config }: AppContext,
+  requestHost: string,
+  profile: ServerProfile,
+): ReturnType<typeof createMcpHandler> {
   // Host/Origin validation: localhost and this *.workers.dev name are always accepted; a deployed
   // custom domain must be listed in MCP_ALLOWED_HOSTNAMES.
   const allowed = [...LOCAL_HOSTNAMES, ...config.MCP_ALLOWED_HOSTNAMES];
   if (requestHost.endsWith(".workers.dev")) allowed.push(requestHost);
-  const key = allowed.join(",");
+  const key = `${profile} ${allowed.join(",")}`;
   let perEnv = mcpHandlers.get(env);
   if (!perEnv) mcpHandlers.set(env, (perEnv = new Map()));
   let handler = perEnv.get(key);
@@ -45,9 +52,10 @@ function mcpHandlerFor({ env, config }: AppContext, requestHost: string): Return
           env,
           context.requestInfo ? new URL(context.requestInfo.url).origin : "http://localhost",
           context.requestInfo?.headers.get(IDENTITY_HEADER) ?? null,
+          profile,
         ),
       {
-        route: "/mcp",
+        route: ROUTES[profile],
         allowedHostnames: allowed,
         allowedOriginHostnames: allowed,
         onerror: (error) => console.error("mcp handler error", error),
@@ -66,12 +74,15 @@ function limit(binding: RateLimit, key: string): Promise<{ success: boolean }> {
   });
 }
 
-mcpRoutes.all("/mcp", async (c) => {
+mcpRoutes.all(ROUTES.full, (c) => serveMcp(c, "full"));
+mcpRoutes.all(ROUTES.connector, (c) => serveMcp(c, "connector"));
+
+async function serveMcp(c: Context<{ Bindings: Env }>, profile: ServerProfile): Promise<Response> {
   const app = appContextOf(c);
   const { config } = app;
   // Hono types its context loosely; at runtime it is the Worker's ExecutionContext.
   const executionCtx = c.executionCtx as unknown as ExecutionContext;
-  const handler = mcpHandlerFor(app, new URL(c.req.url).hostname);
+  const handler = mcpHandlerFor(app, new URL(c.req.url).hostname, profile);
   // A CORS preflight carries no credentials by design: the handler answers it (Host/Origin checked).
   if (c.req.method === "OPTIONS") return handler(c.req.raw, c.env, executionCtx);
   const who = await identify(c, config);
@@ -156,4 +167,4 @@ mcpRoutes.all("/mcp", async (c) => {
     release?.();
     throw error;
   }
-});
+}
