@@ -6,7 +6,10 @@ import { env, exports } from "cloudflare:workers";
 import { app } from "../src/app";
 import type { ConfigVars } from "../src/config";
 import { describe, expect, it } from "vitest";
+import { estimateTokens } from "../src/sources/text/tokens";
 import { callTool, mcpCall, toolError } from "./helpers";
+import { sampleRecords, seedMirror } from "./mirror/driver";
+import { seedNberMirror } from "./support/nber";
 
 // tools/list's budget (issue 32): under 14 KB with every tool. Today's tools take at most
 // 12,800 bytes, which leaves 1.5 KB for papers_citations (issue 35); no tool takes over 1.5 KB.
@@ -71,6 +74,47 @@ describe("protocol", () => {
     const first = JSON.stringify((await mcpCall("tools/list")).message.result);
     const second = JSON.stringify((await mcpCall("tools/list")).message.result);
     expect(second).toBe(first);
+  });
+});
+
+describe("every answer within an agent's budget (issue 32)", () => {
+  // The worst records of the sample: the many-author collaboration papers, the longest abstracts.
+  const MANY_AUTHORS = ["1411.4413", "2103.11058", "1310.8286"];
+  const tokensOf = (result: unknown) => estimateTokens(JSON.stringify(result));
+
+  it("keeps lookups, category lists, NBER pages and every resource under 20,000 tokens", async () => {
+    await seedMirror();
+    await seedNberMirror();
+    const longest = [...sampleRecords()]
+      .sort((a, b) => b.abstract.length + (b.comment?.length ?? 0) - a.abstract.length - (a.comment?.length ?? 0))
+      .slice(0, 7)
+      .map((record) => record.id);
+    const calls: [string, Record<string, unknown>][] = [
+      ["arxiv_get_metadata", { paper_ids: [...MANY_AUTHORS, ...longest] }],
+      ["arxiv_get_metadata", { paper_ids: MANY_AUTHORS, full_authors: true }],
+      ["arxiv_list_categories", {}],
+      ["nber_search_papers", { query: "trade", per_page: 100 }],
+      ["papers_export_citations", { ids: MANY_AUTHORS, format: "csl-json", full_authors: true }],
+    ];
+    for (const [name, args] of calls) {
+      const result = await callTool(name, args);
+      expect(result.isError, `${name} ${JSON.stringify(args)}`).toBeFalsy();
+      expect(tokensOf(result), `${name} ${JSON.stringify(args)}`).toBeLessThan(20_000);
+    }
+    const { message: listed } = await mcpCall("resources/list");
+    const uris = [
+      ...listed.result.resources.map((resource: { uri: string }) => resource.uri),
+      "arxiv://categories/hep-ex",
+      ...MANY_AUTHORS.map((id) => `arxiv://paper/${id}`),
+      "nber://paper/w10000",
+    ];
+    for (const uri of uris) {
+      const { message } = await mcpCall("resources/read", { uri }, { headers: { "x-papers-workspace": "budget" } });
+      expect(message.result, `${uri}: ${JSON.stringify(message.error)}`).toBeDefined();
+      expect(tokensOf(message.result), uri).toBeLessThan(20_000);
+    }
+    // Every resource there is: the four listed and the three templates (arXiv category, arXiv paper, NBER paper).
+    expect(uris).toHaveLength(9);
   });
 });
 

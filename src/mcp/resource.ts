@@ -51,12 +51,33 @@ function decodeVariables(resource: DefinedResource, uri: URL, raw: Record<string
   return variables;
 }
 
+/**
+ * A resource has no parameters besides its template's variables: a query string
+ * (arxiv://paper/1411.4413?full_authors=true) is refused naming the parameter, not read as part
+ * of an ID. Where a tool does what was asked, the recovery names it.
+ */
+function refuseQuery(resource: DefinedResource, uri: URL): void {
+  const at = uri.href.indexOf("?");
+  if (at < 0) return;
+  const names = [...new URLSearchParams(uri.href.slice(at + 1)).keys()].map((name) => `\`${name.slice(0, 40)}\``);
+  const variables = resource.uri.match(/\{\w+\}/g)?.join(", ");
+  throw resourceError(
+    uri.href,
+    "invalid_argument",
+    `${names.join(", ") || "A query string"} is not a parameter of ${resource.uri}${variables ? `; its only parameters are ${variables}` : ", which takes none"}.`,
+    resource.uri.startsWith("arxiv://paper/")
+      ? "Read the URI without the query; for the whole author list call arxiv_get_metadata with full_authors."
+      : "Read the URI without the query string.",
+  );
+}
+
 export function registerResource(server: McpServer, resource: DefinedResource, context: ResourceContext): void {
   const metadata = { title: resource.title, description: resource.description, mimeType: "application/json" };
   const read = async (uri: URL, raw: Record<string, string | string[]>) => {
     const started = performance.now();
     let outcome = "ok";
     try {
+      refuseQuery(resource, uri);
       const body = await resource.read({ uri, variables: decodeVariables(resource, uri, raw) }, context);
       return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(body) }] };
     } catch (error) {

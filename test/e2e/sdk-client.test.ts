@@ -214,3 +214,35 @@ describe("raw HTTP against /mcp", () => {
     expect(status).toBe(403);
   });
 });
+
+describe("ChatGPT's search and fetch at /mcp/chatgpt, with the SDK client", () => {
+  let connector: Client;
+  beforeAll(async () => {
+    connector = new Client({ name: "e2e-connector-client", version: "1.0.0" });
+    await connector.connect(new StreamableHTTPClientTransport(new URL(`${mcpUrl}/chatgpt`)));
+  });
+  afterAll(async () => {
+    await connector.close();
+  });
+
+  it("lists exactly search and fetch, and answers both in OpenAI's documented shapes", async () => {
+    const { tools } = await connector.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["search", "fetch"]);
+    const search = await connector.callTool({ name: "search", arguments: { query: "prompt diphoton production" } });
+    expect(search.isError).toBeFalsy();
+    const content = search.content as { type: string; text: string }[];
+    expect(content).toHaveLength(1);
+    const { results } = JSON.parse(content[0]!.text) as { results: { id: string; title: string; url: string }[] };
+    expect(search.structuredContent).toEqual({ results });
+    expect(results.length).toBeGreaterThan(0);
+    for (const result of results) expect(Object.keys(result).sort()).toEqual(["id", "title", "url"]);
+    const first = results[0]!;
+    expect(first.id).toMatch(/^(arxiv:|nber:w)/);
+    const fetched = await connector.callTool({ name: "fetch", arguments: { id: first.id } });
+    expect(fetched.isError).toBeFalsy();
+    const document = JSON.parse((fetched.content as { text: string }[])[0]!.text);
+    expect(Object.keys(document).sort()).toEqual(["id", "metadata", "text", "title", "url"]);
+    expect(document).toMatchObject({ id: first.id, title: first.title, url: first.url });
+    expect(document.text.length).toBeGreaterThan(100);
+  });
+});

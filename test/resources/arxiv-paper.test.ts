@@ -16,6 +16,15 @@ describe("arxiv://paper/{paperId}", () => {
     expect(message.error.data).toMatchObject({ reason: "empty_id" });
   });
 
+  it("refuses a parameter the template does not have, naming it and the one it has", async () => {
+    const { message } = await mcpCall("resources/read", { uri: "arxiv://paper/1411.4413?full_authors=true" });
+    expect(message.error.data).toMatchObject({ reason: "invalid_argument" });
+    expect(message.error.message).toContain(
+      "`full_authors` is not a parameter of arxiv://paper/{paperId}; its only parameters are {paperId}",
+    );
+    expect(message.error.data.recovery).toContain("arxiv_get_metadata with full_authors");
+  });
+
   it("fails invalid_id and no_match as JSON-RPC errors", async () => {
     const invalid = await mcpCall("resources/read", { uri: "arxiv://paper/banana" });
     expect(invalid.message.error.data).toMatchObject({ reason: "invalid_id" });
