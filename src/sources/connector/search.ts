@@ -14,9 +14,12 @@ export interface ConnectorResult {
   url: string;
 }
 
-/** How many results a search gives, and how many each source is asked for. */
+/**
+ * How many results a search gives, and how many each source is asked for: arXiv's usual page of
+ * 10 (one request when the mirror cannot answer), NBER's smallest page of 20.
+ */
 export const CONNECTOR_RESULTS = 20;
-const ARXIV_ASKED = 20;
+const ARXIV_ASKED = 10;
 const NBER_ASKED = 20;
 
 interface Candidate extends ConnectorResult {
