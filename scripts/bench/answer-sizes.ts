@@ -20,7 +20,15 @@ const DEFAULT_PAGE_BUDGET = 6_000;
 const WORKSPACE = { "x-papers-workspace": "answer-sizes-bench" };
 const MANY_AUTHORS = ["1411.4413", "2103.11058", "1310.8286"];
 
-type Case = { name: string; label: string; method: "tools/call" | "resources/read"; params: unknown; budget?: number };
+type Case = {
+  name: string;
+  label: string;
+  method: "tools/call" | "resources/read";
+  params: unknown;
+  budget?: number;
+  /** /mcp/chatgpt for the connector's search and fetch. */
+  path?: string;
+};
 
 let client = 0;
 async function rpc(url: string, method: string, params: unknown, headers: Record<string, string> = {}) {
@@ -112,6 +120,14 @@ const CASES: Case[] = [
   tool("papers_library", "list of 1,000 papers with 2,000-character notes", { action: "list" }),
   tool("papers_watch", "check (watches made in this run: no news yet)", { action: "check" }),
   tool("papers_watch", "list of 50 watches", { action: "list" }),
+  {
+    ...tool("search", "minimum wage employment effects (/mcp/chatgpt)", { query: "minimum wage employment effects" }),
+    path: "/chatgpt",
+  },
+  {
+    ...tool("fetch", "arxiv:2501.11120v1, first piece (/mcp/chatgpt)", { id: "arxiv:2501.11120v1" }),
+    path: "/chatgpt",
+  },
   resource("arxiv://categories", "arxiv://categories"),
   resource("arxiv://categories/{code}", "arxiv://categories/hep-ex"),
   resource("arxiv://paper/{paperId}", "arxiv://paper/1411.4413", "1411.4413 (2,831 authors)"),
@@ -149,7 +165,7 @@ try {
   await fillState(url);
   const rows = [];
   for (const c of CASES) {
-    const result = await rpc(url, c.method, c.params);
+    const result = await rpc(`${url}${c.path ?? ""}`, c.method, c.params);
     const json = JSON.stringify(result);
     const tokens = estimateTokens(json);
     const budget = c.budget ?? ANSWER_BUDGET;

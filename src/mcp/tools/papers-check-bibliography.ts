@@ -20,10 +20,10 @@ export const papersCheckBibliography = defineTool({
       .string()
       .min(1)
       .max(MAX_BIBLIOGRAPHY_CHARS)
-      .describe(".bib text, RIS, CSL-JSON, or one reference per line"),
+      .describe(".bib, RIS, CSL-JSON or one per line"),
     format: z.enum(["bibtex", "ris", "csl-json", "text"]).optional().describe("default: detected"),
     max_tokens: z.number().int().min(2_000).max(20_000).default(DEFAULT_MAX_TOKENS).describe("answer budget"),
-    start: z.number().int().min(0).max(199).default(0).describe("first entry (0-based): next_start"),
+    start: z.number().int().min(0).max(199).default(0).describe("next_start"),
   }),
   output: z.object({
     format: z.string(),

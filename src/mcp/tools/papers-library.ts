@@ -15,7 +15,7 @@ export const papersLibrary = defineTool({
     ids: z.array(z.string().min(1).max(300)).min(1).max(50).optional().describe("add, remove: arXiv or NBER IDs"),
     tags: z.array(z.string().min(1).max(40)).max(10).optional().describe("add: labels"),
     note: z.string().max(MAX_NOTE_CHARS).optional().describe("add: your note"),
-    tag: z.string().min(1).max(40).optional().describe("list: only papers with this tag"),
+    tag: z.string().min(1).max(40).optional().describe("list: by tag"),
     start: z.number().int().min(0).max(1_000).default(0).describe("list: next_start"),
   }),
   output: z.object({

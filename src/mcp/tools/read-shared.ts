@@ -15,7 +15,7 @@ export const figureEntry = z.object({
 });
 
 export const readInput = {
-  start: z.number().int().min(0).max(100_000_000).default(0).describe("next_start of the page before"),
+  start: z.number().int().min(0).max(100_000_000).default(0).describe("next_start"),
   max_tokens: z.number().int().min(100).max(200_000).optional().describe(`default ${DEFAULT_MAX_TOKENS}`),
   max_characters: z
     .number()
