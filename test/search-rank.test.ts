@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { corpusStats, idf, score } from "../src/search/bm25";
 import { matchAndZero, phrase, phraseCounts, phrasesOf, toMatch, type TextQuery } from "../src/search/expression";
-import { BM25_SQL, phraseWork, type D1Reader } from "../src/search/rank";
+import { BM25_SQL, knownItemFirst, phraseWork, type D1Reader } from "../src/search/rank";
 import { countTokens, stem, tokens } from "../src/search/tokenize";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror, type MirrorSearchOptions } from "../src/store/arxiv-mirror-search";
@@ -626,6 +626,24 @@ describe("relevance order whatever the number of hits", () => {
         const result = await callTool("arxiv_search_papers", { query, max_results: 3 });
         expect(result.structuredContent.papers[0]?.base_id, query).toBe(record.id);
       }
+    }
+  });
+
+  it("puts a pasted title first when it holds hyphenated words (rotor-router, Froggatt-Nielsen, state-of-the-art)", () => {
+    for (const title of [
+      "Rotor-router walks on graphs with sinks",
+      "Froggatt-Nielsen models of flavour and neutrino masses",
+      "An ab-initio study of left-handed metamaterials",
+      "State-of-the-art methods for architecture-based graph matching",
+    ]) {
+      const rows = [
+        // A near-duplicate BM25 may put first (a longer title with the same words).
+        { paper_key: 1, title: `${title.replace(/-/g, " ")} revisited in pseudo-forces` },
+        { paper_key: 2, title: "Walks and models on graphs" },
+        { paper_key: 3, title },
+      ];
+      for (const query of [title, title.replace(/-/g, " "), title.toLowerCase()])
+        expect(knownItemFirst(plan(query).match!, rows)[0]!.paper_key, query).toBe(3);
     }
   });
 

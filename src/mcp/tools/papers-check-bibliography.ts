@@ -16,11 +16,7 @@ export const papersCheckBibliography = defineTool({
     "check a whole bibliography (.bib, RIS, CSL-JSON or a list) in one call: each entry verified, differs, not_found or unreadable.",
   description: `Checks up to ${MAX_ENTRIES} references against arXiv and NBER: each verified (with BibTeX), differs (which fields), not_found (what was tried) or unreadable.`,
   input: z.object({
-    bibliography: z
-      .string()
-      .min(1)
-      .max(MAX_BIBLIOGRAPHY_CHARS)
-      .describe(".bib, RIS, CSL-JSON or one per line"),
+    bibliography: z.string().min(1).max(MAX_BIBLIOGRAPHY_CHARS).describe(".bib, RIS, CSL-JSON or one per line"),
     format: z.enum(["bibtex", "ris", "csl-json", "text"]).optional().describe("default: detected"),
     max_tokens: z.number().int().min(2_000).max(20_000).default(DEFAULT_MAX_TOKENS).describe("answer budget"),
     start: z.number().int().min(0).max(199).default(0).describe("next_start"),
