@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT, quietWranglerEnv } from "./lib/dev-server.ts";
+import { ROOT, quietWranglerEnv } from "./lib/wrangler-env.ts";
 import { buildArxivSeed } from "./arxiv/build-seed.ts";
 import { buildSeed } from "./nber/build-seed.ts";
 

@@ -6,24 +6,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { startFakeUpstream } from "../fake-upstream/server.ts";
 import { fakeUpstreamVars } from "../fake-upstream/router.ts";
+import { ROOT, quietWranglerEnv } from "./wrangler-env.ts";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+// ROOT and quietWranglerEnv live in wrangler-env.ts (the seed needs them without this module).
+export { ROOT, quietWranglerEnv };
 const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
-
-/** Environment for every wrangler process: no telemetry, no update check, no cf.json fetch. */
-export function quietWranglerEnv(extra = {}) {
-  return {
-    ...process.env,
-    WRANGLER_SEND_METRICS: "false",
-    WRANGLER_HIDE_BANNER: "true",
-    CLOUDFLARE_CF_FETCH_ENABLED: "false",
-    NO_UPDATE_NOTIFIER: "1",
-    ...extra,
-  };
-}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -150,6 +150,7 @@ async function outliersOutsideRange(db: D1Reader, submitted: { from: number; to:
   return row?.n ?? 0;
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the mirror search's paths (ranked, listed, exhaustive), to be split by issue 33
 export async function searchMirror(
   db: D1Reader,
   plan: MirrorSearchPlan,

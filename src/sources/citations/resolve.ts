@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noExcessiveLinesPerFile: the resolver's walks in one file; issue 33 moves the walks out
 // papers_resolve_reference behind the tool: a reference in any style (or fields) -> the real
 // paper in arXiv or NBER with a confidence and what agreed, or an honest no_match with what was
 // tried. Nothing depends on recognising the style:

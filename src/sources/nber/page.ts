@@ -61,6 +61,7 @@ function collectText(
   };
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one pass over NBER's page markup, field by field, to be split by issue 33
 export async function parsePaperPage(html: string, id: NberId): Promise<NberPaperInfo> {
   const meta: Record<string, string[]> = {};
   const abstract: string[] = [];

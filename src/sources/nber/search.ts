@@ -36,6 +36,7 @@ export interface NberSearchResult {
 // The mirror is trusted for a window that ends before its newest paper: after that it may lack papers.
 const toPaper = (paper: MirrorPaper): NberPaper => ({ ...paper, url: paperUrl(paper.id) });
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the mirror/API/cache routing of an NBER search, to be split by issue 33
 export async function searchNber(ctx: AppContext, input: NberSearchInput, surface: string): Promise<NberSearchResult> {
   const query = input.query.replace(/\s+/g, " ").trim();
   if (query === "" || /[\u0000-\u001f\u007f]/.test(query)) {

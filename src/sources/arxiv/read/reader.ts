@@ -92,6 +92,7 @@ export function clearRecentDocuments(): void {
   recentChars = 0;
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the HTML -> ar5iv -> PDF fallback with its cache and notices, to be split by issue 33
 export async function loadArxivDocument(
   ctx: AppContext,
   paperId: string,
