@@ -28,7 +28,6 @@
 // is full are ranked exhaustively. docs/mirror.md#ranking-at-full-size gives the measured quality.
 import { corpusStats, idf, scoreCounts, type CorpusStats } from "./bm25.ts";
 import {
-  WEIGHTS,
   phrase,
   phraseCounts,
   phraseKey,
@@ -39,44 +38,30 @@ import {
   type TextQuery,
 } from "./expression.ts";
 import { type HeldList, type ImpactListCache, isolateImpactCache } from "./impact-cache.ts";
-import { bestSums, decodeImpactList, scaledImpacts, type DecodedImpacts, type KeyedScores } from "./impacts.ts";
+import { decodeImpactList, type DecodedImpacts } from "./impacts.ts";
+import { BM25_SQL } from "./bm25-sql.ts";
+import type { KeyFilters } from "./filters.ts";
+import { ALL_TERMS_TUNING, allTerms } from "./sources/all-terms.ts";
+import type { CandidatePart } from "./sources/candidate-part.ts";
+import { CHAMPION_COLUMNS, CHAMPIONS_TUNING, champions } from "./sources/champions.ts";
+import { IMPACT_SUMS_TUNING, impactSums } from "./sources/impact-sums.ts";
+import { PAIRS_TUNING, pairs } from "./sources/pairs.ts";
+import { RARE_PHRASES_TUNING, rarePhrases } from "./sources/rare-phrases.ts";
 import { STOPWORDS } from "./stopwords.ts";
 import { countTokens, stem, tokens, words as titleTokens } from "./tokenize.ts";
 
-export const BM25_SQL = `bm25(arxiv_papers_fts, ${WEIGHTS.map((w) => w.toFixed(1)).join(", ")})`;
+export { BM25_SQL, CHAMPION_COLUMNS };
+export type { KeyFilters };
 
+/** The ranker's knobs: each candidate source's own (in its module), and the ranker's. */
 export const RANK_TUNING = {
-  /** The rarest phrases whose hits together stay under this many are candidate sources ranked by FTS5 (about 4 ms at most). */
-  rareBudget: 4_000,
-  /** Best hits of the rare phrases taken as candidates. */
-  rareCandidates: 60,
-  /** At most this many of the rarest phrases are intersected (the papers holding them all are candidates). */
-  allTermsMax: 24,
-  /** ... and no more of them than bring the intersection's expected hits under this, but at least
-   * allTermsMin (words of one field co-occur: "chern" and "simons" together are as rare as either). */
-  allTermsExpected: 5,
-  allTermsMin: 4,
-  allTermsCandidates: 20,
-  /** The rarest phrases whose pairs are candidate sources. */
-  pairTerms: 7,
-  /** Only phrases whose doclists hold at most this many papers are paired (reading them costs). */
-  pairWalk: 50_000,
-  /** The rarest phrases are intersected only when the papers expected to hold them all stay under this. */
-  allTermsBudget: 6_000,
-  /** Pairs are taken while their expected hits (df x df / N, summed) stay under this. */
-  pairBudget: 6_000,
-  /** Best hits of the pairs taken as candidates. */
-  pairCandidates: 120,
-  /** Best papers taken from each common term's champion list (more when few terms share the page, all 100 with a filter). */
-  championCandidates: 8,
-  /** Papers with the best partial sums over the query's impact lists (src/search/impacts.ts) taken as candidates. */
-  impactCandidates: 300,
+  ...IMPACT_SUMS_TUNING,
+  ...RARE_PHRASES_TUNING,
+  ...ALL_TERMS_TUNING,
+  ...PAIRS_TUNING,
+  ...CHAMPIONS_TUNING,
   /** Papers the exhaustive ranking of an OR of words under the count cap would read (title words read every paper holding the word) above which the impact sums rank it, when they know every hit (about 3 us a paper). */
   exhaustiveWalk: 30_000,
-  /** At most this many impact lists are read, the rarest words' (a 1,000-character OR names a hundred words). */
-  impactLists: 32,
-  /** Hits of a word too rare for an impact list, read with their weights into the partial sums. */
-  rareWordHits: 2_000,
   /** A prefix whose common expansions are held by more papers than this is never matched (FTS5 merges them in memory): arXiv's API answers. */
   prefixMaxDocs: 300_000,
   /** ... nor ranked by relevance above this many (every hit is scored: about 3 us a hit in SQLite, 30,000 in 70-100 ms). */
@@ -94,18 +79,6 @@ export const RANK_TUNING = {
   /** A quoted phrase whose rarest words are held together by at most this many papers is checked in TypeScript. */
   verifiedPhraseHits: 500,
 };
-
-/** Papers in each champion list (arxiv-rank-tables.ts keeps this many). */
-const CHAMPIONS_KEPT = 100;
-
-/** At most this many common terms bring champion lists (the commonest add least to any score). */
-const MAX_CHAMPION_TERMS = 16;
-
-/** Columns with champion lists (-1: any column, then title, authors, abstract, comment, journal reference). */
-export const CHAMPION_COLUMNS = [-1, 0, 1, 2, 3, 4] as const;
-
-/** SQL conditions on a paper key expression (categories, dates), with their binds in order. */
-export type KeyFilters = (key: string) => { clauses: string[]; binds: unknown[] };
 
 export interface RankRequest {
   query: TextQuery;
@@ -387,161 +360,28 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     mark("stats", s4);
   }
 
-  // Candidate sources, each cheap (a bounded number of hits scored by FTS5, or index seeks):
-  // Candidates come from the phrases a hit must or may hold, never from a NOT's (its papers are the ones left out).
+  // Candidate sources, each cheap (a bounded number of hits scored by FTS5, or index seeks), in
+  // src/search/sources/. Candidates come from the phrases a hit must or may hold, never from a
+  // NOT's (its papers are the ones left out).
   const byRarity = unique
     .filter((p) => positiveKeys.has(phraseKey(p)))
     .sort((a, b) => df.get(phraseKey(a))! - df.get(phraseKey(b))!);
-  const parts: string[] = [];
-  const binds: unknown[] = [];
-  const ftsPart = (match: string, limit: number) => {
-    const { clauses, binds: filterBinds } = request.filters("arxiv_papers_fts.rowid");
-    parts.push(
-      `SELECT arxiv_papers_fts.rowid FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?${clauses.map((c) => ` AND ${c}`).join("")} ORDER BY ${BM25_SQL} LIMIT ${limit}`,
-    );
-    binds.push(match, ...filterBinds);
-  };
-  // (a) the best partial sums over the words' impact lists, with the words too rare for a list
-  // read whole: papers holding several of the query's words, where a many-word query's best are.
-  // The words summed need no other source: their lists hold their champions, and their pairs'
-  // papers are among the best sums.
-  const summed = new Set<string>();
-  if (impactLists.size > 0) {
-    // Words without a list read whole (too rare for one); a word whose list was not read (past
-    // the rarest lists), or that has grown past the hits read since the lists were built, is
-    // left to the sources below.
-    const place = new Map([...impactPhrases.keys()].map((key, i) => [key, i]));
-    const rareWords = [...impactPhrases.values()]
-      .filter((p) => {
-        const n = df.get(phraseKey(p)) ?? 0;
-        const read = rareHitsOf.get(place.get(phraseKey(p))!)?.length ?? 0;
-        return !impactLists.has(phraseKey(p)) && n > 0 && n <= tuning.rareWordHits && read === n;
-      })
-      .sort((a, b) => df.get(phraseKey(a))! - df.get(phraseKey(b))!)
-      .slice(0, tuning.impactLists);
-    for (const key of impactLists.keys()) summed.add(key);
-    for (const p of rareWords) summed.add(phraseKey(p));
-    const rareHits = rareWords.map((p) => rareHitsOf.get(place.get(phraseKey(p))!)!);
-    const s7 = performance.now();
-    // A word the query repeats counts as often as it is written (bm25 scores each phrase).
-    const times = (p: Phrase) => phrases.filter((q) => phraseKey(q) === phraseKey(p)).length;
-    const lists: KeyedScores[] = [...impactLists].map(([key, list]) => {
-      const p = impactPhrases.get(key)!;
-      return scaledImpacts(list, idf(stats, df.get(phraseKey(p))!) * times(p));
-    });
-    rareHits.forEach((hits, i) => {
-      const repeat = times(rareWords[i]!);
-      lists.push({
-        keys: Float64Array.from(hits, (hit) => hit.k),
-        scores: Float64Array.from(hits, (hit) => hit.s * repeat),
-      });
-    });
-    // A category or date filter keeps a share of them: more are proposed.
-    const best = bestSums(lists, tuning.impactCandidates * (filtered ? 4 : 1));
-    mark("impacts", s7);
-    const { clauses, binds: filterBinds } = request.filters("impact.value");
-    parts.push(
-      `SELECT impact.value FROM json_each(?) impact${clauses.length > 0 ? ` WHERE ${clauses.join(" AND ")}` : ""}`,
-    );
-    binds.push(JSON.stringify(best), ...filterBinds);
-  }
-  // (b) the rarest phrases not summed, as many as fit the budget of hits, ranked on their own part of the score;
-  const rare: Phrase[] = [];
-  let budget = 0;
-  for (const p of byRarity.filter((q) => !summed.has(phraseKey(q)))) {
-    const n = walk.get(phraseKey(p))!;
-    if (budget + n > tuning.rareBudget) continue;
-    budget += n;
-    rare.push(p);
-  }
-  if (rare.length > 0)
-    ftsPart(toMatch(rare.length === 1 ? rare[0]! : { kind: "or", children: rare }), tuning.rareCandidates);
-  // (c) papers holding the rarest phrases together (a pasted title's paper holds them all): one
-  // intersection of the shortest doclists, as few phrases as bring the expected hits (df x df x ...
-  // / N^(n-1)) down to a handful: the longer doclists of the rest would add cost, not candidates.
-  // Only when few papers are expected to hold them (scoring the hits of a common AND costs what an exhaustive ranking does).
-  const together: Phrase[] = [];
-  let togetherExpected = stats.rows;
-  for (const p of byRarity.slice(0, tuning.allTermsMax)) {
-    if (together.length >= tuning.allTermsMin && togetherExpected <= tuning.allTermsExpected) break;
-    together.push(p);
-    togetherExpected = (togetherExpected * df.get(phraseKey(p))!) / stats.rows;
-  }
-  // Not needed when the impact sums cover every word: the papers holding the rarest ones are among
-  // the best sums (measured on the bench's pasted titles: the same 239 of 240 first, at half the
-  // time: the intersection reads the words' whole doclists).
-  const everySummed = byRarity.every((p) => summed.has(phraseKey(p)));
-  if (together.length > 1 && togetherExpected <= tuning.allTermsBudget && !everySummed) {
-    ftsPart(toMatch({ kind: "and", children: together }), tuning.allTermsCandidates);
-  }
-  // (d) papers holding two of the rarer phrases not summed (where a many-word query's best papers are: they
-  // hold several of its words), the pairs expected to be smallest first, up to the budget;
-  const pairs: { a: Phrase; b: Phrase }[] = [];
-  const head = byRarity
-    .filter((p) => !summed.has(phraseKey(p)) && walk.get(phraseKey(p))! <= tuning.pairWalk)
-    .slice(0, tuning.pairTerms);
-  const expected: { a: Phrase; b: Phrase; size: number }[] = [];
-  for (let i = 0; i < head.length; i++)
-    for (let j = i + 1; j < head.length; j++) {
-      expected.push({
-        a: head[i]!,
-        b: head[j]!,
-        size: (df.get(phraseKey(head[i]!))! * df.get(phraseKey(head[j]!))!) / stats.rows,
-      });
-    }
-  expected.sort((x, y) => x.size - y.size);
-  let pairBudget = 0;
-  for (const pair of expected) {
-    if (pairBudget + pair.size > tuning.pairBudget) break;
-    pairBudget += pair.size;
-    pairs.push(pair);
-  }
-  // Written as a AND (b OR c ...) per rarer phrase: the same papers as the pairs' OR, with each
-  // doclist read once per group it is in rather than once per pair (FTS5 does not share them).
-  if (pairs.length > 0) {
-    const partners = new Map<Phrase, Phrase[]>();
-    for (const { a, b } of pairs) partners.set(a, [...(partners.get(a) ?? []), b]);
-    const groups = [...partners].map(
-      ([a, bs]) => `(${toMatch(a)} AND ${toMatch(bs.length === 1 ? bs[0]! : { kind: "or", children: bs })})`,
-    );
-    ftsPart(groups.join(" OR "), tuning.pairCandidates);
-  }
-  // (e) each common term not summed: its champions, the papers where that term alone scores highest.
-  const common = byRarity
-    .filter(
-      (p) =>
-        !rare.includes(p) &&
-        !summed.has(phraseKey(p)) &&
-        p.stems.length === 1 &&
-        !p.prefix &&
-        !p.stems[0]!.includes(" ") &&
-        (p.column === null || p.column <= 4),
-    )
-    .slice(0, MAX_CHAMPION_TERMS);
-  // All the lists in one subquery (D1 allows few terms in a compound SELECT): the best of each.
-  // One or two common words must fill the page from their lists; a filter, a NOT or an AND thins every list.
-  const thinned =
-    request.filters("champion.paper_key").clauses.length > 0 ||
-    byRarity.length < unique.length ||
-    requiresAnd(request.query);
-  const perList = thinned
-    ? CHAMPIONS_KEPT
-    : Math.min(
-        CHAMPIONS_KEPT,
-        Math.max(tuning.championCandidates, Math.ceil((2 * pageEnd) / Math.max(1, common.length))),
-      );
-  if (common.length > 0) {
-    // (The filters' own subqueries alias arxiv_paper_categories as c: this alias must differ.)
-    const { clauses, binds: filterBinds } = request.filters("champion.paper_key");
-    parts.push(
-      `SELECT k FROM (SELECT champion.paper_key AS k, row_number() OVER (PARTITION BY champion.term, champion.col ORDER BY champion.weight DESC) AS n
-         FROM json_each(?) t JOIN arxiv_rank_champions champion ON champion.term = t.value ->> 0 AND champion.col = t.value ->> 1${clauses.map((x) => ` AND ${x}`).join("")})
-       WHERE n <= ${perList}`,
-    );
-    binds.push(JSON.stringify(common.map((p) => [p.stems[0], p.column ?? -1])), ...filterBinds);
-  }
+  const filters = request.filters;
+  const s7 = performance.now();
+  const sums = impactSums({ phrases, impactPhrases, impactLists, rareHitsOf, df, stats, filters, filtered, tuning });
+  if (impactLists.size > 0) mark("impacts", s7);
+  const { summed } = sums;
+  const rare = rarePhrases({ byRarity, summed, walk, filters, tuning });
+  const parts = [
+    sums.part,
+    rare.part,
+    allTerms({ byRarity, summed, df, stats, filters, tuning }),
+    pairs({ byRarity, summed, df, walk, stats, filters, tuning }),
+    champions({ query: request.query, byRarity, unique, rare: rare.rare, summed, filters, pageEnd, tuning }),
+  ].filter((part): part is CandidatePart => part !== undefined && part !== null);
   if (parts.length === 0) return exhaustive();
-  const candidateSql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers p WHERE ${parts.map((part) => `p.paper_key IN (${part})`).join(" OR ")}`;
+  const candidateSql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers p WHERE ${parts.map((part) => `p.paper_key IN (${part.sql})`).join(" OR ")}`;
+  const binds = parts.flatMap((part) => part.binds);
   const s1 = performance.now();
   // As arrays (D1 sends rows as arrays): only the page's papers become objects.
   const [names, ...candidates] = await db
@@ -858,14 +698,6 @@ function sufficientWords(query: TextQuery): Phrase[] {
   if (query.kind === "phrase") return [query];
   if (query.kind === "or") return query.children.flatMap(sufficientWords);
   return [];
-}
-
-/** Whether every hit must hold an AND of phrases (which thins each word's champions); a hyphenated word inside an OR does not. */
-function requiresAnd(query: TextQuery): boolean {
-  if (query.kind === "phrase") return false;
-  if (query.kind === "and") return true;
-  if (query.kind === "not") return requiresAnd(query.left);
-  return query.children.every(requiresAnd);
 }
 
 /** An OR of phrases (plain words are one): a paper holding any phrase is a hit, and nothing is zeroed. */

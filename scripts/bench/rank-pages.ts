@@ -1,0 +1,76 @@
+// npm run bench:rank-pages -- --db FILE --out pages.json [--compare other.json]
+// The pages the mirror's search gives, for proving that a change to the ranker changes none:
+// the Worker's planner and ranker (bundled by esbuild) against a mirror file under node:sqlite
+// (as bench:mirror:offline), over the bench's queries, 360 pasted known items and the 1,000
+// research questions: the first two pages of each (IDs in order), the method, the total. With
+// --compare, the queries whose pages differ from another run's are listed (exit 1 when any).
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { d1Over } from "../lib/d1-node.ts";
+import { arg } from "../lib/mcp-bench.ts";
+import { importWorkerCode } from "../lib/worker-code.ts";
+import { ROOT } from "../lib/wrangler-env.ts";
+import { samplePools } from "./arxiv-synthetic.ts";
+import { knownItemSearches, knownRecords, loadResearchQuestions, questionText } from "./known-items.ts";
+
+const FILE = arg("--db");
+const OUT = arg("--out");
+if (!FILE || !OUT) throw new Error("usage: rank-pages.ts --db FILE --out pages.json [--compare other.json]");
+const db = d1Over(new DatabaseSync(FILE, { readOnly: true }));
+const code = await importWorkerCode(path.join(ROOT, "scripts/bench/mirror-search-code.ts"));
+const { QUERIES } = await import("./arxiv-mirror-queries.ts");
+
+interface SearchArgs {
+  query: string;
+  category?: string;
+  submitted_from?: string;
+  submitted_to?: string;
+  sort_by?: string;
+  sort_order?: string;
+}
+const queries: { kind: string; args: SearchArgs }[] = [
+  ...QUERIES.map((q) => ({ kind: "bench", args: q.args })),
+  ...knownItemSearches(knownRecords(samplePools()), 360).map((k) => ({ kind: "known", args: { query: k.query } })),
+  ...loadResearchQuestions().map((q) => ({ kind: "question", args: { query: questionText(q) } })),
+];
+const pages: Record<string, { method?: string; total?: number; pages: string[][] }> = {};
+for (const { kind, args } of queries) {
+  const planned = code.planMirrorSearch(args.query, {
+    category: args.category,
+    submittedFrom: args.submitted_from,
+    submittedTo: args.submitted_to,
+  });
+  const key = `${kind} ${JSON.stringify(args)}`;
+  if (!("plan" in planned)) {
+    pages[key] = { pages: [] };
+    continue;
+  }
+  const seen: string[][] = [];
+  let method: string | undefined;
+  let total: number | undefined;
+  for (const start of [0, 10]) {
+    const result = await code.searchMirror(db, planned.plan, {
+      sortBy: args.sort_by ?? "relevance",
+      sortOrder: args.sort_order ?? "descending",
+      start,
+      limit: 10,
+    });
+    if (result.kind !== "answer") break;
+    seen.push(result.rows.map((row) => row.id));
+    method ??= result.method;
+    total ??= result.total;
+  }
+  pages[key] = { method, total, pages: seen };
+}
+writeFileSync(OUT, `${JSON.stringify(pages, null, 1)}\n`);
+console.error(`rank-pages: ${Object.keys(pages).length} queries written to ${OUT}`);
+
+const other = arg("--compare");
+if (other) {
+  const before = JSON.parse(readFileSync(other, "utf8")) as typeof pages;
+  const differ = Object.keys(pages).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(pages[key]));
+  for (const key of differ.slice(0, 20)) console.error(`differs: ${key}`);
+  console.error(`rank-pages: ${differ.length} of ${Object.keys(pages).length} queries differ from ${other}`);
+  if (differ.length > 0) process.exitCode = 1;
+}

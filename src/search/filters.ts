@@ -1,0 +1,2 @@
+/** SQL conditions on a paper key expression (categories, dates), with their binds in order. */
+export type KeyFilters = (key: string) => { clauses: string[]; binds: unknown[] };
