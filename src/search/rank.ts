@@ -27,16 +27,7 @@
 // A page beyond the candidates, a worst-first order, or candidates that run out before the page
 // is full are ranked exhaustively. docs/mirror.md#ranking-at-full-size gives the measured quality.
 import { corpusStats, idf, scoreCounts, type CorpusStats } from "./bm25.ts";
-import {
-  phrase,
-  phraseCounts,
-  phraseKey,
-  phrasesOf,
-  matchAndZero,
-  toMatch,
-  type Phrase,
-  type TextQuery,
-} from "./expression.ts";
+import { phrase, phraseCounts, phraseKey, phrasesOf, toMatch, type Phrase, type TextQuery } from "./expression.ts";
 import { type HeldList, type ImpactListCache, isolateImpactCache } from "./impact-cache.ts";
 import { decodeImpactList, type DecodedImpacts } from "./impacts.ts";
 import { BM25_SQL } from "./bm25-sql.ts";
@@ -47,10 +38,12 @@ import { CHAMPION_COLUMNS, CHAMPIONS_TUNING, champions } from "./sources/champio
 import { IMPACT_SUMS_TUNING, impactSums } from "./sources/impact-sums.ts";
 import { PAIRS_TUNING, pairs } from "./sources/pairs.ts";
 import { RARE_PHRASES_TUNING, rarePhrases } from "./sources/rare-phrases.ts";
-import { STOPWORDS } from "./stopwords.ts";
-import { countTokens, stem, tokens, words as titleTokens } from "./tokenize.ts";
+import { knownItemFirst } from "./known-item.ts";
+import { rescoreCandidates } from "./rescore.ts";
+import { flatOr, isSingleToken } from "./phrase-kinds.ts";
+import { tokens } from "./tokenize.ts";
 
-export { BM25_SQL, CHAMPION_COLUMNS };
+export { BM25_SQL, CHAMPION_COLUMNS, knownItemFirst };
 export type { KeyFilters };
 
 /** The ranker's knobs: each candidate source's own (in its module), and the ranker's. */
@@ -120,6 +113,7 @@ export type RankResult<Row> =
   /** A search the mirror does not run (the reason says why); arXiv's API answers it. */
   | { live: string; counted: { scanned: number; matched: number } };
 
+/** A paper's text columns as the ranker fetches them to rescore. */
 type StoredText = {
   paper_key: number;
   title: string;
@@ -129,13 +123,8 @@ type StoredText = {
   journal_ref: string | null;
 };
 
-/** A fetched candidate while it is scored: its cells as D1 sent them, and what knownItemFirst reads. */
-type Candidate = { paper_key: number; title: string; cells: unknown[] };
-
 /** What the ranker reads through: the database, or a D1 session (read replicas). */
 export type D1Reader = Pick<D1Database, "prepare" | "batch">;
-
-const isSingleToken = (p: Phrase) => p.stems.length === 1 && !p.stems[0]!.includes(" ") && !p.prefix;
 
 /** Document frequency of a phrase of several words, or a prefix: FTS5's count. */
 function dfStatement(db: D1Reader, p: Phrase): D1PreparedStatement {
@@ -380,101 +369,8 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     champions({ query: request.query, byRarity, unique, rare: rare.rare, summed, filters, pageEnd, tuning }),
   ].filter((part): part is CandidatePart => part !== undefined && part !== null);
   if (parts.length === 0) return exhaustive();
-  const candidateSql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers p WHERE ${parts.map((part) => `p.paper_key IN (${part.sql})`).join(" OR ")}`;
-  const binds = parts.flatMap((part) => part.binds);
-  const s1 = performance.now();
-  // As arrays (D1 sends rows as arrays): only the page's papers become objects.
-  const [names, ...candidates] = await db
-    .prepare(candidateSql)
-    .bind(...binds)
-    .raw<unknown[]>({ columnNames: true });
-  mark("candidates", s1);
-  // (An older D1 sends no column names when no row matched.)
-  const columnNames = (names ?? []) as string[];
-  const at = (name: keyof StoredText) => columnNames.indexOf(name);
-  const [KEY, TITLE, AUTHORS, ABSTRACT, COMMENT, JOURNAL_REF] = [
-    at("paper_key"),
-    at("title"),
-    at("authors"),
-    at("abstract"),
-    at("comment"),
-    at("journal_ref"),
-  ];
-  const rowOf = (cells: unknown[]) =>
-    Object.fromEntries(columnNames.map((name, i) => [name, cells[i]])) as unknown as Row;
-  const s2 = performance.now();
-
-  const idfs = phrases.map((p) => idf(stats, df.get(phraseKey(p))!));
-  const scored: { paper: Candidate; score: number }[] = [];
-  // Queries of single words (pasted titles, questions in plain words) need only each word's count
-  // per column and the document's length: counted in one pass, no token lists kept.
-  const slots = phrases.every(isSingleToken)
-    ? new Map([...new Set(phrases.map((p) => p.stems[0]!))].map((word, i) => [word, i]))
-    : null;
-  // An OR of phrases (plain words) matches whenever one phrase is held, and zeroes nothing.
-  const plainOr = flatOr(request.query);
-  // Only a paper whose title holds every word can be the known item (a pasted title's paper).
-  const titleHoldsAll = slots ? new Set<number>() : null;
-  for (const cells of candidates) {
-    const paper: Candidate = { paper_key: cells[KEY] as number, title: (cells[TITLE] as string) ?? "", cells };
-    const columns = [
-      paper.title,
-      (cells[AUTHORS] as string) ?? "",
-      (cells[ABSTRACT] as string) ?? "",
-      (cells[COMMENT] as string | null) ?? "",
-      (cells[JOURNAL_REF] as string | null) ?? "",
-    ];
-    let counts: number[][];
-    let length = 0;
-    if (slots) {
-      const perColumn = columns.map((text) => {
-        const count = new Array<number>(slots.size).fill(0);
-        length += countTokens(text, slots, count);
-        return count;
-      });
-      counts = phrases.map((p) => {
-        const slot = slots.get(p.stems[0]!)!;
-        return perColumn.map((count, c) => (p.column === null || p.column === c ? count[slot]! : 0));
-      });
-      if (perColumn[0]!.every((n) => n > 0)) titleHoldsAll!.add(paper.paper_key);
-    } else {
-      const doc = columns.map(tokens);
-      for (const column of doc) length += column.length;
-      // One pass per column counts every token; a single-word phrase is then a lookup.
-      const perColumn = doc.map((column) => {
-        const count = new Map<string, number>();
-        for (const token of column) count.set(token, (count.get(token) ?? 0) + 1);
-        return count;
-      });
-      counts = phrases.map((p) =>
-        isSingleToken(p)
-          ? perColumn.map((count, c) => (p.column === null || p.column === c ? (count.get(p.stems[0]!) ?? 0) : 0))
-          : phraseCounts(p, doc),
-      );
-    }
-    // Zeroes what FTS5 would not count (a failed AND inside an OR): the score is FTS5's.
-    const matched = plainOr
-      ? counts.some((perColumn) => perColumn.some((n) => n > 0))
-      : matchAndZero(request.query, new Map(phrases.map((p, i) => [p, counts[i]!])));
-    if (!matched) continue;
-    scored.push({ paper, score: scoreCounts(idfs, counts, length, stats) });
-  }
-  mark("rescore", s2);
-  if (scored.length < pageEnd) return exhaustive();
-  scored.sort((a, b) => b.score - a.score || b.paper.paper_key - a.paper.paper_key);
-  const ranked = scored.map((s) => s.paper);
-  // The known item moves in the whole candidate order, so later pages never repeat it.
-  const ordered = knownItemFirst(
-    request.query,
-    ranked,
-    titleHoldsAll ? (paper) => titleHoldsAll.has(paper.paper_key) : undefined,
-  );
-  return {
-    rows: ordered.slice(request.start, pageEnd).map((paper) => rowOf(paper.cells)),
-    counted,
-    method: "candidates",
-    candidates: candidates.length,
-  };
+  const page = await rescoreCandidates<Row>(db, request, parts, { phrases, stats, df, pageEnd, mark });
+  return page ? { ...page, counted } : exhaustive();
 }
 
 /**
@@ -698,58 +594,6 @@ function sufficientWords(query: TextQuery): Phrase[] {
   if (query.kind === "phrase") return [query];
   if (query.kind === "or") return query.children.flatMap(sufficientWords);
   return [];
-}
-
-/** An OR of phrases (plain words are one): a paper holding any phrase is a hit, and nothing is zeroed. */
-const flatOr = (query: TextQuery): boolean =>
-  query.kind === "phrase" || (query.kind === "or" && query.children.every((child) => child.kind === "phrase"));
-
-/**
- * A pasted title finds its paper first: when a paper's whole title is the query's words (in
- * order; common words dropped as the query dropped them), it leads the page. BM25 alone can rank
- * a long paper that repeats the title's common words above it; an agent pasting a citation
- * wants that paper.
- */
-export function knownItemFirst<Row extends { paper_key: number }>(
-  query: TextQuery,
-  rows: Row[],
-  /** Rows known not to be it (their title lacks a word) are skipped without tokenizing their title. */
-  mayBe: (row: Row) => boolean = () => true,
-): Row[] {
-  const words = titleWords(query);
-  if (words === null || words.stems.length < 3 || rows.length < 2) return rows;
-  const target = words.stems.join(" ");
-  const index = rows.findIndex((row) => {
-    if (!mayBe(row)) return false;
-    const title = titleTokens((row as unknown as StoredText).title ?? "");
-    return (words.keepStopwords ? title : title.filter((t) => !STOPWORDS.has(t))).map(stem).join(" ") === target;
-  });
-  if (index <= 0) return rows;
-  return [rows[index]!, ...rows.slice(0, index), ...rows.slice(index + 1)];
-}
-
-/**
- * The words of a query that could be a pasted title: one phrase, or an OR of words in any column
- * or the title. A hyphenated word ("rotor-router", "state-of-the-art") is an AND of its parts
- * inside the OR (its common words already dropped): its tokens count in order (6 of 150 pasted
- * real titles lost rank 1 when such a word stopped the rule).
- */
-function titleWords(query: TextQuery): { stems: string[]; keepStopwords: boolean } | null {
-  if (query.kind === "phrase")
-    return query.column === null || query.column === 0
-      ? { stems: query.stems.join(" ").split(" "), keepStopwords: true }
-      : null;
-  if (query.kind !== "or") return null;
-  const titleToken = (child: TextQuery): child is Phrase =>
-    child.kind === "phrase" && isSingleToken(child) && (child.column === null || child.column === 0);
-  const stems: string[] = [];
-  for (const child of query.children) {
-    if (titleToken(child)) stems.push(child.stems[0]!);
-    else if (child.kind === "and" && child.children.every(titleToken))
-      stems.push(...child.children.map((part) => (part as Phrase).stems[0]!));
-    else return null;
-  }
-  return { stems, keepStopwords: false };
 }
 
 /** Every hit scored by FTS5, the page cut from that order (exact; cost grows with the hits). */

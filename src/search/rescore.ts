@@ -1,0 +1,146 @@
+// The ranker's last stage: the candidates the sources proposed, fetched in one statement (as
+// arrays: only the page's papers become objects), scored by BM25 as FTS5 would score them (the
+// same statistics, each phrase counted per column in TypeScript; a failed AND inside an OR
+// zeroed), sorted, the known item moved first, the page cut. Null when fewer candidates match
+// than the page needs: the caller ranks every hit instead.
+import { type CorpusStats, idf, scoreCounts } from "./bm25.ts";
+import { matchAndZero, type Phrase, phraseCounts, phraseKey } from "./expression.ts";
+import { knownItemFirst } from "./known-item.ts";
+import { flatOr, isSingleToken } from "./phrase-kinds.ts";
+import type { D1Reader, RankRequest } from "./rank.ts";
+import type { CandidatePart } from "./sources/candidate-part.ts";
+import { countTokens, tokens } from "./tokenize.ts";
+
+type StoredText = {
+  paper_key: number;
+  title: string;
+  authors: string;
+  abstract: string;
+  comment: string | null;
+  journal_ref: string | null;
+};
+
+/** A fetched candidate while it is scored: its cells as D1 sent them, and what knownItemFirst reads. */
+type Candidate = { paper_key: number; title: string; cells: unknown[] };
+
+export interface RescoreContext {
+  /** The query's phrases as written. */
+  phrases: Phrase[];
+  stats: CorpusStats;
+  df: Map<string, number>;
+  /** Where the page asked for ends. */
+  pageEnd: number;
+  mark: (stage: string, since: number) => void;
+}
+
+export async function rescoreCandidates<Row extends { paper_key: number }>(
+  db: D1Reader,
+  request: RankRequest,
+  parts: CandidatePart[],
+  { phrases, stats, df, pageEnd, mark }: RescoreContext,
+): Promise<{ rows: Row[]; method: "candidates"; candidates: number } | null> {
+  const candidateSql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers p WHERE ${parts.map((part) => `p.paper_key IN (${part.sql})`).join(" OR ")}`;
+  const binds = parts.flatMap((part) => part.binds);
+  const s1 = performance.now();
+  // As arrays (D1 sends rows as arrays): only the page's papers become objects.
+  const [names, ...candidates] = await db
+    .prepare(candidateSql)
+    .bind(...binds)
+    .raw<unknown[]>({ columnNames: true });
+  mark("candidates", s1);
+  // (An older D1 sends no column names when no row matched.)
+  const columnNames = (names ?? []) as string[];
+  const at = (name: keyof StoredText) => columnNames.indexOf(name);
+  const [KEY, TITLE, AUTHORS, ABSTRACT, COMMENT, JOURNAL_REF] = [
+    at("paper_key"),
+    at("title"),
+    at("authors"),
+    at("abstract"),
+    at("comment"),
+    at("journal_ref"),
+  ];
+  const rowOf = (cells: unknown[]) =>
+    Object.fromEntries(columnNames.map((name, i) => [name, cells[i]])) as unknown as Row;
+  const s2 = performance.now();
+
+  const idfs = phrases.map((p) => idf(stats, df.get(phraseKey(p))!));
+  const scored: { paper: Candidate; score: number }[] = [];
+  // Queries of single words (pasted titles, questions in plain words) need only each word's count
+  // per column and the document's length: counted in one pass, no token lists kept.
+  const slots = phrases.every(isSingleToken)
+    ? new Map([...new Set(phrases.map((p) => p.stems[0]!))].map((word, i) => [word, i]))
+    : null;
+  // An OR of phrases (plain words) matches whenever one phrase is held, and zeroes nothing.
+  const plainOr = flatOr(request.query);
+  // Only a paper whose title holds every word can be the known item (a pasted title's paper).
+  const titleHoldsAll = slots ? new Set<number>() : null;
+  for (const cells of candidates) {
+    const paper: Candidate = { paper_key: cells[KEY] as number, title: (cells[TITLE] as string) ?? "", cells };
+    const columns = [
+      paper.title,
+      (cells[AUTHORS] as string) ?? "",
+      (cells[ABSTRACT] as string) ?? "",
+      (cells[COMMENT] as string | null) ?? "",
+      (cells[JOURNAL_REF] as string | null) ?? "",
+    ];
+    const { counts, length, titleHasAll } = slots
+      ? wordCounts(columns, phrases, slots)
+      : phraseCountsOf(columns, phrases);
+    if (titleHasAll) titleHoldsAll!.add(paper.paper_key);
+    // Zeroes what FTS5 would not count (a failed AND inside an OR): the score is FTS5's.
+    const matched = plainOr
+      ? counts.some((perColumn) => perColumn.some((n) => n > 0))
+      : matchAndZero(request.query, new Map(phrases.map((p, i) => [p, counts[i]!])));
+    if (!matched) continue;
+    scored.push({ paper, score: scoreCounts(idfs, counts, length, stats) });
+  }
+  mark("rescore", s2);
+  if (scored.length < pageEnd) return null;
+  scored.sort((a, b) => b.score - a.score || b.paper.paper_key - a.paper.paper_key);
+  const ranked = scored.map((s) => s.paper);
+  // The known item moves in the whole candidate order, so later pages never repeat it.
+  const ordered = knownItemFirst(
+    request.query,
+    ranked,
+    titleHoldsAll ? (paper) => titleHoldsAll.has(paper.paper_key) : undefined,
+  );
+  return {
+    rows: ordered.slice(request.start, pageEnd).map((paper) => rowOf(paper.cells)),
+    method: "candidates",
+    candidates: candidates.length,
+  };
+}
+
+/** Each phrase's count per column when every phrase is one word: one pass, no token lists kept. */
+function wordCounts(columns: string[], phrases: Phrase[], slots: Map<string, number>) {
+  let length = 0;
+  const perColumn = columns.map((text) => {
+    const count = new Array<number>(slots.size).fill(0);
+    length += countTokens(text, slots, count);
+    return count;
+  });
+  const counts = phrases.map((p) => {
+    const slot = slots.get(p.stems[0]!)!;
+    return perColumn.map((count, c) => (p.column === null || p.column === c ? count[slot]! : 0));
+  });
+  return { counts, length, titleHasAll: perColumn[0]!.every((n) => n > 0) };
+}
+
+/** Each phrase's count per column, phrases of several words matched on the columns' tokens. */
+function phraseCountsOf(columns: string[], phrases: Phrase[]) {
+  const doc = columns.map(tokens);
+  let length = 0;
+  for (const column of doc) length += column.length;
+  // One pass per column counts every token; a single-word phrase is then a lookup.
+  const perColumn = doc.map((column) => {
+    const count = new Map<string, number>();
+    for (const token of column) count.set(token, (count.get(token) ?? 0) + 1);
+    return count;
+  });
+  const counts = phrases.map((p) =>
+    isSingleToken(p)
+      ? perColumn.map((count, c) => (p.column === null || p.column === c ? (count.get(p.stems[0]!) ?? 0) : 0))
+      : phraseCounts(p, doc),
+  );
+  return { counts, length, titleHasAll: false };
+}
