@@ -26,10 +26,9 @@
 //    from that order.
 // A page beyond the candidates, a worst-first order, or candidates that run out before the page
 // is full are ranked exhaustively. docs/mirror.md#ranking-at-full-size gives the measured quality.
-import { corpusStats, idf, scoreCounts, type CorpusStats } from "./bm25.ts";
+import { idf, scoreCounts } from "./bm25.ts";
 import { phrase, phraseCounts, phraseKey, phrasesOf, toMatch, type Phrase, type TextQuery } from "./expression.ts";
-import { type HeldList, type ImpactListCache, isolateImpactCache } from "./impact-cache.ts";
-import { decodeImpactList, type DecodedImpacts } from "./impacts.ts";
+import type { ImpactListCache } from "./impact-cache.ts";
 import { BM25_SQL } from "./bm25-sql.ts";
 import type { KeyFilters } from "./filters.ts";
 import { ALL_TERMS_TUNING, allTerms } from "./sources/all-terms.ts";
@@ -39,6 +38,7 @@ import { IMPACT_SUMS_TUNING, impactSums } from "./sources/impact-sums.ts";
 import { PAIRS_TUNING, pairs } from "./sources/pairs.ts";
 import { RARE_PHRASES_TUNING, rarePhrases } from "./sources/rare-phrases.ts";
 import { knownItemFirst } from "./known-item.ts";
+import { readStatistics, readStats } from "./rank-statistics.ts";
 import { rescoreCandidates } from "./rescore.ts";
 import { flatOr, isSingleToken } from "./phrase-kinds.ts";
 import { tokens } from "./tokenize.ts";
@@ -131,11 +131,6 @@ function dfStatement(db: D1Reader, p: Phrase): D1PreparedStatement {
   return db.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?").bind(toMatch(p));
 }
 
-const readStats = (block: unknown): CorpusStats =>
-  corpusStats(
-    block instanceof Uint8Array ? block : new Uint8Array((block as ArrayBuffer | number[] | undefined) ?? []),
-  );
-
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: the ranker as one pipeline until issue 33 splits it into named stages (proved on the 1,000,000-paper bench)
 export async function rankRelevance<Row extends { paper_key: number }>(
   db: D1Reader,
@@ -172,132 +167,16 @@ export async function rankRelevance<Row extends { paper_key: number }>(
       .filter((p) => (p.column === null || p.column === 0) && positiveKeys.has(phraseKey(p)))
       .map((p) => [phraseKey(p), p]),
   );
-  // Only phrases of several words (a quoted title): no candidate source serves them (each phrase
-  // reads its words' whole doclists), so they are ranked exhaustively, and one statement gives the
-  // page and the count (the same intersection, read once).
-  if (phrasesOnly) {
-    const verified = await verifiedPhrase<Row>(db, request, tuning, mark);
-    if (verified !== null) return verified;
-    const s5 = performance.now();
-    const { results } = await db
-      .prepare(
-        // bm25() cannot sit beside a window function: the hits are scored in a materialized CTE first.
-        `WITH hits AS MATERIALIZED (SELECT rowid AS k, ${BM25_SQL} AS s FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?)
-         SELECT p.paper_key AS paper_key, ${request.select}, t.total AS total FROM
-           (SELECT k, s, count(*) OVER () AS total FROM hits ORDER BY s ${request.ascending ? "DESC" : "ASC"}, k ${request.ascending ? "ASC" : "DESC"} LIMIT ? OFFSET ?) t
-         JOIN arxiv_papers p ON p.paper_key = t.k ORDER BY t.s ${request.ascending ? "DESC" : "ASC"}, t.k ${request.ascending ? "ASC" : "DESC"}`,
-      )
-      .bind(toMatch(request.query), request.limit, request.start)
-      .all<Row & { total: number }>();
-    mark("exhaustive", s5);
-    // A page past the last hit has no row to carry the total: count it (a rare request).
-    const total = results[0]?.total ?? (await request.count().first<{ matched: number }>())?.matched ?? 0;
-    const rows = results.map(({ total: _total, ...row }) => row as unknown as Row);
-    return {
-      rows: request.reference ? rows : knownItemFirst(request.query, rows),
-      counted: { scanned: total, matched: total },
-      method: "exhaustive",
-      candidates: 0,
-    };
-  }
-  // A word whose every paper is a hit (a word of an OR, as plain words are), held by more papers
-  // than the cap with room for papers changed since the ranking tables were built: the count
-  // reaches the cap without walking the hits (an OR of a question's dozen words: about 3 ms).
-  const sufficient = sufficientWords(request.query).filter(isSingleToken);
-  const reaches =
-    sufficient.length > 0
-      ? {
-          sql: "EXISTS (SELECT 1 FROM json_each(?) w JOIN arxiv_rank_terms t ON t.term = w.value ->> 0 AND t.col = w.value ->> 1 WHERE t.docs >= ?)",
-          binds: [
-            JSON.stringify(sufficient.map((p) => [p.stems[0], p.column ?? -1])),
-            Math.ceil(request.countCap * 1.1),
-          ],
-        }
-      : undefined;
+  if (phrasesOnly) return rankPhrasesOnly<Row>(db, request, tuning, mark);
   // A query of several words (or one under a filter) is served by the sums over its words' impact lists.
   const summing = (impactPhrases.size >= 2 || (impactPhrases.size === 1 && filtered)) && !request.reference;
-  // The lists this isolate holds, taken now: a concurrent request may evict them during the batch.
-  const cache = request.impactCache ?? isolateImpactCache;
-  const held = new Map<string, HeldList>();
-  if (summing)
-    for (const key of impactPhrases.keys()) {
-      const list = cache.get(key);
-      if (list !== undefined) held.set(key, list);
-    }
-  if (request.trace) request.trace.held_lists = held.size;
-  const statements = [
-    request.count(reaches),
-    db.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1"),
-    // Every single word in one statement: [stem, column, MATCH] -> its frequency and what reading it costs.
-    db
-      .prepare(
-        `SELECT coalesce((SELECT docs FROM arxiv_rank_terms WHERE term = w.value ->> 0 AND col = w.value ->> 1),
-                       (SELECT count(*) FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH w.value ->> 2)) AS n,
-              (SELECT docs FROM arxiv_rank_terms WHERE term = w.value ->> 0 AND col = -1) AS walk
-       FROM json_each(?) w ORDER BY w.key`,
-      )
-      .bind(JSON.stringify(singles.map((p) => [p.stems[0], p.column ?? -1, toMatch(p)]))),
-    // The impact lists of a many-word query's words (one word alone is served by its champions);
-    // a list this isolate holds comes back as NULL while its count and length are unchanged.
-    db
-      .prepare(
-        `SELECT i.term AS term, i.col AS col, i.docs AS docs,
-           CASE WHEN i.docs = w.value ->> 2 AND length(i.postings) = w.value ->> 3 THEN NULL ELSE i.postings END AS postings
-         FROM json_each(?) w JOIN arxiv_rank_impacts i ON i.term = w.value ->> 0 AND i.col = w.value ->> 1 ORDER BY i.docs LIMIT ${tuning.impactLists}`,
-      )
-      .bind(
-        JSON.stringify(
-          summing
-            ? [...impactPhrases].map(([key, p]) => {
-                const list = held.get(key);
-                return [p.stems[0], p.column ?? -1, list?.docs ?? null, list?.chars ?? null];
-              })
-            : [],
-        ),
-      ),
-    // ... and the hits of those words too rare for a list (held by under about 1,000 papers), read
-    // whole with their bm25, in this batch rather than in a second round trip once their counts
-    // are known. (A join: the NOT EXISTS is tested per word, before its hits are read.)
-    db
-      .prepare(
-        `SELECT w.key AS word, arxiv_papers_fts.rowid AS k, -${BM25_SQL} AS s
-         FROM json_each(?) w JOIN arxiv_papers_fts ON arxiv_papers_fts MATCH w.value ->> 2
-         WHERE NOT EXISTS (SELECT 1 FROM arxiv_rank_impacts i WHERE i.term = w.value ->> 0 AND i.col = w.value ->> 1)
-         ORDER BY w.key, arxiv_papers_fts.rowid LIMIT ${tuning.rareWordHits * Math.max(1, impactPhrases.size) + 1}`,
-      )
-      .bind(
-        JSON.stringify(summing ? [...impactPhrases.values()].map((p) => [p.stems[0], p.column ?? -1, toMatch(p)]) : []),
-      ),
-  ];
-  const s0 = performance.now();
-  const results = await db.batch<Record<string, unknown>>(statements);
-  mark("stats", s0);
-  const countRow = results[0]!.results[0] as { scanned: number; matched: number } | undefined;
-  const counted = { scanned: countRow?.scanned ?? 0, matched: countRow?.matched ?? 0 };
-  const stats = readStats(results[1]!.results[0]?.block);
-  const singleRows = results[2]!.results as { n: number; walk: number | null }[];
-  const df = new Map(singles.map((p, i) => [phraseKey(p), Number(singleRows[i]?.n ?? 0)]));
-  // What FTS5 reads to find a phrase's hits: its words' whole doclists (a column filter is applied
-  // while reading them), so a title-only phrase of a common word costs what the word costs.
-  const walk = new Map(singles.map((p, i) => [phraseKey(p), Number(singleRows[i]?.walk ?? df.get(phraseKey(p)) ?? 0)]));
-  // Keyed as the query's phrases are (column and stem).
-  const impactLists = new Map<string, DecodedImpacts>(
-    (results[3]!.results as { term: string; col: number; docs: number; postings: string | null }[]).map((r) => {
-      const key = `${r.col === -1 ? "*" : r.col}|${r.term}`;
-      if (r.postings === null) return [key, held.get(key)!.list];
-      const list = decodeImpactList(r.postings);
-      cache.put(key, { docs: r.docs, chars: r.postings.length, list });
-      return [key, list];
-    }),
-  );
-  // Each rare word's hits, by its place in impactPhrases.
-  const rareRows = results[4]!.results as { word: number; k: number; s: number }[];
-  const rareHitsOf = new Map<number, { k: number; s: number }[]>();
-  for (const row of rareRows) {
-    const hits = rareHitsOf.get(row.word) ?? [];
-    if (hits.length === 0) rareHitsOf.set(row.word, hits);
-    hits.push(row);
-  }
+  const { counted, stats, df, walk, impactLists, rareHitsOf } = await readStatistics(db, request, {
+    singles,
+    impactPhrases,
+    summing,
+    tuning,
+    mark,
+  });
 
   // An OR of words, each summed from a list that holds every paper with it (or every hit of a rare
   // word, read whole): the best sums then hold the best papers, as an exhaustive ranking would find
@@ -371,6 +250,43 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   if (parts.length === 0) return exhaustive();
   const page = await rescoreCandidates<Row>(db, request, parts, { phrases, stats, df, pageEnd, mark });
   return page ? { ...page, counted } : exhaustive();
+}
+
+/**
+ * Only phrases of several words (a quoted title): no candidate source serves them (each phrase
+ * reads its words' whole doclists), so they are ranked exhaustively, and one statement gives the
+ * page and the count (the same intersection, read once), unless verifiedPhrase ranks them exactly
+ * without FTS5's phrase walk.
+ */
+async function rankPhrasesOnly<Row extends { paper_key: number }>(
+  db: D1Reader,
+  request: RankRequest,
+  tuning: typeof RANK_TUNING,
+  mark: (stage: string, since: number) => void,
+): Promise<RankResult<Row>> {
+  const verified = await verifiedPhrase<Row>(db, request, tuning, mark);
+  if (verified !== null) return verified;
+  const s5 = performance.now();
+  const { results } = await db
+    .prepare(
+      // bm25() cannot sit beside a window function: the hits are scored in a materialized CTE first.
+      `WITH hits AS MATERIALIZED (SELECT rowid AS k, ${BM25_SQL} AS s FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?)
+       SELECT p.paper_key AS paper_key, ${request.select}, t.total AS total FROM
+         (SELECT k, s, count(*) OVER () AS total FROM hits ORDER BY s ${request.ascending ? "DESC" : "ASC"}, k ${request.ascending ? "ASC" : "DESC"} LIMIT ? OFFSET ?) t
+       JOIN arxiv_papers p ON p.paper_key = t.k ORDER BY t.s ${request.ascending ? "DESC" : "ASC"}, t.k ${request.ascending ? "ASC" : "DESC"}`,
+    )
+    .bind(toMatch(request.query), request.limit, request.start)
+    .all<Row & { total: number }>();
+  mark("exhaustive", s5);
+  // A page past the last hit has no row to carry the total: count it (a rare request).
+  const total = results[0]?.total ?? (await request.count().first<{ matched: number }>())?.matched ?? 0;
+  const rows = results.map(({ total: _total, ...row }) => row as unknown as Row);
+  return {
+    rows: request.reference ? rows : knownItemFirst(request.query, rows),
+    counted: { scanned: total, matched: total },
+    method: "exhaustive",
+    candidates: 0,
+  };
 }
 
 /**
@@ -587,13 +503,6 @@ function positivePhrases(query: TextQuery): Phrase[] {
   if (query.kind === "phrase") return [query];
   if (query.kind === "not") return positivePhrases(query.left);
   return query.children.flatMap(positivePhrases);
-}
-
-/** The phrases whose every paper is a hit: the query itself, or an OR's children's. */
-function sufficientWords(query: TextQuery): Phrase[] {
-  if (query.kind === "phrase") return [query];
-  if (query.kind === "or") return query.children.flatMap(sufficientWords);
-  return [];
 }
 
 /** Every hit scored by FTS5, the page cut from that order (exact; cost grows with the hits). */
