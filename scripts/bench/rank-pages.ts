@@ -35,6 +35,8 @@ const queries: { kind: string; args: SearchArgs }[] = [
   ...loadResearchQuestions().map((q) => ({ kind: "question", args: { query: questionText(q) } })),
 ];
 const pages: Record<string, { method?: string; total?: number; pages: string[][] }> = {};
+/** Per query class: how many queries took each path, and how often each candidate source ran (the ranker's trace). */
+const paths: Record<string, Record<string, number>> = {};
 for (const { kind, args } of queries) {
   const planned = code.planMirrorSearch(args.query, {
     category: args.category,
@@ -50,12 +52,22 @@ for (const { kind, args } of queries) {
   let method: string | undefined;
   let total: number | undefined;
   for (const start of [0, 10]) {
+    const trace: Record<string, number> = {};
     const result = await code.searchMirror(db, planned.plan, {
       sortBy: args.sort_by ?? "relevance",
       sortOrder: args.sort_order ?? "descending",
       start,
       limit: 10,
+      trace,
     });
+    if (start === 0) {
+      const counts = (paths[kind] ??= {});
+      const taken = [
+        `path ${result.kind === "answer" ? result.method : "live"}`,
+        ...Object.keys(trace).filter((key) => key.startsWith("source_")),
+      ];
+      for (const key of taken) counts[key] = (counts[key] ?? 0) + 1;
+    }
     if (result.kind !== "answer") break;
     seen.push(result.rows.map((row) => row.id));
     method ??= result.method;
@@ -65,6 +77,12 @@ for (const { kind, args } of queries) {
 }
 writeFileSync(OUT, `${JSON.stringify(pages, null, 1)}\n`);
 console.error(`rank-pages: ${Object.keys(pages).length} queries written to ${OUT}`);
+for (const [kind, counts] of Object.entries(paths))
+  console.error(
+    `rank-pages: ${kind}: ${Object.entries(counts)
+      .map(([key, n]) => `${key.replace("source_", "")} ${n}`)
+      .join(", ")}`,
+  );
 
 const other = arg("--compare");
 if (other) {

@@ -8,7 +8,8 @@ import { type Phrase, phraseKey, type TextQuery, toMatch } from "./expression.ts
 import { type HeldList, isolateImpactCache } from "./impact-cache.ts";
 import { type DecodedImpacts, decodeImpactList } from "./impacts.ts";
 import { isSingleToken } from "./phrase-kinds.ts";
-import type { D1Reader, RANK_TUNING, RankRequest } from "./rank.ts";
+import type { RANK_TUNING } from "./rank-tuning.ts";
+import type { D1Reader, RankRequest } from "./rank-types.ts";
 
 export interface Statistics {
   counted: { scanned: number; matched: number };

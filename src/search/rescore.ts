@@ -7,7 +7,7 @@ import { type CorpusStats, idf, scoreCounts } from "./bm25.ts";
 import { matchAndZero, type Phrase, phraseCounts, phraseKey } from "./expression.ts";
 import { knownItemFirst } from "./known-item.ts";
 import { flatOr, isSingleToken } from "./phrase-kinds.ts";
-import type { D1Reader, RankRequest } from "./rank.ts";
+import type { D1Reader, RankRequest } from "./rank-types.ts";
 import type { CandidatePart } from "./sources/candidate-part.ts";
 import { countTokens, tokens } from "./tokenize.ts";
 
