@@ -3,7 +3,9 @@
 // the Worker's planner and ranker (bundled by esbuild) against a mirror file under node:sqlite
 // (as bench:mirror:offline), over the bench's queries, 360 pasted known items and the 1,000
 // research questions: the first two pages of each (IDs in order), the method, the total. With
-// --compare, the queries whose pages differ from another run's are listed (exit 1 when any).
+// --compare, the queries whose pages differ from another run's are listed (exit 1 when any). Each
+// first page is also timed (a second call, the first having warmed the file's pages), p50 and
+// p95 per class, to compare two versions of the ranker in one sitting.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -37,6 +39,8 @@ const queries: { kind: string; args: SearchArgs }[] = [
 const pages: Record<string, { method?: string; total?: number; pages: string[][] }> = {};
 /** Per query class: how many queries took each path, and how often each candidate source ran (the ranker's trace). */
 const paths: Record<string, Record<string, number>> = {};
+/** Per query class: each first page's time (ms), measured on a second call (the first warms the file's pages). */
+const times: Record<string, number[]> = {};
 for (const { kind, args } of queries) {
   const planned = code.planMirrorSearch(args.query, {
     category: args.category,
@@ -61,6 +65,14 @@ for (const { kind, args } of queries) {
       trace,
     });
     if (start === 0) {
+      const t = performance.now();
+      await code.searchMirror(db, planned.plan, {
+        sortBy: args.sort_by ?? "relevance",
+        sortOrder: args.sort_order ?? "descending",
+        start,
+        limit: 10,
+      });
+      (times[kind] ??= []).push(performance.now() - t);
       const counts = (paths[kind] ??= {});
       const taken = [
         `path ${result.kind === "answer" ? result.method : "live"}`,
@@ -77,6 +89,14 @@ for (const { kind, args } of queries) {
 }
 writeFileSync(OUT, `${JSON.stringify(pages, null, 1)}\n`);
 console.error(`rank-pages: ${Object.keys(pages).length} queries written to ${OUT}`);
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 100) / 100;
+};
+for (const [kind, values] of Object.entries(times))
+  console.error(
+    `rank-pages: ${kind}: first page p50 ${percentile(values, 50)} ms, p95 ${percentile(values, 95)} ms (${values.length} queries)`,
+  );
 for (const [kind, counts] of Object.entries(paths))
   console.error(
     `rank-pages: ${kind}: ${Object.entries(counts)
