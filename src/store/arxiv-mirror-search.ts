@@ -150,7 +150,6 @@ async function outliersOutsideRange(db: D1Reader, submitted: { from: number; to:
   return row?.n ?? 0;
 }
 
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the mirror search's paths (ranked, listed, exhaustive), to be split by issue 33
 export async function searchMirror(
   db: D1Reader,
   plan: MirrorSearchPlan,
@@ -167,68 +166,11 @@ export async function searchMirror(
     }
   }
   const { source, filters } = buildSource(plan);
-  const {
-    count: countCap,
-    scan: scanCap,
-    rank: rankCap,
-  } = options.caps ?? { count: COUNT_CAP, scan: SCAN_CAP, rank: RANK_CAP };
-  const key = source.key;
-  const baseWhere = source.where.length > 0 ? `WHERE ${source.where.join(" AND ")}` : "";
-  const filtered = filters.length > 0;
-  // Exact up to the cap; the walk stops there (a filtered count examines at most scanCap rows).
-  // `reaches`, a condition that holds when the hits certainly reach the cap (a word every one of
-  // whose papers is a hit is held by more papers than the cap), spares the walk.
-  const countWith = (reaches?: { sql: string; binds: unknown[] }) =>
-    filtered
-      ? db
-          .prepare(
-            `SELECT count(*) AS scanned, coalesce(sum(ok), 0) AS matched FROM (SELECT CASE WHEN ${filters.join(" AND ")} THEN 1 ELSE 0 END AS ok FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${scanCap})`,
-          )
-          .bind(...source.binds)
-      : reaches
-        ? db
-            .prepare(
-              `SELECT n AS scanned, n AS matched FROM (SELECT CASE WHEN ${reaches.sql} THEN ${countCap} ELSE (SELECT count(*) FROM (SELECT 1 FROM ${source.from} ${baseWhere} LIMIT ${countCap})) END AS n)`,
-            )
-            .bind(...reaches.binds, ...source.binds)
-        : db
-            .prepare(
-              `SELECT count(*) AS scanned, count(*) AS matched FROM (SELECT 1 FROM ${source.from} ${baseWhere} ORDER BY ${key} DESC LIMIT ${countCap})`,
-            )
-            .bind(...source.binds);
-  const countStatement = countWith();
-  const lowerBound = (counted: { scanned: number; matched: number }) =>
-    filtered ? counted.scanned >= scanCap || counted.matched >= countCap : counted.scanned >= countCap;
-
-  if (options.sortBy === "relevance" && plan.match !== null) {
-    // Relevance with words: always BM25 order, whatever the number of hits (src/search/rank.ts).
-    const ranked = await rankRelevance<MirrorRow>(db, {
-      query: plan.match,
-      filters: keyFilters(plan),
-      count: countWith,
-      countCap,
-      isLowerBound: lowerBound,
-      select: SELECT_COLUMNS,
-      start: options.start,
-      limit: options.limit,
-      ascending: options.sortOrder === "ascending",
-      ...(options.tuning ? { tuning: options.tuning } : {}),
-      ...(options.trace ? { trace: options.trace } : {}),
-      ...(options.reference ? { reference: true } : {}),
-      ...(options.impactCache ? { impactCache: options.impactCache } : {}),
-    });
-    if (ranked.live !== undefined) return { kind: "live", reason: ranked.live, mirrorCouldApproximate: true };
-    const totalIsLowerBound = lowerBound(ranked.counted);
-    return {
-      kind: "answer",
-      total: Math.min(ranked.counted.matched, countCap),
-      totalIsLowerBound,
-      rows: ranked.rows,
-      ordering: "relevance",
-      method: ranked.method,
-    };
-  }
-
+  const caps = options.caps ?? { count: COUNT_CAP, scan: SCAN_CAP, rank: RANK_CAP };
+  const counting = countingFor(db, source, filters, caps);
+  // Relevance with words: always BM25 order, whatever the number of hits (src/search/rank.ts).
+  if (options.sortBy === "relevance" && plan.match !== null)
+    return rankedAnswer(db, plan, plan.match, options, counting, caps.count);
   // A broad prefix or a phrase of common words is refused before the count matches it (rank.ts:
   // FTS5 would merge the prefix in memory, and read the phrase's positions at length).
   const limits = { ...RANK_TUNING, ...options.tuning };
@@ -242,42 +184,119 @@ export async function searchMirror(
           "merges",
         );
   if (broad !== null) return { kind: "live", reason: broad, mirrorCouldApproximate: false };
-  const counted = await countStatement.first<{ scanned: number; matched: number }>();
-  const matched = Math.min(counted?.matched ?? 0, countCap);
-  const totalIsLowerBound = lowerBound({ scanned: counted?.scanned ?? 0, matched: counted?.matched ?? 0 });
-  const exact = !totalIsLowerBound && matched <= rankCap;
-
+  const counted = await counting.countWith().first<{ scanned: number; matched: number }>();
+  const matched = Math.min(counted?.matched ?? 0, caps.count);
+  const totalIsLowerBound = counting.lowerBound({ scanned: counted?.scanned ?? 0, matched: counted?.matched ?? 0 });
+  const exact = !totalIsLowerBound && matched <= caps.rank;
   if (options.sortBy === "updated" && !exact) {
     return {
       kind: "live",
       mirrorCouldApproximate: false,
-      reason: `sorting ${totalIsLowerBound ? `over ${matched.toLocaleString("en-US")}` : matched.toLocaleString("en-US")} hits by last update needs arXiv's index (the mirror sorts at most ${rankCap.toLocaleString("en-US")})`,
+      reason: `sorting ${totalIsLowerBound ? `over ${matched.toLocaleString("en-US")}` : matched.toLocaleString("en-US")} hits by last update needs arXiv's index (the mirror sorts at most ${caps.rank.toLocaleString("en-US")})`,
     };
   }
-  const direction = options.sortOrder === "ascending" ? "ASC" : "DESC";
-  let ordering: MirrorOrdering;
-  let orderBy: string;
-  if (options.sortBy === "updated") {
-    ordering = "updated";
-    orderBy = `json_extract(p.versions, '$[#-1]') ${direction}, ${key} ${direction}`;
-  } else if (options.sortBy === "submitted" && exact) {
-    ordering = "submitted";
-    orderBy = `p.published ${direction}, ${key} ${direction}`;
-  } else if (options.sortBy === "submitted") {
-    ordering = "submitted";
-    orderBy = `${key} ${direction}`;
-  } else {
-    // Relevance without words (only categories or dates): nothing to rank.
-    ordering = "newest_first";
-    orderBy = `${key} DESC`;
-  }
+  const { ordering, orderBy } = listedOrder(options, source.key, exact);
   // The page with its rows in one query: the join touches only the rows the walk reaches.
   const where = [...source.where, ...filters];
-  const join = source.isPapers ? "" : `JOIN arxiv_papers p ON p.paper_key = ${key}`;
+  const join = source.isPapers ? "" : `JOIN arxiv_papers p ON p.paper_key = ${source.key}`;
   const pageSql = `SELECT p.paper_key AS paper_key, ${SELECT_COLUMNS} FROM ${source.from} ${join} ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
   const { results } = await db
     .prepare(pageSql)
     .bind(...source.binds, options.limit, options.start)
     .all<MirrorRow>();
   return { kind: "answer", total: matched, totalIsLowerBound, rows: results, ordering };
+}
+
+type SearchSource = ReturnType<typeof buildSource>["source"];
+type Counting = {
+  countWith: (reaches?: { sql: string; binds: unknown[] }) => D1PreparedStatement;
+  lowerBound: (counted: { scanned: number; matched: number }) => boolean;
+};
+
+/**
+ * The capped count of the hits: exact up to the cap; the walk stops there (a filtered count
+ * examines at most the scan cap's rows). `reaches`, a condition that holds when the hits
+ * certainly reach the cap (a word every one of whose papers is a hit is held by more papers than
+ * the cap), spares the walk.
+ */
+function countingFor(
+  db: D1Reader,
+  source: SearchSource,
+  filters: string[],
+  caps: { count: number; scan: number },
+): Counting {
+  const baseWhere = source.where.length > 0 ? `WHERE ${source.where.join(" AND ")}` : "";
+  const filtered = filters.length > 0;
+  const countWith = (reaches?: { sql: string; binds: unknown[] }) =>
+    filtered
+      ? db
+          .prepare(
+            `SELECT count(*) AS scanned, coalesce(sum(ok), 0) AS matched FROM (SELECT CASE WHEN ${filters.join(" AND ")} THEN 1 ELSE 0 END AS ok FROM ${source.from} ${baseWhere} ORDER BY ${source.key} DESC LIMIT ${caps.scan})`,
+          )
+          .bind(...source.binds)
+      : reaches
+        ? db
+            .prepare(
+              `SELECT n AS scanned, n AS matched FROM (SELECT CASE WHEN ${reaches.sql} THEN ${caps.count} ELSE (SELECT count(*) FROM (SELECT 1 FROM ${source.from} ${baseWhere} LIMIT ${caps.count})) END AS n)`,
+            )
+            .bind(...reaches.binds, ...source.binds)
+        : db
+            .prepare(
+              `SELECT count(*) AS scanned, count(*) AS matched FROM (SELECT 1 FROM ${source.from} ${baseWhere} ORDER BY ${source.key} DESC LIMIT ${caps.count})`,
+            )
+            .bind(...source.binds);
+  const lowerBound = (counted: { scanned: number; matched: number }) =>
+    filtered ? counted.scanned >= caps.scan || counted.matched >= caps.count : counted.scanned >= caps.count;
+  return { countWith, lowerBound };
+}
+
+/** A search with words in relevance order: the ranker's page (src/search/rank.ts). */
+async function rankedAnswer(
+  db: D1Reader,
+  plan: MirrorSearchPlan,
+  match: NonNullable<MirrorSearchPlan["match"]>,
+  options: MirrorSearchOptions,
+  { countWith, lowerBound }: Counting,
+  countCap: number,
+): Promise<MirrorSearchResult> {
+  const ranked = await rankRelevance<MirrorRow>(db, {
+    query: match,
+    filters: keyFilters(plan),
+    count: countWith,
+    countCap,
+    isLowerBound: lowerBound,
+    select: SELECT_COLUMNS,
+    start: options.start,
+    limit: options.limit,
+    ascending: options.sortOrder === "ascending",
+    ...(options.tuning ? { tuning: options.tuning } : {}),
+    ...(options.trace ? { trace: options.trace } : {}),
+    ...(options.reference ? { reference: true } : {}),
+    ...(options.impactCache ? { impactCache: options.impactCache } : {}),
+  });
+  if (ranked.live !== undefined) return { kind: "live", reason: ranked.live, mirrorCouldApproximate: true };
+  return {
+    kind: "answer",
+    total: Math.min(ranked.counted.matched, countCap),
+    totalIsLowerBound: lowerBound(ranked.counted),
+    rows: ranked.rows,
+    ordering: "relevance",
+    method: ranked.method,
+  };
+}
+
+/** The order of a listed page: by last update, by submission (exact or by key), or newest first. */
+function listedOrder(
+  options: MirrorSearchOptions,
+  key: string,
+  exact: boolean,
+): { ordering: MirrorOrdering; orderBy: string } {
+  const direction = options.sortOrder === "ascending" ? "ASC" : "DESC";
+  if (options.sortBy === "updated")
+    return { ordering: "updated", orderBy: `json_extract(p.versions, '$[#-1]') ${direction}, ${key} ${direction}` };
+  if (options.sortBy === "submitted" && exact)
+    return { ordering: "submitted", orderBy: `p.published ${direction}, ${key} ${direction}` };
+  if (options.sortBy === "submitted") return { ordering: "submitted", orderBy: `${key} ${direction}` };
+  // Relevance without words (only categories or dates): nothing to rank.
+  return { ordering: "newest_first", orderBy: `${key} DESC` };
 }
