@@ -92,13 +92,11 @@ export function clearRecentDocuments(): void {
   recentChars = 0;
 }
 
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the HTML -> ar5iv -> PDF fallback with its cache and notices, to be split by issue 33
 export async function loadArxivDocument(
   ctx: AppContext,
   paperId: string,
   reportProgress: ReportProgress = noProgress,
 ): Promise<LoadedDocument> {
-  const progress = throttled(reportProgress);
   const config = ctx.config;
   const deadline = Date.now() + config.ARXIV_READ_TIMEOUT_MS;
   const parsed = parseArxivId(paperId);
@@ -109,84 +107,136 @@ export async function loadArxivDocument(
   }
   const id = parsed.id;
   const notices: string[] = [];
-
-  // Which version is "the paper"? A versioned ID says so; otherwise arXiv's metadata does.
-  let version = id.version;
-  let onlyVersionIsV1 = false;
-  if (version === undefined) {
-    // The lookup counts against the read's budget (and never waits longer than the API timeout).
-    const outcome = (await lookupArxivIds(ctx, [id], Math.min(deadline, Date.now() + config.ARXIV_API_TIMEOUT_MS))).get(
-      formatId(id),
-    );
-    if (outcome?.kind === "found") {
-      version = outcome.paper.version;
-      onlyVersionIsV1 = outcome.paper.version === 1;
-    } else if (outcome?.kind === "not_in_arxiv") {
-      throw new PapersError("no_match", `arXiv has no paper ${id.base}.`, {
-        recovery: "Check the ID, or find the paper with arxiv_search_papers.",
-      });
-    } else {
-      // arXiv's API is unreachable or rate-limited: the mirror's latest version will do.
-      const held = config.ARXIV_MIRROR_ENABLED
-        ? await mirrorLookup(ctx.env.DB, [id.base]).catch(() => undefined)
-        : undefined;
-      const paper = held?.get(id.base);
-      if (paper) {
-        version = paper.version;
-        onlyVersionIsV1 = paper.version === 1;
-        notices.push(
-          `arXiv's metadata could not be read just now; reading v${paper.version}, the latest version the metadata mirror holds (it can trail arXiv's by a day).`,
-        );
-      } else {
-        notices.push(
-          "arXiv's metadata could not be read just now, so the latest version is read without knowing its number; it is not cached.",
-        );
-      }
-    }
-  }
+  const { version, onlyVersionIsV1 } = await resolveVersion(ctx, id, deadline, notices);
   const resolved: ArxivId = version === undefined ? { ...id } : { ...id, version };
   const resolvedId = formatId(resolved);
   const cacheable = version !== undefined;
-
   if (cacheable) {
-    for (const source of SOURCES) {
-      const stored = await readStored(ctx.env.BLOBS, arxivTextKey(resolvedId, source));
-      if (stored) {
-        const { source: _s, only_version_is_v1, ...cachedDocument } = stored.value;
-        const document = completeStructure(cachedDocument);
-        const unconfirmed = revisionUnconfirmed(source, id.version, onlyVersionIsV1 || only_version_is_v1);
-        return {
-          document,
-          source,
-          resolvedId,
-          revisionUnconfirmed: unconfirmed,
-          servedFrom: "cache",
-          cachedAt: stored.storedAt,
-          notices,
-        };
-      }
-    }
+    const cached = await cachedDocument(ctx, id, resolvedId, onlyVersionIsV1, notices);
+    if (cached) return cached;
   }
-
-  const tried: Attempt[] = [];
-  const budgetLeft = () => deadline - Date.now();
-  const checkBudget = () => {
-    if (budgetLeft() <= 0) {
-      throw new PapersError(
-        "timeout",
-        `Reading ${resolvedId} ran out of its ${config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`,
-        {
-          retryable: true,
-          recovery: "Retry: what was fetched is cached, so the next attempt goes further.",
-        },
-      );
-    }
+  const read: LiveRead = {
+    ctx,
+    id,
+    resolvedId,
+    cacheable,
+    deadline,
+    progress: throttled(reportProgress),
+    tried: [],
   };
-  const htmlLimits = { maxBytes: config.ARXIV_READ_MAX_HTML_BYTES, maxChars: config.ARXIV_READ_MAX_TEXT_CHARS };
+  const found = (await fromHtml(read)) ?? (await fromPdf(read));
+  if (!found) return noText(read);
+  warmPassageIndex(passageKey(resolvedId, found.source), found.document.text);
+  if (cacheable) {
+    const stored: StoredDocument = { ...found.document, source: found.source, only_version_is_v1: onlyVersionIsV1 };
+    await putJson(ctx.env.BLOBS, arxivTextKey(resolvedId, found.source), stored);
+    remember(arxivTextKey(resolvedId, found.source), { value: stored, storedAt: new Date().toISOString() });
+  }
+  return {
+    document: found.document,
+    source: found.source,
+    resolvedId,
+    revisionUnconfirmed: revisionUnconfirmed(found.source, id.version, onlyVersionIsV1),
+    servedFrom: "live",
+    notices,
+  };
+}
 
-  // 1. arxiv.org/html (LaTeXML).
-  checkBudget();
-  let found: { document: ExtractedDocument; source: TextSource } | undefined;
+/**
+ * Which version is "the paper": a versioned ID says so; otherwise arXiv's metadata does (the
+ * lookup counts against the read's budget), or, when arXiv's API cannot be asked, the mirror's
+ * latest, or none (the latest is read without its number, and not cached).
+ */
+async function resolveVersion(
+  ctx: AppContext,
+  id: ArxivId,
+  deadline: number,
+  notices: string[],
+): Promise<{ version: number | undefined; onlyVersionIsV1: boolean }> {
+  if (id.version !== undefined) return { version: id.version, onlyVersionIsV1: false };
+  const config = ctx.config;
+  const outcome = (await lookupArxivIds(ctx, [id], Math.min(deadline, Date.now() + config.ARXIV_API_TIMEOUT_MS))).get(
+    formatId(id),
+  );
+  if (outcome?.kind === "found")
+    return { version: outcome.paper.version, onlyVersionIsV1: outcome.paper.version === 1 };
+  if (outcome?.kind === "not_in_arxiv") {
+    throw new PapersError("no_match", `arXiv has no paper ${id.base}.`, {
+      recovery: "Check the ID, or find the paper with arxiv_search_papers.",
+    });
+  }
+  // arXiv's API is unreachable or rate-limited: the mirror's latest version will do.
+  const held = config.ARXIV_MIRROR_ENABLED
+    ? await mirrorLookup(ctx.env.DB, [id.base]).catch(() => undefined)
+    : undefined;
+  const paper = held?.get(id.base);
+  if (paper) {
+    notices.push(
+      `arXiv's metadata could not be read just now; reading v${paper.version}, the latest version the metadata mirror holds (it can trail arXiv's by a day).`,
+    );
+    return { version: paper.version, onlyVersionIsV1: paper.version === 1 };
+  }
+  notices.push(
+    "arXiv's metadata could not be read just now, so the latest version is read without knowing its number; it is not cached.",
+  );
+  return { version: undefined, onlyVersionIsV1: false };
+}
+
+/** The text R2 holds for this revision, from the first source that has it. */
+async function cachedDocument(
+  ctx: AppContext,
+  id: ArxivId,
+  resolvedId: string,
+  onlyVersionIsV1: boolean,
+  notices: string[],
+): Promise<LoadedDocument | null> {
+  for (const source of SOURCES) {
+    const stored = await readStored(ctx.env.BLOBS, arxivTextKey(resolvedId, source));
+    if (!stored) continue;
+    const { source: _s, only_version_is_v1, ...cachedDocument } = stored.value;
+    return {
+      document: completeStructure(cachedDocument),
+      source,
+      resolvedId,
+      revisionUnconfirmed: revisionUnconfirmed(source, id.version, onlyVersionIsV1 || only_version_is_v1),
+      servedFrom: "cache",
+      cachedAt: stored.storedAt,
+      notices,
+    };
+  }
+  return null;
+}
+
+/** A read from the upstreams: what it reads, its budget, and what each source answered. */
+interface LiveRead {
+  ctx: AppContext;
+  id: ArxivId;
+  resolvedId: string;
+  cacheable: boolean;
+  deadline: number;
+  progress: ReturnType<typeof throttled>;
+  tried: Attempt[];
+}
+
+type Found = { document: ExtractedDocument; source: TextSource };
+
+function checkBudget({ ctx, resolvedId, deadline, tried }: LiveRead): void {
+  if (deadline - Date.now() > 0) return;
+  throw new PapersError(
+    "timeout",
+    `Reading ${resolvedId} ran out of its ${ctx.config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`,
+    {
+      retryable: true,
+      recovery: "Retry: what was fetched is cached, so the next attempt goes further.",
+    },
+  );
+}
+
+/** 1. arxiv.org/html (LaTeXML); 2. ar5iv: one render per paper, any revision (a 307 means "not converted"). */
+async function fromHtml(read: LiveRead): Promise<Found | undefined> {
+  const { ctx, id, resolvedId, deadline, progress, tried } = read;
+  const htmlLimits = { maxBytes: ctx.config.ARXIV_READ_MAX_HTML_BYTES, maxChars: ctx.config.ARXIV_READ_MAX_TEXT_CHARS };
+  checkBudget(read);
   const html = await tryFetch(tried, "arxiv_html", () =>
     politeFetch(ctx, "arxiv-content", `/html/${resolvedId}`, {
       deadline,
@@ -196,119 +246,97 @@ export async function loadArxivDocument(
   );
   if (html) {
     progress("arXiv HTML fetched; extracting its text", 1);
-    found = await tryHtml(tried, "arxiv_html", html, htmlLimits);
+    const found = await tryHtml(tried, "arxiv_html", html, htmlLimits);
+    if (found) return found;
   }
+  checkBudget(read);
+  const ar5iv = await tryFetch(tried, "ar5iv", () =>
+    politeFetch(ctx, "ar5iv", `/html/${id.base}`, { deadline, manualRedirect: true, passStatuses: [404, 410] }),
+  );
+  if (!ar5iv) return undefined;
+  progress("ar5iv HTML fetched; extracting its text", 2);
+  return tryHtml(tried, "ar5iv", ar5iv, htmlLimits);
+}
 
-  // 2. ar5iv: one render per paper, any revision; a 307 means "not converted".
-  if (!found) {
-    checkBudget();
-    const ar5iv = await tryFetch(tried, "ar5iv", () =>
-      politeFetch(ctx, "ar5iv", `/html/${id.base}`, { deadline, manualRedirect: true, passStatuses: [404, 410] }),
-    );
-    if (ar5iv) {
-      progress("ar5iv HTML fetched; extracting its text", 2);
-      found = await tryHtml(tried, "ar5iv", ar5iv, htmlLimits);
-    }
-  }
-
-  // 3. The PDF of exactly this revision, text by unpdf (the PDF itself is kept in R2).
-  if (!found) {
-    checkBudget();
-    // The PDF's memory is taken from the isolate's budget before its body is read (pdf-memory.ts).
-    const extract = async (bytes: Uint8Array) => {
-      checkBudget();
-      const document = await pdfToDocument(
-        bytes,
-        {
-          maxPages: config.ARXIV_READ_MAX_PDF_PAGES,
-          maxChars: config.ARXIV_READ_MAX_TEXT_CHARS,
-          onPage: (page, pages) => progress(`page ${page} of ${pages} extracted`, 4 + page, 4 + pages),
-        },
-        `Open ${PUBLIC_ARXIV}/abs/${resolvedId} for other formats; no HTML render exists for this paper.`,
-      );
-      found = { document, source: "pdf_text" };
-      tried.push({ source: "pdf_text", outcome: "ok" });
-    };
-    const stored = cacheable ? await ctx.env.BLOBS.head(arxivPdfKey(resolvedId)) : null;
-    if (stored) {
-      await withPdfMemory(stored.size, { extract: true, deadline }, async () => {
-        const bytes = await getBytes(ctx.env.BLOBS, arxivPdfKey(resolvedId));
-        if (bytes) await extract(bytes);
-      });
-    }
-    if (!found) {
-      const response = await tryFetch(tried, "pdf_text", () =>
-        politeFetch(ctx, "arxiv-content", `/pdf/${resolvedId}`, { deadline, passStatuses: [404, 410] }),
-      );
-      if (response) {
-        const cap = config.ARXIV_READ_MAX_PDF_BYTES;
-        try {
-          await withPdfMemory(announcedSize(response, cap), { extract: true, deadline }, async () => {
-            progress("fetching the PDF", 3);
-            const bytes = await readBytesCapped(response, cap, "content_too_large", "arXiv's PDF");
-            progress(`PDF ${(bytes.byteLength / 1_048_576).toFixed(1)} MB fetched`, 4);
-            if (cacheable) await putBytes(ctx.env.BLOBS, arxivPdfKey(resolvedId), bytes, "application/pdf");
-            await extract(bytes);
-          });
-        } catch (error) {
-          await response.body?.cancel().catch(() => undefined); // unread when the budget never came free
-          throw error;
-        }
-      }
-    }
-  }
-
-  if (!found) {
-    if (id.version !== undefined) {
-      const latest = (await lookupArxivIds(ctx, [{ ...id, version: undefined }], deadline).catch(() => undefined))?.get(
-        id.base,
-      );
-      if (latest?.kind === "found" && latest.paper.version < id.version) {
-        throw new PapersError(
-          "version_unavailable",
-          `${resolvedId} does not exist; the latest version is ${latest.paper.id}.`,
-          {
-            recovery: `Read ${latest.paper.id}, or ${id.base} for the latest.`,
-          },
-        );
-      }
-    }
-    // A source that could not answer in time is no evidence that the paper has no text: the
-    // read ran out of time (the gate may have refused to spend a slot on a doomed request).
-    if (tried.some((attempt) => attempt.outcome.startsWith("timeout:"))) {
-      throw new PapersError(
-        "timeout",
-        `Reading ${resolvedId} ran out of its ${config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`,
-        {
-          retryable: true,
-          recovery: "Retry: what was fetched is cached, so the next attempt goes further.",
-        },
-      );
-    }
-    throw new PapersError(
-      "content_unavailable",
-      `No text of ${resolvedId} could be found. Tried: ${describe(tried)}.`,
+/** 3. The PDF of exactly this revision (kept in R2), its text by unpdf; its memory is taken from the isolate's budget first (pdf-memory.ts). */
+async function fromPdf(read: LiveRead): Promise<Found | undefined> {
+  const { ctx, resolvedId, cacheable, deadline, progress, tried } = read;
+  const config = ctx.config;
+  checkBudget(read);
+  let found: Found | undefined;
+  const extract = async (bytes: Uint8Array) => {
+    checkBudget(read);
+    const document = await pdfToDocument(
+      bytes,
       {
-        recovery: `Open ${PUBLIC_ARXIV}/abs/${resolvedId}; the paper may have been withdrawn or have no PDF.`,
+        maxPages: config.ARXIV_READ_MAX_PDF_PAGES,
+        maxChars: config.ARXIV_READ_MAX_TEXT_CHARS,
+        onPage: (page, pages) => progress(`page ${page} of ${pages} extracted`, 4 + page, 4 + pages),
+      },
+      `Open ${PUBLIC_ARXIV}/abs/${resolvedId} for other formats; no HTML render exists for this paper.`,
+    );
+    found = { document, source: "pdf_text" };
+    tried.push({ source: "pdf_text", outcome: "ok" });
+  };
+  const stored = cacheable ? await ctx.env.BLOBS.head(arxivPdfKey(resolvedId)) : null;
+  if (stored) {
+    await withPdfMemory(stored.size, { extract: true, deadline }, async () => {
+      const bytes = await getBytes(ctx.env.BLOBS, arxivPdfKey(resolvedId));
+      if (bytes) await extract(bytes);
+    });
+  }
+  if (found) return found;
+  const response = await tryFetch(tried, "pdf_text", () =>
+    politeFetch(ctx, "arxiv-content", `/pdf/${resolvedId}`, { deadline, passStatuses: [404, 410] }),
+  );
+  if (!response) return undefined;
+  const cap = config.ARXIV_READ_MAX_PDF_BYTES;
+  try {
+    await withPdfMemory(announcedSize(response, cap), { extract: true, deadline }, async () => {
+      progress("fetching the PDF", 3);
+      const bytes = await readBytesCapped(response, cap, "content_too_large", "arXiv's PDF");
+      progress(`PDF ${(bytes.byteLength / 1_048_576).toFixed(1)} MB fetched`, 4);
+      if (cacheable) await putBytes(ctx.env.BLOBS, arxivPdfKey(resolvedId), bytes, "application/pdf");
+      await extract(bytes);
+    });
+  } catch (error) {
+    await response.body?.cancel().catch(() => undefined); // unread when the budget never came free
+    throw error;
+  }
+  return found;
+}
+
+/** No source gave text: why, as precisely as the sources said (a missing version, a timeout, no text at all). */
+async function noText({ ctx, id, resolvedId, deadline, tried }: LiveRead): Promise<never> {
+  if (id.version !== undefined) {
+    const latest = (await lookupArxivIds(ctx, [{ ...id, version: undefined }], deadline).catch(() => undefined))?.get(
+      id.base,
+    );
+    if (latest?.kind === "found" && latest.paper.version < id.version) {
+      throw new PapersError(
+        "version_unavailable",
+        `${resolvedId} does not exist; the latest version is ${latest.paper.id}.`,
+        {
+          recovery: `Read ${latest.paper.id}, or ${id.base} for the latest.`,
+        },
+      );
+    }
+  }
+  // A source that could not answer in time is no evidence that the paper has no text: the
+  // read ran out of time (the gate may have refused to spend a slot on a doomed request).
+  if (tried.some((attempt) => attempt.outcome.startsWith("timeout:"))) {
+    throw new PapersError(
+      "timeout",
+      `Reading ${resolvedId} ran out of its ${ctx.config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`,
+      {
+        retryable: true,
+        recovery: "Retry: what was fetched is cached, so the next attempt goes further.",
       },
     );
   }
-
-  warmPassageIndex(passageKey(resolvedId, found.source), found.document.text);
-  if (cacheable) {
-    const stored: StoredDocument = { ...found.document, source: found.source, only_version_is_v1: onlyVersionIsV1 };
-    await putJson(ctx.env.BLOBS, arxivTextKey(resolvedId, found.source), stored);
-    remember(arxivTextKey(resolvedId, found.source), { value: stored, storedAt: new Date().toISOString() });
-  }
-  const unconfirmed = revisionUnconfirmed(found.source, id.version, onlyVersionIsV1);
-  return {
-    document: found.document,
-    source: found.source,
-    resolvedId,
-    revisionUnconfirmed: unconfirmed,
-    servedFrom: "live",
-    notices,
-  };
+  throw new PapersError("content_unavailable", `No text of ${resolvedId} could be found. Tried: ${describe(tried)}.`, {
+    recovery: `Open ${PUBLIC_ARXIV}/abs/${resolvedId}; the paper may have been withdrawn or have no PDF.`,
+  });
 }
 
 function describe(tried: Attempt[]): string {
