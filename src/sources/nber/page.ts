@@ -61,8 +61,19 @@ function collectText(
   };
 }
 
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one pass over NBER's page markup, field by field, to be split by issue 33
+/** What one pass over an NBER paper page collects: its citation metadata, abstract, published version and info grid. */
+interface PageFields {
+  meta: Record<string, string[]>;
+  abstract: string[];
+  publishedText: string[];
+  grid: Record<string, string[]>;
+}
+
 export async function parsePaperPage(html: string, id: NberId): Promise<NberPaperInfo> {
+  return paperInfo(await readPage(html), id);
+}
+
+async function readPage(html: string): Promise<PageFields> {
   const meta: Record<string, string[]> = {};
   const abstract: string[] = [];
   let publishedNext = false;
@@ -116,7 +127,11 @@ export async function parsePaperPage(html: string, id: NberId): Promise<NberPape
     )
     .transform(new Response(html))
     .arrayBuffer();
+  return { meta, abstract, publishedText, grid };
+}
 
+/** The paper's info from the page's fields; a page without citation metadata, or about another paper, is refused. */
+function paperInfo({ meta, abstract, publishedText, grid }: PageFields, id: NberId): NberPaperInfo {
   const title = meta["citation_title"]?.[0];
   if (!title) {
     throw new PapersError(
