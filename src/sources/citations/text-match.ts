@@ -2,6 +2,8 @@
 // title inside the reference (tolerant of case, punctuation, TeX, diacritics, ligatures, Greek
 // letters, line-break hyphenation "infor- mation", U.S./US, &/and), do its authors' surnames
 // appear in what is left, and does a year there agree. Pure.
+import { STOPWORDS } from "../../search/stopwords";
+import { words as indexWords } from "../../search/tokenize";
 import { asciiFold, splitName } from "./names";
 
 const GREEK: Record<string, string> = {
@@ -271,4 +273,19 @@ export function nameWords(text: string): Set<string> {
       for (const word of matchText(token).split(" ")) if (word) names.add(word);
   });
   return names;
+}
+
+/**
+ * The words a reference is looked up by: folded index words, no stopwords, no bare numbers; a
+ * word a PDF's line broke with a hyphen ("infor- mation") is also taken whole.
+ */
+export function contentWords(text: string): string[] {
+  const seen = new Set<string>();
+  const normal = spellGreek(text.normalize("NFKC"));
+  const rejoined = [...normal.matchAll(/(\p{L}+)-\s+(\p{L}+)/gu)].map((match) => match[1]! + match[2]!);
+  for (const word of [...indexWords(normal), ...indexWords(rejoined.join(" "))]) {
+    if (word.length < 2 || /^\d+$/.test(word) || STOPWORDS.has(word)) continue;
+    seen.add(word);
+  }
+  return [...seen];
 }

@@ -1,0 +1,131 @@
+// How much a candidate is the reference: its title inside the reference's text, its authors'
+// surnames and its year in what is left (text-match.ts), and an identifier that agrees or is
+// contradicted.
+import { STOPWORDS } from "../../search/stopwords";
+import { words as indexWords } from "../../search/tokenize";
+import type { identifiersIn } from "./identifiers";
+import {
+  contentWords,
+  authorEvidence,
+  BIBLIOGRAPHIC_WORDS,
+  nameWords,
+  titleEvidence,
+  yearEvidence,
+  type AuthorEvidence,
+  type TitleEvidence,
+  type YearEvidence,
+} from "./text-match";
+import type { Found } from "./resolve-candidates";
+
+/** At or above this, a candidate is a match; below it the answer is no_match. */
+export const MATCH_THRESHOLD = 0.8;
+
+export interface Candidate {
+  source: "arxiv" | "nber";
+  id: string;
+  title: string;
+  authors: string[];
+  authors_total: number;
+  year: number | null;
+  doi: string | null;
+  /** The latest arXiv version the record holds (null for NBER). */
+  version: number | null;
+  confidence: number;
+  agreed: {
+    /** exact: the whole title is inside the reference; close: nearly all its words in order; none. */
+    title: TitleEvidence["kind"];
+    /** Share of the title's words found in the reference, in order. */
+    title_coverage: number;
+    authors: AuthorEvidence["kind"];
+    surnames_matched: string;
+    year: YearEvidence["kind"];
+    year_cited: number | null;
+    exact_identifier: string | null;
+  };
+  how: string;
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * Confidence from what the reference's own text says of the candidate. A title found whole with
+ * its authors and year agreeing is the paper; the same title by other authors, or years apart, is
+ * not; a short title needs authors and year both. An identifier decides unless the text
+ * contradicts it (another title, other authors, another year): the signature of an invented reference.
+ */
+export function score(plain: string, candidate: Found, ids: ReturnType<typeof identifiersIn>): Candidate {
+  const title = titleEvidence(plain, candidate.title);
+  const authors = authorEvidence(title.rest, candidate.authors, outsideTitle(plain, candidate.title));
+  const year = yearEvidence(title.rest, candidate.year);
+  const distinctive = title.words >= 4 && compactLength(candidate.title) >= 20;
+  let confidence: number;
+  if (candidate.exact) {
+    const contradicted =
+      (authors.kind === "disagree" && authors.names >= 2) ||
+      year.kind === "disagree" ||
+      (title.kind === "none" && hasOtherTitle(title, candidate, plain));
+    confidence = contradicted ? 0.4 : 0.99;
+  } else if (title.kind === "exact") {
+    if (authors.kind === "disagree" || year.kind === "disagree") confidence = 0.6;
+    else if (authors.kind === "agree") confidence = year.kind === "agree" ? 0.98 : year.kind === "absent" ? 0.93 : 0.85;
+    else if (!distinctive) confidence = 0.6;
+    else confidence = year.kind === "agree" ? 0.9 : year.kind === "absent" ? 0.85 : 0.7;
+  } else if (title.kind === "close") {
+    confidence = authors.kind === "agree" && year.kind === "agree" ? 0.85 : 0.6;
+  } else {
+    confidence = Math.min(0.5, 0.5 * title.coverage + (authors.kind === "agree" ? 0.1 : 0));
+  }
+  // The reference names another paper's identifier: whatever else agrees, this is not the one it cites.
+  const citedArxiv = ids.arxiv.map((id) => id.replace(/v\d+$/, ""));
+  if (
+    (candidate.source === "arxiv" && citedArxiv.length > 0 && !citedArxiv.includes(candidate.id)) ||
+    (candidate.source === "nber" && ids.nber.length > 0 && !ids.nber.includes(candidate.id))
+  )
+    confidence = Math.min(confidence, 0.5);
+  return {
+    source: candidate.source,
+    id: candidate.id,
+    title: candidate.title.replace(/\s+/g, " "),
+    authors: candidate.authors.slice(0, 5),
+    authors_total: candidate.authors.length,
+    year: candidate.year,
+    doi: candidate.doi,
+    version: candidate.version,
+    confidence: round(confidence),
+    agreed: {
+      title: title.kind,
+      title_coverage: round(title.coverage),
+      authors: authors.kind,
+      surnames_matched: `${authors.matched} of ${authors.checked}`,
+      year: year.kind,
+      year_cited: year.cited,
+      exact_identifier: candidate.exact ?? null,
+    },
+    how: candidate.how,
+  };
+}
+
+const compactLength = (title: string) => title.replace(/[^\p{L}\p{N}]/gu, "").length;
+
+/** Does the text hold a title other than the identifier's paper's (three or more words that are neither its title's nor names)? */
+function hasOtherTitle(title: TitleEvidence, candidate: Found, plain: string): boolean {
+  if (title.coverage >= 0.5) return false;
+  const own = new Set(contentWords(`${candidate.title} ${candidate.authors.slice(0, 20).join(" ")}`));
+  const names = nameWords(plain);
+  const other = contentWords(title.rest).filter(
+    (word) => word.length >= 3 && !own.has(word) && !BIBLIOGRAPHIC_WORDS.has(word) && !names.has(word),
+  );
+  return other.length >= 3;
+}
+
+/** The reference with the title's words taken out, case kept (for telling names apart). */
+function outsideTitle(plain: string, title: string): string {
+  const own = new Set(contentWords(title));
+  return plain
+    .split(/\s+/)
+    .filter((word) => {
+      const folded = indexWords(word);
+      return folded.length === 0 || !folded.every((w) => own.has(w) || STOPWORDS.has(w));
+    })
+    .join(" ");
+}
