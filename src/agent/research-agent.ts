@@ -1,4 +1,4 @@
-// biome-ignore-all lint/style/noExcessiveLinesPerFile: one Durable Object class holds the watches' and the library's SQL; issue 33 moves each into its own module
+// biome-ignore-all lint/style/noExcessiveLinesPerFile: one Durable Object class, whose watches and library share this.sql, its schema and its alarm; every method is under 80 lines
 // The research agent: one Agent Durable Object (the agents SDK's, with its own SQLite) per
 // client identity, holding what belongs to that user: watches (a query and a high-water mark
 // in the mirror) and a library of saved papers with tags and notes. Checks read the mirrors only,
