@@ -629,12 +629,14 @@ describe("relevance order whatever the number of hits", () => {
     }
   });
 
-  it("puts a pasted title first when it holds hyphenated words (rotor-router, Froggatt-Nielsen, state-of-the-art)", () => {
+  it("puts a pasted title first when it holds hyphenated, slashed or apostrophe words (rotor-router, SU(2)/U(1), Zipf's)", () => {
     for (const title of [
       "Rotor-router walks on graphs with sinks",
       "Froggatt-Nielsen models of flavour and neutrino masses",
       "An ab-initio study of left-handed metamaterials",
       "State-of-the-art methods for architecture-based graph matching",
+      "Electroweak breaking of SU(2)/U(1) symmetry with a light composite scalar",
+      "Zipf's law for city sizes and Gibrat's law for firm growth",
     ]) {
       const rows = [
         // A near-duplicate BM25 may put first (a longer title with the same words).

@@ -9,9 +9,15 @@ export function copyMirrorFile(source: string, d1File: string): void {
   for (const suffix of ["-wal", "-shm"]) rmSync(`${d1File}${suffix}`, { force: true });
 }
 
-/** The harvest state a completed cold run leaves: the mirror answers as a whole. */
-export function markMirrorComplete(db: DatabaseSync): void {
-  db.exec(
-    "UPDATE harvest_state SET status = 'done', mode = 'bench', last_datestamp = '2026-11-29', watermark = '2026-11-29', finished_at = '2026-11-30T00:00:00Z', complete_at = '2026-11-30T00:00:00Z', complete_scope = 'the benchmark mirror', last_success_at = '2026-11-30T00:00:00Z' WHERE source = 'arxiv'",
-  );
+/**
+ * The harvest state a completed cold run leaves, as of the run's own time (a fixed date made
+ * every answer of a later run say the mirror was refreshed days ago): the mirror answers as a
+ * whole, last refreshed now, its watermark yesterday.
+ */
+export function markMirrorComplete(db: DatabaseSync, now = new Date()): void {
+  const at = now.toISOString();
+  const yesterday = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
+  db.prepare(
+    "UPDATE harvest_state SET status = 'done', mode = 'bench', last_datestamp = ?, watermark = ?, finished_at = ?, complete_at = ?, complete_scope = 'the benchmark mirror', last_success_at = ? WHERE source = 'arxiv'",
+  ).run(yesterday, yesterday, at, at, at);
 }

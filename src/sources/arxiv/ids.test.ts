@@ -27,6 +27,9 @@ const ACCEPTED: [string, string][] = [
   ["hep-th/9108001", "hep-th/9108001"],
   ["math/0703001", "math/0703001"],
   ["arXiv:hep-th/9901001", "hep-th/9901001"],
+  // A bare legacy ID pasted from a URL, trailing slash and all (issue 33).
+  ["physics/0303098/", "physics/0303098"],
+  ["2401.12345v2/", "2401.12345v2"],
   ["https://arxiv.org/abs/2401.12345", "2401.12345"],
   ["https://arxiv.org/abs/2401.12345v3", "2401.12345v3"],
   ["http://arxiv.org/abs/2401.12345/", "2401.12345"],

@@ -50,7 +50,8 @@ export function parseArxivId(raw: unknown): ParsedId {
   } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^[\w.-]+\.(?:com|org|net|edu|io)\//i.test(text)) {
     return fail(raw, "a URL, but not an arxiv.org abs, pdf or html link");
   }
-  text = text.replace(/^arxiv:\s*/i, "");
+  // A bare ID pasted from a URL keeps its trailing slash (physics/0303098/): it is the paper.
+  text = text.replace(/^arxiv:\s*/i, "").replace(/\/+$/, "");
 
   const modern = NEW_STYLE.exec(text);
   if (modern) {
