@@ -244,6 +244,21 @@ describe("the index's tokenizer and bm25, in TypeScript", () => {
 });
 
 describe("relevance order whatever the number of hits", () => {
+  it("traces which candidate sources ran and how many candidates each gave, and the page is the same with or without the trace", async () => {
+    await buildRankTables();
+    const planned = plan("quantum gauge lattice boson string");
+    const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...candidatePath } as const;
+    const trace: Record<string, number> = {};
+    const traced = await searchMirror(env.DB, planned, { ...options, trace });
+    const plain = await searchMirror(env.DB, planned, options);
+    if (traced.kind !== "answer" || plain.kind !== "answer") throw new Error("expected answers");
+    expect(traced.method).toBe("candidates");
+    expect(trace.source_impact_sums).toBeGreaterThan(0);
+    expect(trace.source_impact_sums).toBeLessThanOrEqual(300);
+    expect(Object.keys(trace).filter((key) => key.startsWith("source_")).length).toBeGreaterThanOrEqual(1);
+    expect(traced.rows.map((r) => r.paper_key)).toEqual(plain.rows.map((r) => r.paper_key));
+  });
+
   it("ranks a search past the count cap by BM25, never newest first, with the same page as an exhaustive ranking", async () => {
     await buildRankTables();
     for (const query of [

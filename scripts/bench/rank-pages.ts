@@ -74,11 +74,13 @@ for (const { kind, args } of queries) {
       });
       (times[kind] ??= []).push(performance.now() - t);
       const counts = (paths[kind] ??= {});
-      const taken = [
-        `path ${result.kind === "answer" ? result.method : "live"}`,
-        ...Object.keys(trace).filter((key) => key.startsWith("source_")),
-      ];
-      for (const key of taken) counts[key] = (counts[key] ?? 0) + 1;
+      const route = `path ${result.kind === "answer" ? (result.method ?? "listed") : "live"}`;
+      counts[route] = (counts[route] ?? 0) + 1;
+      // Each source that ran: how often, and how many candidates it gave in all.
+      for (const [key, n] of Object.entries(trace).filter(([name]) => name.startsWith("source_"))) {
+        counts[key] = (counts[key] ?? 0) + 1;
+        counts[`${key} candidates`] = (counts[`${key} candidates`] ?? 0) + n;
+      }
     }
     if (result.kind !== "answer") break;
     seen.push(result.rows.map((row) => row.id));

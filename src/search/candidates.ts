@@ -7,7 +7,7 @@ import type { CorpusStats } from "./bm25.ts";
 import { type Phrase, phraseKey } from "./expression.ts";
 import type { DecodedImpacts } from "./impacts.ts";
 import type { RANK_TUNING } from "./rank-tuning.ts";
-import type { RankRequest } from "./rank-types.ts";
+import type { D1Reader, RankRequest } from "./rank-types.ts";
 import { allTerms } from "./sources/all-terms.ts";
 import type { CandidatePart } from "./sources/candidate-part.ts";
 import { champions } from "./sources/champions.ts";
@@ -61,8 +61,21 @@ export function proposeCandidates(input: CandidateInput): (CandidatePart & { sou
       tuning,
     }),
   };
-  const parts = Object.entries(proposed).flatMap(([source, part]) => (part ? [{ ...part, source }] : []));
-  // The trace (the bench's, never an answer's) says which sources ran.
-  if (request.trace) for (const part of parts) request.trace[`source_${part.source}`] = 1;
-  return parts;
+  return Object.entries(proposed).flatMap(([source, part]) => (part ? [{ ...part, source }] : []));
+}
+
+/**
+ * For the trace (the bench's, never an answer's): how many candidates each source that ran gave,
+ * as source_<name>. One more round trip, only when a trace is asked for.
+ */
+export async function traceSources(
+  db: D1Reader,
+  parts: (CandidatePart & { source: string })[],
+  trace: Record<string, number>,
+): Promise<void> {
+  if (parts.length === 0) return;
+  const counts = await db.batch<{ n: number }>(
+    parts.map((part) => db.prepare(`SELECT count(*) AS n FROM (${part.sql})`).bind(...part.binds)),
+  );
+  for (const [i, part] of parts.entries()) trace[`source_${part.source}`] = Number(counts[i]!.results[0]?.n ?? 0);
 }

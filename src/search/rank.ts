@@ -3,7 +3,7 @@ import { BM25_SQL } from "./bm25-sql.ts";
 import type { KeyFilters } from "./filters.ts";
 import { CHAMPION_COLUMNS } from "./sources/champions.ts";
 import { knownItemFirst } from "./known-item.ts";
-import { proposeCandidates } from "./candidates.ts";
+import { proposeCandidates, traceSources } from "./candidates.ts";
 import { rankPhrasesOnly } from "./quoted-phrase.ts";
 import { phraseWork, tooBroad, verifiable } from "./too-broad.ts";
 import { RANK_TUNING } from "./rank-tuning.ts";
@@ -105,6 +105,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
     pageEnd,
     mark,
   });
+  if (request.trace) await traceSources(db, parts, request.trace);
   if (parts.length === 0) return exhaustive();
   const page = await rescoreCandidates<Row>(db, request, parts, { phrases, stats, df, pageEnd, mark });
   return page ? { ...page, counted } : exhaustive();
