@@ -22,7 +22,8 @@ export function renderLanding({ mcpUrl, version, tools, health }: LandingInfo): 
     ? health.mirrors
         .map(
           (m) =>
-            `<tr><td>${escapeHtml(m.source)}</td><td>${escapeHtml(m.status)}</td><td>${m.records.toLocaleString("en-US")}</td><td>${escapeHtml(m.last_datestamp ?? "never")}</td>` +
+            `<tr><td>${escapeHtml(m.source)}</td><td>${escapeHtml(m.status)}</td>` +
+            `<td>${m.records.toLocaleString("en-US")}</td><td>${escapeHtml(m.last_datestamp ?? "never")}</td>` +
             `<td>${escapeHtml(runSummary(m))}</td><td>${escapeHtml(m.last_error ?? "")}</td></tr>`,
         )
         .join("")
@@ -51,8 +52,10 @@ metadata mirror when it can.</p>
 <h2>Tools</h2>
 <ul>${toolRows}</ul>
 <h2>Mirrors</h2>
-<table><tr><th>source</th><th>status</th><th>papers</th><th>harvested up to</th><th>last run</th><th>last error</th></tr>${mirrorRows}</table>
-<p>Machine-readable: <a href="/status">/status</a>, <a href="/health">/health</a>, and the MCP resource <code>arxiv://mirror/status</code>.</p>
+<table><tr><th>source</th><th>status</th><th>papers</th><th>harvested up to</th><th>last run</th>
+<th>last error</th></tr>${mirrorRows}</table>
+<p>Machine-readable: <a href="/status">/status</a>, <a href="/health">/health</a>, and the MCP resource
+<code>arxiv://mirror/status</code>.</p>
 <h2>Data policy</h2>
 <p>arXiv metadata is CC0. Paper PDFs and extracted text are kept only as a private processing cache and are not
 redistributed; links point to arxiv.org and nber.org.</p>
@@ -64,7 +67,8 @@ function runSummary(m: StoreHealth["mirrors"][number]): string {
   const parts = [
     `${m.run.mode ?? "run"} started ${m.started_at.slice(0, 16).replace("T", " ")}`,
     `${m.pages.toLocaleString("en-US")} pages`,
-    `${m.run.records.toLocaleString("en-US")} records${m.run.complete_list_size ? ` of ${m.run.complete_list_size.toLocaleString("en-US")}` : ""}`,
+    `${m.run.records.toLocaleString("en-US")} ` +
+      `records${m.run.complete_list_size ? ` of ${m.run.complete_list_size.toLocaleString("en-US")}` : ""}`,
     ...(m.run.deleted > 0 ? [`${m.run.deleted} deleted`] : []),
     ...(m.run.records_per_second !== null ? [`${m.run.records_per_second} records/s`] : []),
     m.finished_at ? `finished ${m.finished_at.slice(0, 16).replace("T", " ")}` : "in progress",

@@ -10,7 +10,8 @@ export async function agentFor(env: Env, identity: string | null) {
       "Watches and the library belong to a client, and this call has no client identity.",
       {
         recovery:
-          "With AUTH_MODE=bearer or oauth the token is the identity. With AUTH_MODE=none, send an x-papers-workspace header naming a workspace (letters, digits, . _ -); anyone who knows the name can use it.",
+          "With AUTH_MODE=bearer or oauth the token is the identity. With AUTH_MODE=none, send an " +
+          "x-papers-workspace header naming a workspace (letters, digits, . _ -); anyone who knows the name can use it.",
       },
     );
   }

@@ -1,4 +1,4 @@
-// biome-ignore-all lint/style/noExcessiveLinesPerFile: one Durable Object class, whose watches and library share this.sql, its schema and its alarm; every method is under 80 lines
+// biome-ignore-all lint/style/noExcessiveLinesPerFile: one Durable Object class (watches, library) sharing this.sql and its schema
 // The research agent: one Agent Durable Object (the agents SDK's, with its own SQLite) per
 // client identity, holding what belongs to that user: watches (a query and a high-water mark
 // in the mirror) and a library of saved papers with tags and notes. Checks read the mirrors only,
@@ -124,10 +124,11 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 export class ResearchAgent extends Agent<Cloudflare.Env> {
   override async onStart(): Promise<void> {
-    this
-      .sql`CREATE TABLE IF NOT EXISTS watches (id TEXT PRIMARY KEY, name TEXT NOT NULL, source TEXT NOT NULL, query TEXT NOT NULL, mark INTEGER NOT NULL, created_at INTEGER NOT NULL, last_checked_at INTEGER, pending TEXT, pending_at INTEGER)`;
-    this
-      .sql`CREATE TABLE IF NOT EXISTS library (id TEXT PRIMARY KEY, source TEXT NOT NULL, title TEXT, tags TEXT NOT NULL, note TEXT, added_at INTEGER NOT NULL, version INTEGER, reported_version INTEGER)`;
+    this.sql`CREATE TABLE IF NOT EXISTS watches (id TEXT PRIMARY KEY, name TEXT NOT NULL, source TEXT NOT NULL,
+        query TEXT NOT NULL, mark INTEGER NOT NULL, created_at INTEGER NOT NULL, last_checked_at INTEGER,
+        pending TEXT, pending_at INTEGER)`;
+    this.sql`CREATE TABLE IF NOT EXISTS library (id TEXT PRIMARY KEY, source TEXT NOT NULL, title TEXT, tags
+        TEXT NOT NULL, note TEXT, added_at INTEGER NOT NULL, version INTEGER, reported_version INTEGER)`;
     // Idempotent for cron schedules: one row however often the object wakes.
     await this.schedule(PRECOMPUTE_CRON, "precomputeNews");
   }
@@ -154,8 +155,8 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
     if (!prepared.ok) return prepared;
     const id = crypto.randomUUID().slice(0, 8);
     const now = Date.now();
-    this
-      .sql`INSERT INTO watches (id, name, source, query, mark, created_at) VALUES (${id}, ${name}, ${prepared.source}, ${prepared.query}, ${prepared.mark}, ${now})`;
+    this.sql`INSERT INTO watches (id, name, source, query, mark, created_at) VALUES (${id}, ${name},
+        ${prepared.source}, ${prepared.query}, ${prepared.mark}, ${now})`;
     return {
       ok: true,
       watch: { id, name, source: prepared.source, query: prepared.query, created_at: iso(now)!, last_checked_at: null },
@@ -279,11 +280,12 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
       const known = await this.describe(paper);
       const now = Date.now();
       if (exists) {
-        this
-          .sql`UPDATE library SET tags = ${JSON.stringify(tags)}, note = ${item.note ?? null}, title = coalesce(${known.title}, title) WHERE id = ${paper.id}`;
+        this.sql`UPDATE library SET tags = ${JSON.stringify(tags)}, note = ${item.note ?? null}, title =
+            coalesce(${known.title}, title) WHERE id = ${paper.id}`;
       } else {
-        this
-          .sql`INSERT INTO library (id, source, title, tags, note, added_at, version, reported_version) VALUES (${paper.id}, ${paper.source}, ${known.title}, ${JSON.stringify(tags)}, ${item.note ?? null}, ${now}, ${known.version}, ${known.version})`;
+        this.sql`INSERT INTO library (id, source, title, tags, note, added_at, version, reported_version)
+            VALUES (${paper.id}, ${paper.source}, ${known.title}, ${JSON.stringify(tags)},
+            ${item.note ?? null}, ${now}, ${known.version}, ${known.version})`;
         room--;
       }
       added.push(await this.toSaved(this.sql<PaperRow>`SELECT * FROM library WHERE id = ${paper.id}`[0]!));

@@ -1,4 +1,4 @@
-// biome-ignore-all lint/style/noExcessiveLinesPerFile: the harvest run as one state machine (windows, pages, checkpoint, verify) read in one place; every function is under 80 lines
+// biome-ignore-all lint/style/noExcessiveLinesPerFile: the harvest run as one state machine, read in one place; functions <= 80 lines
 // The arXiv mirror's harvest: OAI-PMH ListRecords in datestamp windows, one step per queue
 // message. A step is one page (or an end-of-run GetRecord, or a verify slice); its writes and the
 // checkpoint's move to the next step commit in one D1 batch, and only then is the next step
@@ -196,14 +196,16 @@ async function listStep(ctx: AppContext, state: ArxivState, runId: string, curso
       completeListSize: page.completeListSize,
       lastError:
         page.skipped.length > 0
-          ? `page ${cursor.step}: ${page.skipped.length} unreadable record(s) kept aside, e.g. ${page.skipped[0]!.identifier}: ${page.skipped[0]!.problem}`
+          ? `page ${cursor.step}: ${page.skipped.length} unreadable record(s) kept aside, e.g. ` +
+            `${page.skipped[0]!.identifier}: ${page.skipped[0]!.problem}`
           : null,
     }),
   );
   await ctx.env.DB.batch(statements);
   const pageMs = Date.now() - readAt;
   console.log(
-    `arxiv harvest ${runId}: step ${cursor.step}, window ${cursor.window.idx} page ${windowPages}, ${page.items.length} records written in ${pageMs} ms (fetched in ${readAt - asked} ms)`,
+    `arxiv harvest ${runId}: step ${cursor.step}, window ${cursor.window.idx} page ${windowPages}, ` +
+      `${page.items.length} records written in ${pageMs} ms (fetched in ${readAt - asked} ms)`,
   );
   await advance(ctx, runId, next, pageMs);
 }
@@ -251,7 +253,9 @@ async function onOaiError(
     case "badResumptionToken": {
       // The token expired or the server forgot it. Records come in identifier order, so where
       // the list had got to says nothing about datestamps: list the whole window again.
-      const why = `step ${cursor.step}: ${error.message}; window ${cursor.window.idx} (${describeWindow(cursor.window)}) listed again from its start`;
+      const why =
+        `step ${cursor.step}: ${error.message}; window ${cursor.window.idx} ` +
+        `(${describeWindow(cursor.window)}) listed again from its start`;
       console.log(`arxiv harvest ${runId}: ${why}`);
       const next: ListCursor = {
         kind: "list",
@@ -328,7 +332,12 @@ async function skippedStep(
     return advance(ctx, runId, verify);
   }
   const config = ctx.config;
-  const path = `?${new URLSearchParams({ verb: "GetRecord", identifier: candidate.identifier, metadataPrefix: config.ARXIV_MIRROR_OAI_METADATA_PREFIX })}`;
+  const query = new URLSearchParams({
+    verb: "GetRecord",
+    identifier: candidate.identifier,
+    metadataPrefix: config.ARXIV_MIRROR_OAI_METADATA_PREFIX,
+  });
+  const path = `?${query}`;
   const statements: D1PreparedStatement[] = [];
   try {
     const { page } = await fetchOai(ctx, path);
@@ -491,7 +500,8 @@ async function retryLater(ctx: AppContext, runId: string, cursor: Cursor, error:
   }
   const counted = !(error instanceof GateRefusal);
   console.log(
-    `arxiv harvest ${runId}: step ${cursor.step} ${counted ? `failed (attempt ${cursor.attempt ?? 1})` : "waits for the crawl gate"}: ${what}; again in ${Math.round(plan.delayMs / 1000)} s`,
+    `arxiv harvest ${runId}: step ${cursor.step} ${counted ? `failed (attempt ${cursor.attempt ?? 1})` : "waits for the crawl gate"}: ` +
+      `${what}; again in ${Math.round(plan.delayMs / 1000)} s`,
   );
   await send(ctx, runId, { ...cursor, attempt: plan.attempt, failing_since: failingSince }, plan.delayMs);
   await noteRetry(ctx.env.DB, runId, {
@@ -523,7 +533,9 @@ export async function resumeStalledArxivRun(
       await startArxivHarvest(ctx, state.mode === "refresh" && state.watermark ? "refresh" : "cold");
     return "resumed";
   }
-  const why = `resumed at step ${next.step}: nothing had happened for ${Math.round((nowMs - lastSign) / 1000)} s (its queue message was lost)`;
+  const why =
+    `resumed at step ${next.step}: nothing had happened for ${Math.round((nowMs - lastSign) / 1000)} ` +
+    `s (its queue message was lost)`;
   console.log(`arxiv harvest ${state.run_id}: ${why}`);
   await noteResume(ctx.env.DB, state.run_id, next, new Date(nowMs).toISOString(), why);
   await send(ctx, state.run_id, next);
@@ -540,7 +552,9 @@ async function resumeFailedRun(ctx: AppContext, state: ArxivState): Promise<void
   }
   const { attempt: _attempt, failing_since: _since, ...fresh } = checkpoint;
   const resumed: Cursor = fresh.kind === "list" ? { ...fresh, token: null, window_pages: 0 } : fresh;
-  const why = `failed run resumed at step ${resumed.step}${resumed.kind === "list" ? `, window ${resumed.window.idx} (${describeWindow(resumed.window)}) from its start` : ""}`;
+  const why =
+    `failed run resumed at step ` +
+    `${resumed.step}${resumed.kind === "list" ? `, window ${resumed.window.idx} (${describeWindow(resumed.window)}) from its start` : ""}`;
   console.log(`arxiv harvest ${state.run_id}: ${why}`);
   await noteResume(ctx.env.DB, state.run_id!, resumed, new Date().toISOString(), why);
   await send(ctx, state.run_id!, resumed);

@@ -73,7 +73,9 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, ctx: AppCon
       continue;
     }
     if (batch.queue === DEAD_LETTER_QUEUE) {
-      const reason = `step ${describeCursor(parsed.data.cursor)} kept failing (dead-lettered after ${message.attempts} attempt(s) of the last delivery)`;
+      const reason =
+        `step ${describeCursor(parsed.data.cursor)} kept failing (dead-lettered after ` +
+        `${message.attempts} attempt(s) of the last delivery)`;
       const harvester = HARVESTERS[parsed.data.source];
       if (harvester?.onDeadLetter) await harvester.onDeadLetter(ctx, parsed.data, reason);
       else await markRunFailed(ctx, parsed.data, reason);

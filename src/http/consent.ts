@@ -37,7 +37,10 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${c
 const STYLE = "<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}</style>";
 
 function htmlPage(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>${STYLE}</head><body>${body}</body></html>`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>${STYLE}</head>` +
+    `<body>${body}</body></html>`
+  );
 }
 
 /** An HTML refusal that still names its reason, like every other error of the server. */
@@ -68,7 +71,8 @@ function consentPage(details: ConsentDescription, handle: string, user: SignedIn
     `<h1>Allow ${name} to use papers-mcp?</h1>
 <p>Signed in as <strong>${escapeHtml(user.displayName)}</strong> through ${via}.</p>
 <p>${origin} Access will be sent to <strong>${escapeHtml(details.redirectHost)}</strong>.</p>${loopback}
-<p>It will be able to search, read and download arXiv and NBER papers through this server, and keep your watches and library (scopes: ${details.scope.map(escapeHtml).join(", ") || "none"}).</p>
+<p>It will be able to search, read and download arXiv and NBER papers through this server, and keep your watches
+and library (scopes: ${details.scope.map(escapeHtml).join(", ") || "none"}).</p>
 <form method="post"><input type="hidden" name="handle" value="${escapeHtml(handle)}">
 <p><button name="decision" value="approve">Allow</button> <button name="decision" value="deny">Deny</button></p></form>`,
   );

@@ -6,7 +6,8 @@ export const SERVER_INSTRUCTIONS = [
   "papers-mcp answers questions about arXiv papers and NBER working papers. Tools, and when to use each:",
   ...TOOLS.map((tool) => `- ${tool.name}: ${tool.useWhen}`),
   "Before trusting a reference, check it with papers_resolve_reference; before paging a whole paper, ask papers_find_in_paper.",
-  "A failed call returns isError with JSON text { error: { reason, message, retryable, retry_after_ms?, recovery } }: follow recovery; on rate_limited or server_busy wait retry_after_ms.",
+  "A failed call returns isError with JSON text { error: { reason, message, retryable, retry_after_ms?, " +
+    "recovery } }: follow recovery; on rate_limited or server_busy wait retry_after_ms.",
   "Results that can come from several places say where in served_from (live, cache, mirror).",
 ].join("\n");
 

@@ -64,7 +64,8 @@ function refuseQuery(resource: DefinedResource, uri: URL): void {
   throw resourceError(
     uri.href,
     "invalid_argument",
-    `${names.join(", ") || "A query string"} is not a parameter of ${resource.uri}${variables ? `; its only parameters are ${variables}` : ", which takes none"}.`,
+    `${names.join(", ") || "A query string"} is not a parameter of ` +
+      `${resource.uri}${variables ? `; its only parameters are ${variables}` : ", which takes none"}.`,
     resource.uri.startsWith("arxiv://paper/")
       ? "Read the URI without the query; for the whole author list call arxiv_get_metadata with full_authors."
       : "Read the URI without the query string.",

@@ -125,36 +125,9 @@ async function serveMcp(c: Context<{ Bindings: Env }>, profile: ServerProfile): 
       ),
     );
   }
-  let release: (() => void) | undefined;
-  // Every expensive call counts, one by one: a batch cannot start more reads than single requests could.
-  const expensive = calledTools(parsed).filter((name) => EXPENSIVE_TOOLS.has(name)).length;
-  if (expensive > 0) {
-    for (let i = 0; i < expensive; i++) {
-      if (!(await limit(c.env.RATE_LIMIT_EXPENSIVE, who.client)).success) {
-        return withCors(
-          toolCallRefusal(
-            parsed,
-            "rate_limited",
-            "Too many paper reads or downloads from this client.",
-            "Wait a minute; page through text you already have meanwhile.",
-            60,
-          ),
-        );
-      }
-    }
-    release = acquireSlots(who.client, config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT, expensive);
-    if (!release) {
-      return withCors(
-        toolCallRefusal(
-          parsed,
-          "too_many_concurrent",
-          `This client may have ${config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT} reads or downloads running at once; this request would make more.`,
-          "Wait for one to finish, then retry (one read per request).",
-          5,
-        ),
-      );
-    }
-  }
+  const slots = await expensiveSlots(c.env, who.client, parsed, app.config);
+  if ("refusal" in slots) return withCors(slots.refusal);
+  const { release } = slots;
   try {
     // The body is already read: hand the handler the parsed JSON (it skips reading and parsing
     // again); a body that is not JSON goes through as text so the handler answers the parse error.
@@ -167,4 +140,44 @@ async function serveMcp(c: Context<{ Bindings: Env }>, profile: ServerProfile): 
     release?.();
     throw error;
   }
+}
+
+/**
+ * Every expensive call counts, one by one: a batch cannot start more reads than single requests
+ * could. The client's read slots, taken for the request (released when its answer is done), or
+ * the refusal.
+ */
+async function expensiveSlots(
+  env: Env,
+  client: string,
+  parsed: unknown,
+  config: AppContext["config"],
+): Promise<{ release: (() => void) | undefined } | { refusal: Response }> {
+  const expensive = calledTools(parsed).filter((name) => EXPENSIVE_TOOLS.has(name)).length;
+  if (expensive === 0) return { release: undefined };
+  for (let i = 0; i < expensive; i++) {
+    if (!(await limit(env.RATE_LIMIT_EXPENSIVE, client)).success) {
+      return {
+        refusal: toolCallRefusal(
+          parsed,
+          "rate_limited",
+          "Too many paper reads or downloads from this client.",
+          "Wait a minute; page through text you already have meanwhile.",
+          60,
+        ),
+      };
+    }
+  }
+  const release = acquireSlots(client, config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT, expensive);
+  if (release) return { release };
+  return {
+    refusal: toolCallRefusal(
+      parsed,
+      "too_many_concurrent",
+      `This client may have ${config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT} reads or downloads ` +
+        `running at once; this request would make more.`,
+      "Wait for one to finish, then retry (one read per request).",
+      5,
+    ),
+  };
 }

@@ -1,7 +1,8 @@
 // The impact lists an isolate has read lately, kept decoded between requests: a research
 // question's lists are about 300 KB of text (1,000,000 papers; a megabyte at 3.2 million) and most
 // of its words are the common words of every question, so reading them from D1 each time is most
-// of a search's traffic, and decoding them again a third of its summing. A held list is used only while the table still has it unchanged: the ranker
+// of a search's traffic, and decoding them again a third of its summing. A held list is used only while the table
+// still has it unchanged: the ranker
 // sends each held list's document count and length, and D1 sends the list again only where they
 // differ (src/search/rank.ts). Nothing is stale beyond that check, whatever the isolate's age.
 

@@ -41,8 +41,10 @@ export async function rankPhrasesOnly<Row extends { paper_key: number }>(
       // bm25() cannot sit beside a window function: the hits are scored in a materialized CTE first.
       `WITH hits AS MATERIALIZED (SELECT rowid AS k, ${BM25_SQL} AS s FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?)
        SELECT p.paper_key AS paper_key, ${request.select}, t.total AS total FROM
-         (SELECT k, s, count(*) OVER () AS total FROM hits ORDER BY s ${request.ascending ? "DESC" : "ASC"}, k ${request.ascending ? "ASC" : "DESC"} LIMIT ? OFFSET ?) t
-       JOIN arxiv_papers p ON p.paper_key = t.k ORDER BY t.s ${request.ascending ? "DESC" : "ASC"}, t.k ${request.ascending ? "ASC" : "DESC"}`,
+         (SELECT k, s, count(*) OVER () AS total FROM hits ORDER BY s ${request.ascending ? "DESC" : "ASC"},
+           k ${request.ascending ? "ASC" : "DESC"} LIMIT ? OFFSET ?) t
+       JOIN arxiv_papers p ON p.paper_key = t.k ORDER BY t.s ${request.ascending ? "DESC" : "ASC"}, t.k
+         ${request.ascending ? "ASC" : "DESC"}`,
     )
     .bind(toMatch(request.query), request.limit, request.start)
     .all<Row & { total: number }>();

@@ -105,7 +105,9 @@ function reachesCap(request: RankRequest): { sql: string; binds: unknown[] } | u
   const sufficient = sufficientWords(request.query).filter(isSingleToken);
   return sufficient.length > 0
     ? {
-        sql: "EXISTS (SELECT 1 FROM json_each(?) w JOIN arxiv_rank_terms t ON t.term = w.value ->> 0 AND t.col = w.value ->> 1 WHERE t.docs >= ?)",
+        sql:
+          "EXISTS (SELECT 1 FROM json_each(?) w JOIN arxiv_rank_terms t ON t.term = w.value ->> 0 " +
+          "AND t.col = w.value ->> 1 WHERE t.docs >= ?)",
         binds: [JSON.stringify(sufficient.map((p) => [p.stems[0], p.column ?? -1])), Math.ceil(request.countCap * 1.1)],
       }
     : undefined;
@@ -142,7 +144,8 @@ function statisticsStatements(
       .prepare(
         `SELECT i.term AS term, i.col AS col, i.docs AS docs,
        CASE WHEN i.docs = w.value ->> 2 AND length(i.postings) = w.value ->> 3 THEN NULL ELSE i.postings END AS postings
-     FROM json_each(?) w JOIN arxiv_rank_impacts i ON i.term = w.value ->> 0 AND i.col = w.value ->> 1 ORDER BY i.docs LIMIT ${tuning.impactLists}`,
+     FROM json_each(?) w JOIN arxiv_rank_impacts i ON i.term = w.value ->> 0 AND i.col = w.value ->> 1 ORDER
+       BY i.docs LIMIT ${tuning.impactLists}`,
       )
       .bind(
         JSON.stringify(

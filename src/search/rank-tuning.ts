@@ -13,9 +13,15 @@ export const RANK_TUNING = {
   ...ALL_TERMS_TUNING,
   ...PAIRS_TUNING,
   ...CHAMPIONS_TUNING,
-  /** Papers the exhaustive ranking of an OR of words under the count cap would read (title words read every paper holding the word) above which the impact sums rank it, when they know every hit (about 3 us a paper). */
+  /**
+   * Papers the exhaustive ranking of an OR of words under the count cap would read (title words read every paper
+   * holding the word) above which the impact sums rank it, when they know every hit (about 3 us a paper).
+   */
   exhaustiveWalk: 30_000,
-  /** A prefix whose common expansions are held by more papers than this is never matched (FTS5 merges them in memory): arXiv's API answers. */
+  /**
+   * A prefix whose common expansions are held by more papers than this is never matched (FTS5 merges them in
+   * memory): arXiv's API answers.
+   */
   prefixMaxDocs: 300_000,
   /** ... nor ranked by relevance above this many (every hit is scored: about 3 us a hit in SQLite, 30,000 in 70-100 ms). */
   prefixRankDocs: 30_000,

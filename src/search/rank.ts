@@ -164,8 +164,10 @@ function positivePhrases(query: TextQuery): Phrase[] {
 /** Every hit scored by FTS5, the page cut from that order (exact; cost grows with the hits). */
 async function exhaustivePage<Row>(db: D1Reader, request: RankRequest): Promise<Row[]> {
   const { clauses, binds } = request.filters("arxiv_papers_fts.rowid");
-  const sql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers_fts JOIN arxiv_papers p ON p.paper_key = arxiv_papers_fts.rowid
-    WHERE arxiv_papers_fts MATCH ?${clauses.map((c) => ` AND ${c}`).join("")} ORDER BY ${BM25_SQL} ${request.ascending ? "DESC" : "ASC"}, arxiv_papers_fts.rowid ${request.ascending ? "ASC" : "DESC"} LIMIT ? OFFSET ?`;
+  const sql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers_fts JOIN arxiv_papers p
+    ON p.paper_key = arxiv_papers_fts.rowid
+    WHERE arxiv_papers_fts MATCH ?${clauses.map((c) => ` AND ${c}`).join("")} ORDER BY ${BM25_SQL}
+      ${request.ascending ? "DESC" : "ASC"}, arxiv_papers_fts.rowid ${request.ascending ? "ASC" : "DESC"} LIMIT ? OFFSET ?`;
   const { results } = await db
     .prepare(sql)
     .bind(toMatch(request.query), ...binds, request.limit, request.start)

@@ -39,7 +39,9 @@ export async function rescoreCandidates<Row extends { paper_key: number }>(
   parts: CandidatePart[],
   { phrases, stats, df, pageEnd, mark }: RescoreContext,
 ): Promise<{ rows: Row[]; method: "candidates"; candidates: number } | null> {
-  const candidateSql = `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers p WHERE ${parts.map((part) => `p.paper_key IN (${part.sql})`).join(" OR ")}`;
+  const candidateSql =
+    `SELECT p.paper_key AS paper_key, ${request.select} FROM arxiv_papers p WHERE ` +
+    `${parts.map((part) => `p.paper_key IN (${part.sql})`).join(" OR ")}`;
   const binds = parts.flatMap((part) => part.binds);
   const s1 = performance.now();
   // As arrays (D1 sends rows as arrays): only the page's papers become objects.

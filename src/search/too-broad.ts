@@ -30,7 +30,9 @@ export function phraseWork(docs: readonly number[], rows: number): number {
 
 /** The reason for a phrase too broad to match, sent to arXiv's API. */
 export const broadPhraseReason = (phrases: readonly Phrase[], work: number) =>
-  `the quoted ${phrases.length === 1 ? `phrase "${phrases[0]!.words.join(" ")}" is` : "phrases are"} made of words held by so many papers that matching ${phrases.length === 1 ? "it" : "them"} would read about ${Math.round(work).toLocaleString("en-US")} of their word positions, more than the mirror reads for one search`;
+  `the quoted ${phrases.length === 1 ? `phrase "${phrases[0]!.words.join(" ")}" is` : "phrases are"} ` +
+  `made of words held by so many papers that matching ${phrases.length === 1 ? "it" : "them"} would ` +
+  `read about ${Math.round(work).toLocaleString("en-US")} of their word positions, more than the mirror reads for one search`;
 
 /**
  * Why the mirror will not run a query with a broad prefix or a phrase of common words, or null.
@@ -66,7 +68,8 @@ export async function tooBroad(
     db
       .prepare(
         `SELECT CASE w.value ->> 0 WHEN 'prefix'
-         THEN (SELECT coalesce(sum(docs), 0) FROM arxiv_rank_terms WHERE col = -1 AND term >= w.value ->> 1 AND term < (w.value ->> 1) || char(1114111))
+         THEN (SELECT coalesce(sum(docs), 0) FROM arxiv_rank_terms WHERE col = -1 AND term >= w.value ->> 1
+           AND term < (w.value ->> 1) || char(1114111))
          ELSE coalesce((SELECT docs FROM arxiv_rank_terms WHERE term = w.value ->> 1 AND col = -1), 0) END AS docs
        FROM json_each(?) w ORDER BY w.key`,
       )
@@ -81,7 +84,9 @@ export async function tooBroad(
   const docs = (terms!.results as { docs: number }[]).map((r) => Number(r.docs));
   const broad = prefixes.findIndex((_, i) => docs[i]! > limits.prefixDocs);
   if (broad >= 0) {
-    const held = `the prefix ${prefixes[broad]!.words.at(-1)}* expands to index terms held by ${docs[broad]!.toLocaleString("en-US")} papers`;
+    const held =
+      `the prefix ${prefixes[broad]!.words.at(-1)}* expands to index terms held by ` +
+      `${docs[broad]!.toLocaleString("en-US")} papers`;
     return use === "ranks"
       ? `${held}, more than the mirror ranks by relevance quickly (it scores every hit of a prefix)`
       : `${held}, more than the mirror merges`;

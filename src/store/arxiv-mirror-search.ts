@@ -69,12 +69,14 @@ function keyFilters(plan: MirrorSearchPlan, groups = plan.categoryGroups): KeyFi
     const clauses: string[] = [];
     for (const group of groups) {
       clauses.push(
-        `EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN (${group.map(categoryLiteral).join(", ")}) AND c.paper_key = ${key})`,
+        `EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN (${group.map(categoryLiteral).join(", ")}) ` +
+          `AND c.paper_key = ${key})`,
       );
     }
     if (plan.excludedCategories.length > 0) {
       clauses.push(
-        `NOT EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN (${plan.excludedCategories.map(categoryLiteral).join(", ")}) AND c.paper_key = ${key})`,
+        `NOT EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN ` +
+          `(${plan.excludedCategories.map(categoryLiteral).join(", ")}) AND c.paper_key = ${key})`,
       );
     }
     if (plan.submitted !== null) {
@@ -89,7 +91,9 @@ function keyFilters(plan: MirrorSearchPlan, groups = plan.categoryGroups): KeyFi
       const innerHi = monthStartKey(new Date((to - MONTH_SECONDS) * 1000)) - 1;
       clauses.push(`${key} BETWEEN ${outerLo} AND ${outerHi}`);
       clauses.push(
-        `((${key} BETWEEN ${innerLo} AND ${innerHi} AND ${key} NOT IN (SELECT paper_key FROM arxiv_date_outliers)) OR (SELECT published FROM arxiv_papers WHERE paper_key = ${key}) BETWEEN ${Math.trunc(from)} AND ${Math.trunc(to)})`,
+        `((${key} BETWEEN ${innerLo} AND ${innerHi} AND ${key} NOT IN (SELECT paper_key FROM ` +
+          `arxiv_date_outliers)) OR (SELECT published FROM arxiv_papers WHERE paper_key = ${key}) ` +
+          `BETWEEN ${Math.trunc(from)} AND ${Math.trunc(to)})`,
       );
     }
     return { clauses, binds: [] };
@@ -192,14 +196,18 @@ export async function searchMirror(
     return {
       kind: "live",
       mirrorCouldApproximate: false,
-      reason: `sorting ${totalIsLowerBound ? `over ${matched.toLocaleString("en-US")}` : matched.toLocaleString("en-US")} hits by last update needs arXiv's index (the mirror sorts at most ${caps.rank.toLocaleString("en-US")})`,
+      reason:
+        `sorting ${totalIsLowerBound ? `over ${matched.toLocaleString("en-US")}` : matched.toLocaleString("en-US")} ` +
+        `hits by last update needs arXiv's index (the mirror sorts at most ${caps.rank.toLocaleString("en-US")})`,
     };
   }
   const { ordering, orderBy } = listedOrder(options, source.key, exact);
   // The page with its rows in one query: the join touches only the rows the walk reaches.
   const where = [...source.where, ...filters];
   const join = source.isPapers ? "" : `JOIN arxiv_papers p ON p.paper_key = ${source.key}`;
-  const pageSql = `SELECT p.paper_key AS paper_key, ${SELECT_COLUMNS} FROM ${source.from} ${join} ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
+  const pageSql =
+    `SELECT p.paper_key AS paper_key, ${SELECT_COLUMNS} FROM ${source.from} ${join} ` +
+    `${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
   const { results } = await db
     .prepare(pageSql)
     .bind(...source.binds, options.limit, options.start)
@@ -231,18 +239,22 @@ function countingFor(
     filtered
       ? db
           .prepare(
-            `SELECT count(*) AS scanned, coalesce(sum(ok), 0) AS matched FROM (SELECT CASE WHEN ${filters.join(" AND ")} THEN 1 ELSE 0 END AS ok FROM ${source.from} ${baseWhere} ORDER BY ${source.key} DESC LIMIT ${caps.scan})`,
+            `SELECT count(*) AS scanned, coalesce(sum(ok), 0) AS matched FROM (SELECT CASE WHEN ` +
+              `${filters.join(" AND ")} THEN 1 ELSE 0 END AS ok FROM ${source.from} ${baseWhere} ORDER ` +
+              `BY ${source.key} DESC LIMIT ${caps.scan})`,
           )
           .bind(...source.binds)
       : reaches
         ? db
             .prepare(
-              `SELECT n AS scanned, n AS matched FROM (SELECT CASE WHEN ${reaches.sql} THEN ${caps.count} ELSE (SELECT count(*) FROM (SELECT 1 FROM ${source.from} ${baseWhere} LIMIT ${caps.count})) END AS n)`,
+              `SELECT n AS scanned, n AS matched FROM (SELECT CASE WHEN ${reaches.sql} THEN ${caps.count} ` +
+                `ELSE (SELECT count(*) FROM (SELECT 1 FROM ${source.from} ${baseWhere} LIMIT ${caps.count})) END AS n)`,
             )
             .bind(...reaches.binds, ...source.binds)
         : db
             .prepare(
-              `SELECT count(*) AS scanned, count(*) AS matched FROM (SELECT 1 FROM ${source.from} ${baseWhere} ORDER BY ${source.key} DESC LIMIT ${caps.count})`,
+              `SELECT count(*) AS scanned, count(*) AS matched FROM (SELECT 1 FROM ${source.from} ` +
+                `${baseWhere} ORDER BY ${source.key} DESC LIMIT ${caps.count})`,
             )
             .bind(...source.binds);
   const lowerBound = (counted: { scanned: number; matched: number }) =>

@@ -48,7 +48,8 @@ async function readMirrorState(db: D1Database): Promise<MirrorState> {
     .prepare(
       `SELECT (SELECT version FROM mirror_schema WHERE source = 'arxiv') AS schema_version,
               h.status, h.records, h.last_datestamp, h.complete_at, h.complete_scope, h.last_success_at, h.watermark, h.mode,
-              (SELECT max(coalesce(until_date, 'now')) FROM arxiv_harvest_windows w WHERE w.run_id = h.run_id AND w.status = 'done') AS listed_until
+              (SELECT max(coalesce(until_date, 'now')) FROM arxiv_harvest_windows w WHERE w.run_id = h.run_id
+                AND w.status = 'done') AS listed_until
        FROM (SELECT 1) LEFT JOIN harvest_state h ON h.source = 'arxiv'`,
     )
     .first<{
@@ -87,7 +88,9 @@ async function readMirrorState(db: D1Database): Promise<MirrorState> {
       row.mode === "cold" && row.listed_until
         ? `; its first harvest has listed records dated up to ${row.listed_until}`
         : "";
-    const description = `the mirror is partial: it holds ${papers.toLocaleString("en-US")} papers so far${listed}, and its first full harvest has not completed (${base.status})`;
+    const description =
+      `the mirror is partial: it holds ${papers.toLocaleString("en-US")} papers so ` +
+      `far${listed}, and its first full harvest has not completed (${base.status})`;
     return { ...base, ready: false, reason: description, partial: { papers, description } };
   }
   return { ...base, ready: true };

@@ -88,7 +88,8 @@ export async function verifyPaperSlice(
   const row = await db
     .prepare(
       `SELECT max(paper_key) AS last, count(*) AS n,
-              coalesce(sum(NOT EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category = json_extract(s.categories, '$[0]') AND c.paper_key = s.paper_key)), 0) AS missing,
+              coalesce(sum(NOT EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category =
+                json_extract(s.categories, '$[0]') AND c.paper_key = s.paper_key)), 0) AS missing,
               coalesce(sum(NOT EXISTS (SELECT 1 FROM arxiv_papers_fts_docsize d WHERE d.id = s.paper_key)), 0) AS fts_missing
        FROM (SELECT paper_key, categories FROM arxiv_papers WHERE paper_key > ? ORDER BY paper_key LIMIT ?) s`,
     )
@@ -102,7 +103,8 @@ export async function verifyPaperSlice(
         .bind(after, size)
     : db
         .prepare(
-          "SELECT count(*) AS n FROM arxiv_papers_fts_docsize d WHERE d.id > ? AND d.id <= ? AND NOT EXISTS (SELECT 1 FROM arxiv_papers p WHERE p.paper_key = d.id)",
+          "SELECT count(*) AS n FROM arxiv_papers_fts_docsize d WHERE d.id > ? AND d.id <= ? AND NOT " +
+            "EXISTS (SELECT 1 FROM arxiv_papers p WHERE p.paper_key = d.id)",
         )
         .bind(after, last)
   ).first<{ n: number }>();
@@ -129,7 +131,8 @@ export async function verifyCategorySlice(
 ): Promise<{ next: { category: string; after: number } | null; rows: number; orphans: number }> {
   const row = await db
     .prepare(
-      `SELECT max(paper_key) AS last, count(*) AS n, coalesce(sum(NOT EXISTS (SELECT 1 FROM arxiv_papers p WHERE p.paper_key = c.paper_key)), 0) AS orphans
+      `SELECT max(paper_key) AS last, count(*) AS n, coalesce(sum(NOT EXISTS (SELECT 1 FROM arxiv_papers p
+        WHERE p.paper_key = c.paper_key)), 0) AS orphans
        FROM (SELECT paper_key FROM arxiv_paper_categories WHERE category = ? AND paper_key > ? ORDER BY paper_key LIMIT ?) c`,
     )
     .bind(category, after, size)
@@ -154,7 +157,8 @@ export async function nextCategory(db: D1Database, category: string): Promise<st
 export async function finishSlicedVerify(db: D1Database, counts: SliceCounts): Promise<VerifyResult> {
   const totals = await db
     .prepare(
-      "SELECT (SELECT records FROM harvest_state WHERE source = 'arxiv') AS state_records, (SELECT version FROM mirror_schema WHERE source = 'arxiv') AS schema_version",
+      "SELECT (SELECT records FROM harvest_state WHERE source = 'arxiv') AS state_records, (SELECT " +
+        "version FROM mirror_schema WHERE source = 'arxiv') AS schema_version",
     )
     .first<{ state_records: number | null; schema_version: number | null }>();
   let ftsIntegrity: string;

@@ -15,12 +15,16 @@ export const CHAMPIONS_PER_TERM = 100;
 
 /** The next slice of the vocabulary after a term: per-column and any-column document counts. */
 export const VOCAB_SLICE_SQL = `SELECT v.term AS term, v.col AS col, v.doc AS doc FROM arxiv_papers_fts_vocab_col v
-  WHERE v.term > ?1 AND v.term <= coalesce((SELECT max(term) FROM (SELECT term FROM arxiv_papers_fts_vocab WHERE term > ?1 ORDER BY term LIMIT ?2)), v.term)
+  WHERE v.term > ?1 AND v.term <= coalesce((SELECT max(term) FROM (SELECT term FROM arxiv_papers_fts_vocab
+    WHERE term > ?1 ORDER BY term LIMIT ?2)), v.term)
   UNION ALL SELECT r.term, '*', r.doc FROM arxiv_papers_fts_vocab r
-  WHERE r.term > ?1 AND r.term <= coalesce((SELECT max(term) FROM (SELECT term FROM arxiv_papers_fts_vocab WHERE term > ?1 ORDER BY term LIMIT ?2)), r.term)`;
+  WHERE r.term > ?1 AND r.term <= coalesce((SELECT max(term) FROM (SELECT term FROM arxiv_papers_fts_vocab
+    WHERE term > ?1 ORDER BY term LIMIT ?2)), r.term)`;
 
 /** A term's best papers (the champions are the first of them; an any-column term's impact list is all of them). */
-export const CHAMPIONS_SQL = `SELECT rowid AS k, -${BM25_SQL} AS s FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ? ORDER BY s DESC LIMIT ?`;
+export const CHAMPIONS_SQL =
+  `SELECT rowid AS k, -${BM25_SQL} AS s FROM arxiv_papers_fts WHERE ` +
+  `arxiv_papers_fts MATCH ? ORDER BY s DESC LIMIT ?`;
 export const DELETE_TERMS_SQL = "DELETE FROM arxiv_rank_terms WHERE term > ? AND term <= ?";
 export const DELETE_CHAMPIONS_SQL = "DELETE FROM arxiv_rank_champions WHERE term > ? AND term <= ?";
 export const DELETE_IMPACTS_SQL = "DELETE FROM arxiv_rank_impacts WHERE term > ? AND term <= ?";
@@ -34,7 +38,8 @@ export const IMPACT_TITLE_MIN_DOCS = 20;
 export const INSERT_TERM_SQL = "INSERT INTO arxiv_rank_terms (term, col, docs) VALUES (?, ?, ?)";
 /** One champion list in one statement: ?3 is a JSON array of [weight, paper_key]. */
 export const INSERT_CHAMPIONS_SQL =
-  "INSERT OR REPLACE INTO arxiv_rank_champions (term, col, weight, paper_key) SELECT ?1, ?2, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?3)";
+  "INSERT OR REPLACE INTO arxiv_rank_champions (term, col, weight, paper_key) SELECT ?1, ?2, " +
+  "json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?3)";
 
 export interface VocabRow {
   term: string;

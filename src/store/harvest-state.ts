@@ -89,7 +89,8 @@ export interface ArxivState {
 export async function readArxivState(db: D1Database): Promise<ArxivState | null> {
   return db
     .prepare(
-      `SELECT status, run_id, mode, step, enqueued_step, next_cursor, next_attempt_at, started_at, updated_at, watermark, complete_at, records
+      `SELECT status, run_id, mode, step, enqueued_step, next_cursor, next_attempt_at, started_at,
+        updated_at, watermark, complete_at, records
        FROM harvest_state WHERE source = 'arxiv'`,
     )
     .first<ArxivState>();
@@ -112,12 +113,16 @@ export function startRunStatement(
 ): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO harvest_state (source, status, run_id, mode, pages, step, enqueued_step, next_cursor, next_attempt_at, resumption_token, from_datestamp,
-         run_records, run_deleted, run_retries, run_resumes, run_restarts, complete_list_size, started_at, finished_at, updated_at, last_error, verified)
+      `INSERT INTO harvest_state (source, status, run_id, mode, pages, step, enqueued_step, next_cursor,
+        next_attempt_at, resumption_token, from_datestamp,
+         run_records, run_deleted, run_retries, run_resumes, run_restarts, complete_list_size, started_at,
+         finished_at, updated_at, last_error, verified)
        VALUES ('arxiv', 'running', ?1, ?2, 0, 0, 1, ?3, NULL, NULL, ?4, 0, 0, 0, 0, 0, NULL, ?5, NULL, ?5, NULL, NULL)
-       ON CONFLICT (source) DO UPDATE SET status = 'running', run_id = ?1, mode = ?2, pages = 0, step = 0, enqueued_step = 1, next_cursor = ?3,
-         next_attempt_at = NULL, resumption_token = NULL, from_datestamp = ?4, run_records = 0, run_deleted = 0, run_retries = 0, run_resumes = 0,
-         run_restarts = 0, complete_list_size = NULL, started_at = ?5, finished_at = NULL, updated_at = ?5, last_error = NULL, verified = NULL`,
+       ON CONFLICT (source) DO UPDATE SET status = 'running', run_id = ?1, mode = ?2, pages = 0, step = 0,
+         enqueued_step = 1, next_cursor = ?3,
+         next_attempt_at = NULL, resumption_token = NULL, from_datestamp = ?4, run_records = 0, run_deleted = 0,
+         run_retries = 0, run_resumes = 0, run_restarts = 0, complete_list_size = NULL, started_at = ?5,
+         finished_at = NULL, updated_at = ?5, last_error = NULL, verified = NULL`,
     )
     .bind(run.runId, run.mode, JSON.stringify(run.first), run.from, run.now);
 }
@@ -221,7 +226,8 @@ export function finishRunStatement(
 ): D1PreparedStatement {
   return db
     .prepare(
-      `UPDATE harvest_state SET status = 'done', step = ?1, next_cursor = ?2, next_attempt_at = NULL, finished_at = ?3, last_success_at = ?3,
+      `UPDATE harvest_state SET status = 'done', step = ?1, next_cursor = ?2, next_attempt_at = NULL,
+        finished_at = ?3, last_success_at = ?3,
          updated_at = ?3, resumption_token = NULL, watermark = ?4,
          complete_at = CASE WHEN mode = 'cold' THEN coalesce(complete_at, ?3) ELSE complete_at END,
          complete_scope = CASE WHEN mode = 'cold' THEN ?5 ELSE complete_scope END
@@ -234,7 +240,8 @@ export function finishRunStatement(
 export async function markEnqueued(db: D1Database, runId: string, step: number, pageMs?: number): Promise<void> {
   await db
     .prepare(
-      "UPDATE harvest_state SET enqueued_step = max(enqueued_step, ?), last_page_ms = coalesce(?, last_page_ms) WHERE source = 'arxiv' AND run_id = ?",
+      "UPDATE harvest_state SET enqueued_step = max(enqueued_step, ?), last_page_ms = coalesce(?, " +
+        "last_page_ms) WHERE source = 'arxiv' AND run_id = ?",
     )
     .bind(step, pageMs ?? null, runId)
     .run();
@@ -259,7 +266,8 @@ export async function noteResume(db: D1Database, runId: string, next: Cursor, no
   await db
     .prepare(
       `UPDATE harvest_state SET status = CASE WHEN status = 'error' THEN 'running' ELSE status END, next_cursor = ?, next_attempt_at = NULL,
-         run_resumes = run_resumes + 1, updated_at = ?, finished_at = CASE WHEN status = 'error' THEN NULL ELSE finished_at END, last_error = ?
+         run_resumes = run_resumes + 1, updated_at = ?,
+         finished_at = CASE WHEN status = 'error' THEN NULL ELSE finished_at END, last_error = ?
        WHERE source = 'arxiv' AND run_id = ?`,
     )
     .bind(JSON.stringify(next), now, why, runId)
@@ -271,7 +279,8 @@ export async function markArxivRunFailed(db: D1Database, runId: string, reason: 
   const now = new Date().toISOString();
   const result = await db
     .prepare(
-      "UPDATE harvest_state SET status = 'error', last_error = ?, updated_at = ?, finished_at = ?, next_attempt_at = NULL WHERE source = 'arxiv' AND run_id = ? AND status = 'running'",
+      "UPDATE harvest_state SET status = 'error', last_error = ?, updated_at = ?, finished_at = ?, " +
+        "next_attempt_at = NULL WHERE source = 'arxiv' AND run_id = ? AND status = 'running'",
     )
     .bind(reason, now, now, runId)
     .run();
@@ -289,7 +298,8 @@ export function verifiedStatement(
 ): D1PreparedStatement {
   return db
     .prepare(
-      "UPDATE harvest_state SET verified = ?, step = ?, next_cursor = ?, updated_at = ? WHERE source = 'arxiv' AND run_id = ? AND step = ? - 1",
+      "UPDATE harvest_state SET verified = ?, step = ?, next_cursor = ?, updated_at = ? WHERE source " +
+        "= 'arxiv' AND run_id = ? AND step = ? - 1",
     )
     .bind(JSON.stringify(result), step, next === null ? null : JSON.stringify(next), now, runId, step);
 }
@@ -362,7 +372,8 @@ export function skippedTriedStatement(
 ): D1PreparedStatement {
   return db
     .prepare(
-      "UPDATE arxiv_harvest_skipped SET tries = tries + 1, last_tried_run = ?, status = ?, reason = coalesce(?, reason) WHERE identifier = ?",
+      "UPDATE arxiv_harvest_skipped SET tries = tries + 1, last_tried_run = ?, status = ?, reason = " +
+        "coalesce(?, reason) WHERE identifier = ?",
     )
     .bind(runId, outcome.status, outcome.reason ?? null, identifier);
 }

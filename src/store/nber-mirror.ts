@@ -207,7 +207,8 @@ export async function nberPapersAfter(
   const match = ftsQuery(query);
   if (!match) return { total: 0, papers: [] };
   const from =
-    "FROM nber_papers_fts JOIN nber_papers p ON p.rowid = nber_papers_fts.rowid WHERE nber_papers_fts MATCH ? AND p.id LIKE 'w%' AND CAST(substr(p.id, 2) AS INTEGER) > ?";
+    "FROM nber_papers_fts JOIN nber_papers p ON p.rowid = nber_papers_fts.rowid WHERE nber_papers_fts " +
+    "MATCH ? AND p.id LIKE 'w%' AND CAST(substr(p.id, 2) AS INTEGER) > ?";
   const [count, rows] = await db.batch([
     db.prepare(`SELECT count(*) AS n ${from}`).bind(match, after),
     db.prepare(`SELECT p.* ${from} ORDER BY CAST(substr(p.id, 2) AS INTEGER) DESC LIMIT ?`).bind(match, after, limit),

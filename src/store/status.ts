@@ -103,7 +103,8 @@ async function arxivHarvestDetail(
     db.prepare("SELECT count(*) AS done FROM arxiv_harvest_windows WHERE run_id = ? AND status = 'done'").bind(runId),
     db
       .prepare(
-        "SELECT idx, from_date, until_date, pages, restarts FROM arxiv_harvest_windows WHERE run_id = ? AND status = 'listing' ORDER BY idx DESC LIMIT 1",
+        "SELECT idx, from_date, until_date, pages, restarts FROM arxiv_harvest_windows WHERE run_id " +
+          "= ? AND status = 'listing' ORDER BY idx DESC LIMIT 1",
       )
       .bind(runId),
     db.prepare("SELECT status, count(*) AS n FROM arxiv_harvest_skipped GROUP BY status"),

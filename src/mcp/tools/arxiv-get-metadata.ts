@@ -11,7 +11,8 @@ export const arxivGetMetadata = defineTool({
   useWhen:
     "look arXiv papers up by ID in any spelling or by arxiv.org link (title, authors, abstract, versions, DOIs).",
   description:
-    "arXiv metadata by ID in any spelling or link. Of up to 100 IDs, 10 are looked up and the rest returned in remaining_ids; a miss says why.",
+    "arXiv metadata by ID in any spelling or link. Of up to 100 IDs, 10 are looked up and the rest " +
+    "returned in remaining_ids; a miss says why.",
   input: z.object({
     paper_ids: z.array(z.string().max(300)).min(1).max(100).describe("arXiv IDs or arxiv.org links"),
     full_authors: z.boolean().default(false).describe("all authors"),
@@ -26,7 +27,10 @@ export const arxivGetMetadata = defineTool({
       })
       .array()
       .describe(
-        "id, base_id, version, title, abstract, authors[{name, affiliations?}], authors_total?, collaboration?, primary_category, categories, published, updated, comment, journal_ref, doi, abs_url, pdf_url, html_url, served_from, cached_at?, cache_age_seconds?, versions[{version, date}], links[{kind, source, id_or_doi, how}]",
+        "id, base_id, version, title, abstract, authors[{name, affiliations?}], authors_total?, " +
+          "collaboration?, primary_category, categories, published, updated, comment, journal_ref, " +
+          "doi, abs_url, pdf_url, html_url, served_from, cached_at?, cache_age_seconds?, versions[{version, " +
+          "date}], links[{kind, source, id_or_doi, how}]",
       ),
     not_found: z.array(
       z.object({
@@ -78,12 +82,17 @@ export const arxivGetMetadata = defineTool({
     for (const paper of result.papers)
       if (paper.authors_next_start !== undefined)
         lines.push(
-          `${paper.id} lists authors ${(paper.authors_start ?? 0) + 1}-${paper.authors_next_start} of ${paper.authors_total} to keep this answer within ${METADATA_TOKEN_BUDGET.toLocaleString("en-US")} tokens: call again with paper_ids ["${paper.id}"], full_authors and authors_start=${paper.authors_next_start} for the next.`,
+          `${paper.id} lists authors ${(paper.authors_start ?? 0) + 1}-${paper.authors_next_start} of ` +
+            `${paper.authors_total} to keep this answer within ${METADATA_TOKEN_BUDGET.toLocaleString("en-US")} ` +
+            `tokens: call again with paper_ids ["${paper.id}"], full_authors and authors_start=${paper.authors_next_start} for the next.`,
         );
     for (const miss of result.not_found) lines.push(`not found ${miss.id}: ${miss.reason}: ${miss.detail}`);
     if (result.remaining_ids.length > 0) {
       lines.push(
-        `${result.remaining_ids.length} more IDs were not answered (at most ${LOOKUP_BATCH} per call, and whole author lists within ${METADATA_TOKEN_BUDGET.toLocaleString("en-US")} tokens): pass remaining_ids (${result.remaining_ids.slice(0, 10).join(", ")}${result.remaining_ids.length > 10 ? ", ..." : ""}) as paper_ids next.`,
+        `${result.remaining_ids.length} more IDs were not answered (at most ${LOOKUP_BATCH} per call, ` +
+          `and whole author lists within ${METADATA_TOKEN_BUDGET.toLocaleString("en-US")} tokens): ` +
+          `pass remaining_ids (${result.remaining_ids.slice(0, 10).join(", ")}${result.remaining_ids.length > 10 ? ", ..." : ""}) ` +
+          `as paper_ids next.`,
       );
     }
     return lines.join("\n\n");

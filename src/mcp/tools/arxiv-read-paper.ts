@@ -10,7 +10,8 @@ export const arxivReadPaper = defineTool({
   title: "Read an arXiv paper",
   useWhen: "read an arXiv paper's full text by pages of max_tokens, or one section, figure or table.",
   description:
-    "An arXiv paper's text (Markdown, TeX maths) from arXiv HTML, ar5iv or PDF, max_tokens a page. Page 1 lists the outline and figures; section reads one.",
+    "An arXiv paper's text (Markdown, TeX maths) from arXiv HTML, ar5iv or PDF, max_tokens a page. " +
+    "Page 1 lists the outline and figures; section reads one.",
   input: z.object({
     paper_id: z.string().min(1).max(300).describe("ID or arxiv.org link; vN for an exact revision"),
     ...readInput,
@@ -72,7 +73,9 @@ export const arxivReadPaper = defineTool({
   },
   payload: readPayload,
   render(result) {
-    const head = `${result.paper_id} via ${result.source} (${result.served_from})${result.revision_unconfirmed ? ", revision unconfirmed" : ""}`;
+    const head =
+      `${result.paper_id} via ${result.source} ` +
+      `(${result.served_from})${result.revision_unconfirmed ? ", revision unconfirmed" : ""}`;
     return renderRead(head, result);
   },
 });

@@ -9,9 +9,11 @@ export const arxivSearchPapers = defineTool({
   name: "arxiv_search_papers",
   title: "Search arXiv",
   useWhen:
-    "find arXiv papers by words, title, author, abstract or category (arXiv's query grammar: ti: au: abs: cat:, AND/OR/ANDNOT); page with next_start.",
+    "find arXiv papers by words, title, author, abstract or category (arXiv's query grammar: ti: au: " +
+    "abs: cat:, AND/OR/ANDNOT); page with next_start.",
   description:
-    'arXiv search in its grammar: ti: au: abs: co: jr: cat: all:, AND/OR/ANDNOT in upper case (one precedence, grouped right; space = OR), "phrases", ().',
+    "arXiv search in its grammar: ti: au: abs: co: jr: cat: all:, AND/OR/ANDNOT in upper case (one " +
+    'precedence, grouped right; space = OR), "phrases", ().',
   input: z.object({
     query: z.string().min(1).max(MAX_QUERY_LENGTH).describe("e.g. abs:transformer AND cat:cs.CL"),
     category: z.string().min(1).max(40).optional().describe("cs.CL, or archive: cs, astro-ph"),
@@ -63,7 +65,9 @@ export const arxivSearchPapers = defineTool({
       detail: args.detail,
     }),
   render(result) {
-    const head = `${result.returned} of ${result.total.toLocaleString("en-US")}${result.total_is_lower_bound ? "+" : ""} results (start ${result.start}) for: ${result.query}`;
+    const head =
+      `${result.returned} of ${result.total.toLocaleString("en-US")}${result.total_is_lower_bound ? "+" : ""} ` +
+      `results (start ${result.start}) for: ${result.query}`;
     const next =
       result.next_start === null ? "No further page." : `Next page: call again with start=${result.next_start}.`;
     const cache =

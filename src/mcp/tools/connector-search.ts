@@ -9,7 +9,8 @@ export const connectorSearchTool = defineTool({
   title: "Search arXiv and NBER",
   useWhen: "find papers on a question in arXiv and NBER working papers at once.",
   description:
-    "Searches arXiv and NBER working papers at once, mixed by relevance: up to 20 results, each an id for fetch, a title and the paper's page.",
+    "Searches arXiv and NBER working papers at once, mixed by relevance: up to 20 results, each an id " +
+    "for fetch, a title and the paper's page.",
   input: z.object({
     query: z.string().min(1).max(1_000).describe("a question, words, a title or an author"),
   }),

@@ -44,7 +44,9 @@ export const nberSearchPapers = defineTool({
   ],
   handler: (args, context) => searchNber(context, args, "nber_search_papers"),
   render(result) {
-    const head = `${result.papers.length} of ${result.total} NBER papers for "${result.query}" (page ${result.page}, ${result.served_from})`;
+    const head =
+      `${result.papers.length} of ${result.total} NBER papers for "${result.query}" (page ` +
+      `${result.page}, ${result.served_from})`;
     const rows = result.papers.map(
       (p) => `[${p.id}] ${p.title} — ${p.authors.join(", ")} (${p.date ?? "n.d."})\n  ${p.url}`,
     );

@@ -14,7 +14,9 @@ export const papersCheckBibliography = defineTool({
   title: "Check a bibliography",
   useWhen:
     "check a whole bibliography (.bib, RIS, CSL-JSON or a list) in one call: each entry verified, differs, not_found or unreadable.",
-  description: `Checks up to ${MAX_ENTRIES} references against arXiv and NBER: each verified (with BibTeX), differs (which fields), not_found (what was tried) or unreadable.`,
+  description:
+    `Checks up to ${MAX_ENTRIES} references against arXiv and NBER: each verified (with ` +
+    `BibTeX), differs (which fields), not_found (what was tried) or unreadable.`,
   input: z.object({
     bibliography: z.string().min(1).max(MAX_BIBLIOGRAPHY_CHARS).describe(".bib, RIS, CSL-JSON or one per line"),
     format: z.enum(["bibtex", "ris", "csl-json", "text"]).optional().describe("default: detected"),
@@ -66,14 +68,16 @@ export const papersCheckBibliography = defineTool({
 function renderCheck(result: BibliographyCheck): string {
   const s = result.summary;
   const lines = [
-    `${s.entries} entries (${result.format})${result.entries.length < s.entries ? `, ${result.entries.length} here` : ""}: ${s.verified} verified, ${s.differs} differs, ${s.not_found} not_found, ${s.unreadable} unreadable`,
+    `${s.entries} entries (${result.format})${result.entries.length < s.entries ? `, ${result.entries.length} here` : ""}: ` +
+      `${s.verified} verified, ${s.differs} differs, ${s.not_found} not_found, ${s.unreadable} unreadable`,
   ];
   for (const entry of result.entries) {
     const head = `[${entry.n}] ${entry.verdict}${entry.duplicate_of ? ` (same as [${entry.duplicate_of}])` : ""}`;
     if (entry.verdict === "verified") lines.push(`${head}: ${entry.id} ${entry.title}`);
     else if (entry.verdict === "differs")
       lines.push(
-        `${head}: ${entry.id} ${entry.title}; ${entry.differences!.map((d) => `${d.field}: cited ${d.cited ?? "-"}, record ${d.record ?? "-"}`).join("; ")}`,
+        `${head}: ${entry.id} ${entry.title}; ` +
+          `${entry.differences!.map((d) => `${d.field}: cited ${d.cited ?? "-"}, record ${d.record ?? "-"}`).join("; ")}`,
       );
     else if (entry.verdict === "not_found") lines.push(`${head}: tried ${entry.tried!.join("; ")}`);
     else lines.push(`${head}: ${entry.why}`);

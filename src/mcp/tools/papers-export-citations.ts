@@ -67,7 +67,9 @@ export const papersExportCitations = defineTool({
     lines.push(...result.notices);
     if (result.remaining_ids.length > 0)
       lines.push(
-        `${result.remaining_ids.length} more paper${result.remaining_ids.length === 1 ? " was" : "s were"} left out to keep this answer within ${EXPORT_TOKEN_BUDGET.toLocaleString("en-US")} tokens: pass remaining_ids (${result.remaining_ids.join(", ")}) as ids next.`,
+        `${result.remaining_ids.length} more paper${result.remaining_ids.length === 1 ? " was" : "s were"} ` +
+          `left out to keep this answer within ${EXPORT_TOKEN_BUDGET.toLocaleString("en-US")} tokens: ` +
+          `pass remaining_ids (${result.remaining_ids.join(", ")}) as ids next.`,
       );
     return lines.join("\n");
   },

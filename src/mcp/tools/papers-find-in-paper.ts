@@ -7,7 +7,8 @@ export const papersFindInPaper = defineTool({
   title: "Find in a paper",
   useWhen: "the passages of a paper that answer a question, before paging the whole paper.",
   description:
-    "Passages of an arXiv or NBER paper that best answer a question (BM25), with section and offsets into the read tool's text. Cheap after a read.",
+    "Passages of an arXiv or NBER paper that best answer a question (BM25), with section and offsets " +
+    "into the read tool's text. Cheap after a read.",
   input: z.object({
     paper_id: z.string().min(1).max(300).describe("arXiv or NBER ID"),
     query: z.string().min(1).max(MAX_QUESTION_CHARS).describe("a question or words"),
@@ -50,7 +51,8 @@ export const papersFindInPaper = defineTool({
       (p, i) => `[${i + 1}] ${p.section_title ?? "(no section)"} @${p.start}-${p.end} score ${p.score}\n${p.text}`,
     );
     return [
-      `${result.paper_id} (${result.source}, ${result.served_from}): ${result.passages.length} passages for ${result.query_terms.join(" ")}`,
+      `${result.paper_id} (${result.source}, ${result.served_from}): ${result.passages.length} passages ` +
+        `for ${result.query_terms.join(" ")}`,
       ...result.notices,
       ...passages,
     ].join("\n\n");

@@ -9,7 +9,9 @@ export const papersLibrary = defineTool({
   name: "papers_library",
   title: "Library of saved papers",
   useWhen: "keep papers for later, with tags and notes (export them by tag).",
-  description: `Saved papers (at most ${MAX_LIBRARY}): add arXiv or NBER IDs with tags and a note, list (by tag, with latest versions), remove. Export takes a tag.`,
+  description:
+    `Saved papers (at most ${MAX_LIBRARY}): add arXiv or NBER IDs with tags and a note, ` +
+    `list (by tag, with latest versions), remove. Export takes a tag.`,
   input: z.object({
     action: z.enum(["add", "list", "remove"]).describe("what to do"),
     ids: z.array(z.string().min(1).max(300)).min(1).max(50).optional().describe("add, remove: arXiv or NBER IDs"),
@@ -62,10 +64,14 @@ export const papersLibrary = defineTool({
       latest_version: number | null;
       saved_version: number | null;
     }[];
-    const lines = papers.map(
-      (paper) =>
-        `[${paper.id}] ${paper.title ?? "(title unknown)"}${paper.tags.length ? ` #${paper.tags.join(" #")}` : ""}${paper.latest_version && paper.saved_version && paper.latest_version > paper.saved_version ? ` (new version v${paper.latest_version})` : ""}`,
-    );
+    const lines = papers.map((paper) => {
+      const tags = paper.tags.length ? ` #${paper.tags.join(" #")}` : "";
+      const newer =
+        paper.latest_version && paper.saved_version && paper.latest_version > paper.saved_version
+          ? ` (new version v${paper.latest_version})`
+          : "";
+      return `[${paper.id}] ${paper.title ?? "(title unknown)"}${tags}${newer}`;
+    });
     for (const miss of (result.not_added ?? []) as { id: string; reason: string; detail: string }[])
       lines.push(`not added ${miss.id}: ${miss.reason}: ${miss.detail}`);
     if (result.removed)
@@ -74,7 +80,8 @@ export const papersLibrary = defineTool({
       );
     if (result.next_start != null)
       lines.push(
-        `${papers.length} of ${result.total} papers, within ${LIST_TOKEN_BUDGET.toLocaleString("en-US")} tokens: call again with start=${result.next_start} for more.`,
+        `${papers.length} of ${result.total} papers, within ${LIST_TOKEN_BUDGET.toLocaleString("en-US")} ` +
+          `tokens: call again with start=${result.next_start} for more.`,
       );
     return lines.join("\n") || "The library is empty.";
   },

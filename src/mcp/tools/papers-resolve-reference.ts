@@ -55,7 +55,9 @@ export const papersResolveReference = defineTool({
   },
   render(result) {
     const line = (c: (typeof result.matches)[number]) =>
-      `${c.source}:${c.id} ${c.title} (${c.year ?? "?"}) confidence ${c.confidence}; title ${c.agreed.title}, authors ${c.agreed.authors} (${c.agreed.surnames_matched}), year ${c.agreed.year}${c.agreed.exact_identifier ? `, ${c.agreed.exact_identifier}` : ""}`;
+      `${c.source}:${c.id} ${c.title} (${c.year ?? "?"}) confidence ${c.confidence}; title ${c.agreed.title}, ` +
+      `authors ${c.agreed.authors} (${c.agreed.surnames_matched}), year ` +
+      `${c.agreed.year}${c.agreed.exact_identifier ? `, ${c.agreed.exact_identifier}` : ""}`;
     const head =
       result.status === "match"
         ? result.matches.map(line)

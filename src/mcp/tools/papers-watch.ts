@@ -10,7 +10,9 @@ export const papersWatch = defineTool({
   name: "papers_watch",
   title: "Watches: what is new",
   useWhen: "follow a topic: saved searches whose new papers come back on check.",
-  description: `Saved searches (at most ${MAX_WATCHES}): create (name + arxiv_query and/or categories, or nber_query), list, delete, check: papers new in the mirror since the last check.`,
+  description:
+    `Saved searches (at most ${MAX_WATCHES}): create (name + arxiv_query and/or categories, ` +
+    `or nber_query), list, delete, check: papers new in the mirror since the last check.`,
   input: z.object({
     action: z.enum(["create", "list", "delete", "check"]).describe("what to do"),
     name: z.string().min(1).max(80).optional().describe("create: its name"),
@@ -88,7 +90,8 @@ export const papersWatch = defineTool({
       ).map((paper) => `New version of saved ${paper.id}: v${paper.latest_version} (${paper.latest_version_date})`);
       const rest = result.unchecked?.length
         ? [
-            `Not checked yet, to keep this answer within ${CHECK_TOKEN_BUDGET.toLocaleString("en-US")} tokens (their news is kept): ${result.unchecked.join(", ")}. Check them next, one with watch=<name> or all again.`,
+            `Not checked yet, to keep this answer within ${CHECK_TOKEN_BUDGET.toLocaleString("en-US")} ` +
+              `tokens (their news is kept): ${result.unchecked.join(", ")}. Check them next, one with watch=<name> or all again.`,
           ]
         : [];
       return [...blocks, ...versions, ...rest].join("\n\n") || "No watches.";

@@ -88,19 +88,21 @@ interface Readable {
 }
 
 export function renderRead(head: string, result: Readable): string {
-  const range = `characters ${result.start}-${result.start + result.text.length} of ${result.total_characters} (about ${result.tokens} tokens)`;
+  const range =
+    `characters ${result.start}-${result.start + result.text.length} of ${result.total_characters} ` +
+    `(about ${result.tokens} tokens)`;
   const listing = renderListing({ outline: result.outline ?? [], figures: result.figures ?? [] });
   return [`${head}: ${range}`, ...(result.notices ?? []), listing].filter(Boolean).join("\n\n");
 }
 
 /** The outline and the figures as the first page's text lists them. */
 function renderListing({ outline, figures }: Listing): string {
-  const headings = outline.length
-    ? `Outline:\n${outline.map((entry) => `${"  ".repeat(Math.max(0, entry.level - 1))}${entry.title} [${entry.id} @${entry.offset}]`).join("\n")}`
-    : "";
-  const listed = figures.length
-    ? `Figures, tables, equations:\n${figures.map((entry) => `${entry.id} (${entry.kind}${entry.number ? ` ${entry.number}` : ""}) @${entry.start}: ${entry.caption.slice(0, 120)}`).join("\n")}`
-    : "";
+  const heading = (entry: Listing["outline"][number]) =>
+    `${"  ".repeat(Math.max(0, entry.level - 1))}${entry.title} [${entry.id} @${entry.offset}]`;
+  const figure = (entry: Listing["figures"][number]) =>
+    `${entry.id} (${entry.kind}${entry.number ? ` ${entry.number}` : ""}) @${entry.start}: ${entry.caption.slice(0, 120)}`;
+  const headings = outline.length ? `Outline:\n${outline.map(heading).join("\n")}` : "";
+  const listed = figures.length ? `Figures, tables, equations:\n${figures.map(figure).join("\n")}` : "";
   return [headings, listed].filter(Boolean).join("\n\n");
 }
 

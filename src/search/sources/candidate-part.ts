@@ -12,7 +12,9 @@ export interface CandidatePart {
 export function ftsPart(filters: KeyFilters, match: string, limit: number): CandidatePart {
   const { clauses, binds } = filters("arxiv_papers_fts.rowid");
   return {
-    sql: `SELECT arxiv_papers_fts.rowid FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?${clauses.map((c) => ` AND ${c}`).join("")} ORDER BY ${BM25_SQL} LIMIT ${limit}`,
+    sql:
+      `SELECT arxiv_papers_fts.rowid FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ` +
+      `?${clauses.map((c) => ` AND ${c}`).join("")} ORDER BY ${BM25_SQL} LIMIT ${limit}`,
     binds: [match, ...binds],
   };
 }

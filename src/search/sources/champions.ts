@@ -59,8 +59,10 @@ export function champions(input: {
   // (The filters' own subqueries alias arxiv_paper_categories as c: this alias must differ.)
   const { clauses, binds } = input.filters("champion.paper_key");
   return {
-    sql: `SELECT k FROM (SELECT champion.paper_key AS k, row_number() OVER (PARTITION BY champion.term, champion.col ORDER BY champion.weight DESC) AS n
-         FROM json_each(?) t JOIN arxiv_rank_champions champion ON champion.term = t.value ->> 0 AND champion.col = t.value ->> 1${clauses.map((x) => ` AND ${x}`).join("")})
+    sql: `SELECT k FROM (SELECT champion.paper_key AS k, row_number() OVER (PARTITION BY champion.term,
+      champion.col ORDER BY champion.weight DESC) AS n
+         FROM json_each(?) t JOIN arxiv_rank_champions champion ON champion.term = t.value ->> 0 AND
+           champion.col = t.value ->> 1${clauses.map((x) => ` AND ${x}`).join("")})
        WHERE n <= ${perList}`,
     binds: [JSON.stringify(common.map((p) => [p.stems[0], p.column ?? -1])), ...binds],
   };

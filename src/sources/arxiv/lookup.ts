@@ -172,13 +172,17 @@ function describeMiss(input: string, id: ArxivId, outcome: Exclude<Outcome, { ki
         id: input,
         reason: "version_not_in_mirror",
         latest_version: `${id.base}v${outcome.held}`,
-        detail: `The mirror keeps only the latest version it harvested (${id.base}v${outcome.held}), and live lookups are off. Ask for ${id.base} without a version.`,
+        detail:
+          `The mirror keeps only the latest version it harvested (${id.base}v${outcome.held}), ` +
+          `and live lookups are off. Ask for ${id.base} without a version.`,
       };
     case "not_yet_harvested":
       return {
         id: input,
         reason: "not_yet_harvested",
-        detail: `${outcome.description}; ${id.base} is not in it yet, and arXiv's API was not asked or could not answer. Ask again later, or with live lookups on.`,
+        detail:
+          `${outcome.description}; ${id.base} is not in it yet, and arXiv's API was not asked ` +
+          `or could not answer. Ask again later, or with live lookups on.`,
       };
     case "not_in_mirror":
       return {
@@ -201,7 +205,9 @@ function describeMiss(input: string, id: ArxivId, outcome: Exclude<Outcome, { ki
         id: input,
         reason: "version_not_served",
         latest_version: latest,
-        detail: `arXiv's API does not serve superseded versions of pre-2007 papers; the latest is ${latest}. Ask for ${id.base}, or read this version's PDF at https://arxiv.org/pdf/${formatId(id)}.`,
+        detail:
+          `arXiv's API does not serve superseded versions of pre-2007 papers; the latest is ` +
+          `${latest}. Ask for ${id.base}, or read this version's PDF at https://arxiv.org/pdf/${formatId(id)}.`,
       };
     }
     case "live_lookup_failed":

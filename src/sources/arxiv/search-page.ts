@@ -87,7 +87,8 @@ export async function searchPage(
   const shortened = papers.filter((paper) => paper.authors_total !== undefined).length;
   if (shortened > 0)
     notices.push(
-      `${shortened} author list${shortened === 1 ? " was" : "s were"} shortened to the first ${AUTHORS_SHOWN} (authors_total has the count): arxiv_get_metadata with full_authors gives the whole list.`,
+      `${shortened} author list${shortened === 1 ? " was" : "s were"} shortened to the first ` +
+        `${AUTHORS_SHOWN} (authors_total has the count): arxiv_get_metadata with full_authors gives the whole list.`,
     );
   const returned = outcome.papers.length;
   const reachable = Math.min(outcome.total, RESULT_WINDOW);
@@ -148,13 +149,17 @@ function fitPage(
       return {
         papers: cut,
         detail: "full",
-        notice: `Abstracts longer than ${cap} characters were cut (abstract_truncated) ${within}: arxiv_get_metadata gives whole abstracts.`,
+        notice:
+          `Abstracts longer than ${cap} characters were cut (abstract_truncated) ${within}: ` +
+          `arxiv_get_metadata gives whole abstracts.`,
       };
   }
   return {
     papers: records.map(briefPaper),
     detail: "brief",
-    notice: `The records are brief (${BRIEF_AUTHORS} authors, ${BRIEF_ABSTRACT_CHARS} characters of abstract, no comment) ${within}: arxiv_get_metadata gives the full records, and a smaller max_results keeps them full.`,
+    notice:
+      `The records are brief (${BRIEF_AUTHORS} authors, ${BRIEF_ABSTRACT_CHARS} characters of ` +
+      `abstract, no comment) ${within}: arxiv_get_metadata gives the full records, and a smaller max_results keeps them full.`,
   };
 }
 
@@ -197,5 +202,9 @@ export function briefPaper(paper: SearchPaper): SearchPaper {
 function emptyPageGuidance(total: number, start: number): string {
   if (total > 0 && start >= total)
     return `start ${start} is past the last result (total ${total}); use a start below ${total}.`;
-  return "No paper matches. Loosen the query: drop a field prefix or a filter, check spelling, or join alternatives with OR. Remember that space-separated terms are OR-ed and AND/OR/ANDNOT must be upper case; arXiv ignores common words (of, the) outside quoted phrases.";
+  return (
+    "No paper matches. Loosen the query: drop a field prefix or a filter, check spelling, or join " +
+    "alternatives with OR. Remember that space-separated terms are OR-ed and AND/OR/ANDNOT must be " +
+    "upper case; arXiv ignores common words (of, the) outside quoted phrases."
+  );
 }

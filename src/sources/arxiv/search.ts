@@ -154,7 +154,8 @@ function ageNotices(state: MirrorState, today: Date): string[] {
     ? "at an unknown time"
     : `${Math.max(1, Math.round(ageMs / 3_600_000))} hours ago (${state.lastSuccessAt})`;
   return [
-    `The mirror was last refreshed ${age}${state.latestRunFailed ? "; its latest harvest run failed" : ""}: papers announced since then are missing from this answer.`,
+    `The mirror was last refreshed ${age}${state.latestRunFailed ? "; its latest harvest run failed" : ""}: ` +
+      `papers announced since then are missing from this answer.`,
   ];
 }
 

@@ -119,7 +119,8 @@ export async function checkBibliography(
   const nextStart = kept < checked.length ? start + kept : null;
   if (nextStart !== null)
     notices.push(
-      `Entries ${nextStart + 1}-${all.length} are not in this answer (its budget is ${maxTokens} tokens): call again with start=${nextStart}.`,
+      `Entries ${nextStart + 1}-${all.length} are not in this answer (its budget is ${maxTokens} ` +
+        `tokens): call again with start=${nextStart}.`,
     );
   notices.push(...(await attachBibtex(ctx, entries, maxTokens - used)));
   const summary = { entries: all.length, verified: 0, differs: 0, not_found: 0, unreadable: 0 };
@@ -220,7 +221,8 @@ function differencesFrom(record: Candidate, ids: ReturnType<typeof identifiersIn
     .filter((doi): doi is string => !!doi)
     .map((doi) => doi.toLowerCase());
   const doi = ids.dois.find((d) => !own.includes(d.toLowerCase()));
-  // A journal DOI the mirror does not hold is not a difference: only a DOI of arXiv's or NBER's that names another paper, or one beside the record's own.
+  // A journal DOI the mirror does not hold is not a difference: only a DOI of arXiv's or NBER's that names another
+  // paper, or one beside the record's own.
   if (doi && (/^10\.(48550|3386)\//.test(doi) || record.doi))
     out.push({ field: "doi", cited: doi, record: record.doi });
   return out;
@@ -250,7 +252,8 @@ async function attachBibtex(ctx: AppContext, entries: CheckedEntry[], budget: nu
   }
   if (omitted > 0)
     notices.push(
-      `BibTeX left out for ${omitted} entries to keep the answer within its token budget: pass their IDs to papers_export_citations, or raise max_tokens.`,
+      `BibTeX left out for ${omitted} entries to keep the answer within its token budget: pass their ` +
+        `IDs to papers_export_citations, or raise max_tokens.`,
     );
   return notices;
 }

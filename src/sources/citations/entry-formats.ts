@@ -118,7 +118,9 @@ function readBibtex(chunk: string, n: number): ReadEntry {
   if (!entry || fatal)
     return {
       ...base,
-      problem: `BibTeX that cannot be read: ${fatal ? `${fatal.type}${fatal.expected ? ` (expected "${fatal.expected}")` : ""}` : "no entry"}`,
+      problem:
+        `BibTeX that cannot be read: ` +
+        `${fatal ? `${fatal.type}${fatal.expected ? ` (expected "${fatal.expected}")` : ""}` : "no entry"}`,
     };
   const f = entry.fields;
   const names = ((f.author ?? f.editor ?? []) as { family?: RichText; given?: RichText; literal?: RichText }[])

@@ -79,7 +79,9 @@ export async function exportCitations(
     records.found[0] = { ...cut, moreAuthors: true };
     pieces[0] = write(records.found[0], keys[0]!);
     notices.push(
-      `${first.id} lists its first ${cut.authors.length} of ${first.authors.length} authors and "others", to keep this answer within ${EXPORT_TOKEN_BUDGET.toLocaleString("en-US")} tokens: arxiv_get_metadata with full_authors gives the whole list.`,
+      `${first.id} lists its first ${cut.authors.length} of ${first.authors.length} authors and ` +
+        `"others", to keep this answer within ${EXPORT_TOKEN_BUDGET.toLocaleString("en-US")} tokens: ` +
+        `arxiv_get_metadata with full_authors gives the whole list.`,
     );
   }
   let kept = 0;

@@ -2,7 +2,8 @@
 // (arXiv:1706.03762v5, "arXiv preprint arXiv:1706.03762", hep-th/9901001, abs/pdf/html links,
 // CoRR abs/...), DOIs (doi:, doi.org links, arXiv's 10.48550 and NBER's 10.3386, a DOI broken
 // across a line), and NBER numbers (NBER Working Paper No. 4679, NBER WP 4679, Working Paper 4679,
-// w4679, nber.org links). "Working Paper 2018" without No. is a year (ACS, Vancouver print the year there). Pure; the resolver looks each one up and checks it against the text.
+// w4679, nber.org links). "Working Paper 2018" without No. is a year (ACS, Vancouver print the year there). Pure; the
+// resolver looks each one up and checks it against the text.
 import { parseArxivId } from "../arxiv/ids";
 
 export interface Identifiers {

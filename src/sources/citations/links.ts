@@ -77,7 +77,9 @@ export async function nberLinks(ctx: AppContext, info: NberPaperInfo): Promise<{
         kind: "arxiv_version",
         source: "arxiv",
         id_or_doi: match.id,
-        how: `title and authors match in the arXiv mirror (confidence ${match.confidence}, title ${match.agreed.title}, surnames ${match.agreed.surnames_matched})`,
+        how:
+          `title and authors match in the arXiv mirror (confidence ${match.confidence}, title ` +
+          `${match.agreed.title}, surnames ${match.agreed.surnames_matched})`,
       });
     }
   } else if (mirrorEnabled) {

@@ -75,9 +75,11 @@ export async function lookupIdentifiers(
     const rows = await mirrorByDoi(ctx.env.DB.withSession("first-unconstrained"), doi);
     for (const row of rows)
       found.push({ ...fromArxivPaper(rowToPaper(row), `journal DOI ${doi} in the arXiv mirror`), exact: `DOI ${doi}` });
-    tried.push(
-      `DOI ${doi}: ${rows.length > 0 ? `the journal DOI of arXiv ${rows.map((row) => row.id).join(", ")}` : "no arXiv paper in the mirror carries it (papers-mcp does not ask Crossref)"}`,
-    );
+    const held =
+      rows.length > 0
+        ? `the journal DOI of arXiv ${rows.map((row) => row.id).join(", ")}`
+        : "no arXiv paper in the mirror carries it (papers-mcp does not ask Crossref)";
+    tried.push(`DOI ${doi}: ${held}`);
   }
 }
 

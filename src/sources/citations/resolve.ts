@@ -102,7 +102,8 @@ export async function resolveReference(
   const text = input.text.slice(0, MAX_REFERENCE_CHARS);
   const plain = withoutIdentifiers(text);
   const ids = identifiersIn(
-    `${text} ${input.fields.doi ? `doi:${input.fields.doi}` : ""} ${input.fields.arxiv_id ? `arXiv:${input.fields.arxiv_id}` : ""} ${input.fields.nber_id ? `NBER Working Paper ${input.fields.nber_id}` : ""}`,
+    `${text} ${input.fields.doi ? `doi:${input.fields.doi}` : ""} ${input.fields.arxiv_id ? `arXiv:${input.fields.arxiv_id}` : ""} ` +
+      `${input.fields.nber_id ? `NBER Working Paper ${input.fields.nber_id}` : ""}`,
   );
   await lookupIdentifiers(ctx, ids, found, tried, arxivLookups);
   // Each candidate is scored once, however many walks ask whether one verified yet.
@@ -163,5 +164,8 @@ function identifierConflict(scored: Candidate[]): string | null {
   );
   const byId = scored.find((c) => c.agreed.exact_identifier && c.agreed.title === "none");
   if (!byText || !byId || (byText.source === byId.source && byText.id === byId.id)) return null;
-  return `${byId.agreed.exact_identifier} is ${byId.source}:${byId.id} ("${byId.title}"), but the title and authors are those of ${byText.source}:${byText.id} ("${byText.title}").`;
+  return (
+    `${byId.agreed.exact_identifier} is ${byId.source}:${byId.id} ("${byId.title}"), ` +
+    `but the title and authors are those of ${byText.source}:${byText.id} ("${byText.title}").`
+  );
 }

@@ -116,7 +116,9 @@ async function arxivDescription(ctx: AppContext, id: string): Promise<Descriptio
   const names = paper.authors.map((author) => author.name);
   return {
     title: paper.title,
-    byline: `${names.slice(0, 10).join(", ")}${names.length > 10 ? ` and ${names.length - 10} more` : ""} · ${paper.published.slice(0, 10)} · ${paper.primary_category}`,
+    byline:
+      `${names.slice(0, 10).join(", ")}${names.length > 10 ? ` and ${names.length - 10} more` : ""} ` +
+      `· ${paper.published.slice(0, 10)} · ${paper.primary_category}`,
     abstract: paper.abstract,
     url: `${PUBLIC_ARXIV}/abs/${paper.base_id}`,
     metadata: {

@@ -1,5 +1,6 @@
 // NBER's search API (JSON), through the NBER gate. Shapes as documented (no recordings exist):
-// { totalResults, results: [{ url: "/papers/wNNNNN", title, authors: ["<a ...>Name</a>"], displaydate: "January 2024", abstract: "<p>...</p>" }] }
+// { totalResults, results: [{ url: "/papers/wNNNNN", title, authors: ["<a ...>Name</a>"], displaydate: "January
+// 2024", abstract: "<p>...</p>" }] }
 import { decodeHTML } from "entities";
 import { z } from "zod";
 import { PapersError } from "../../errors";

@@ -176,7 +176,8 @@ async function live(call: NberSearchCall): Promise<NberSearchResult> {
   } catch (error) {
     if (!(error instanceof PapersError) || coverage.papers === 0) throw error;
     notices.push(
-      `NBER's search API could not be asked (${error.reason}); these results come from the mirror, which has papers up to ${coverage.newest ?? "?"}.`,
+      `NBER's search API could not be asked (${error.reason}); these results come from the mirror, ` +
+        `which has papers up to ${coverage.newest ?? "?"}.`,
     );
     return fromMirror(call);
   }

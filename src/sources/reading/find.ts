@@ -61,7 +61,9 @@ export async function findInPaper(
       .slice(0, 20)
       .map((entry) => entry.title);
     notices.push(
-      `No passage contains any of the question's words (${queryTerms(question).join(", ")}).${sections.length > 0 ? ` The paper's sections: ${sections.join("; ")}.` : ""} Try other words, or read a section.`,
+      `No passage contains any of the question's words ` +
+        `(${queryTerms(question).join(", ")}).${sections.length > 0 ? ` The paper's sections: ${sections.join("; ")}.` : ""} ` +
+        `Try other words, or read a section.`,
     );
   }
   if (loaded.document.extraction_truncated)

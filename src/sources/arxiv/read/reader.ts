@@ -172,7 +172,8 @@ async function resolveVersion(
   const paper = held?.get(id.base);
   if (paper) {
     notices.push(
-      `arXiv's metadata could not be read just now; reading v${paper.version}, the latest version the metadata mirror holds (it can trail arXiv's by a day).`,
+      `arXiv's metadata could not be read just now; reading v${paper.version}, the latest version the ` +
+        `metadata mirror holds (it can trail arXiv's by a day).`,
     );
     return { version: paper.version, onlyVersionIsV1: paper.version === 1 };
   }
@@ -258,7 +259,10 @@ async function fromHtml(read: LiveRead): Promise<Found | undefined> {
   return tryHtml(tried, "ar5iv", ar5iv, htmlLimits);
 }
 
-/** 3. The PDF of exactly this revision (kept in R2), its text by unpdf; its memory is taken from the isolate's budget first (pdf-memory.ts). */
+/**
+ * 3. The PDF of exactly this revision (kept in R2), its text by unpdf; its memory is taken from the isolate's
+ * budget first (pdf-memory.ts).
+ */
 async function fromPdf(read: LiveRead): Promise<Found | undefined> {
   const { ctx, resolvedId, cacheable, deadline, progress, tried } = read;
   const config = ctx.config;

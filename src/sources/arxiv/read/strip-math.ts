@@ -1,4 +1,5 @@
-// A streaming pre-pass for LaTeXML pages (it also drops whitespace before block-level tags): inside a <math> element that carries its TeX in
+// A streaming pre-pass for LaTeXML pages (it also drops whitespace before block-level tags): inside a <math> element
+// that carries its TeX in
 // alttext, drop the MathML body. The body is hundreds of tiny elements and text nodes per
 // formula that we never use (the TeX comes from alttext), and every one of them would cost a
 // callback into the HTML rewriter. Math without alttext is left whole (its TeX annotation is read).
