@@ -7,7 +7,7 @@ import type { CorpusStats } from "./bm25.ts";
 import { type Phrase, phraseKey } from "./expression.ts";
 import type { DecodedImpacts } from "./impacts.ts";
 import type { RANK_TUNING } from "./rank-tuning.ts";
-import type { D1Reader, RankRequest } from "./rank-types.ts";
+import type { D1Reader, RankRequest, StageMark } from "./rank-types.ts";
 import { allTerms } from "./sources/all-terms.ts";
 import type { CandidatePart } from "./sources/candidate-part.ts";
 import { champions } from "./sources/champions.ts";
@@ -30,7 +30,7 @@ export interface CandidateInput {
   stats: CorpusStats;
   filtered: boolean;
   pageEnd: number;
-  mark: (stage: string, since: number) => void;
+  mark: StageMark;
 }
 
 /** Each source's subquery, named, in order (a source with nothing to propose gives none). */

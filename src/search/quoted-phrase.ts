@@ -7,18 +7,9 @@ import { phrase, phraseCounts, toMatch, type Phrase } from "./expression.ts";
 import { knownItemFirst } from "./known-item.ts";
 import { readStats } from "./rank-statistics.ts";
 import type { RANK_TUNING } from "./rank-tuning.ts";
-import type { D1Reader, RankRequest, RankResult } from "./rank-types.ts";
+import type { D1Reader, RankRequest, RankResult, StageMark, StoredText } from "./rank-types.ts";
 import { tokens } from "./tokenize.ts";
 
-/** A paper's text columns as the ranker fetches them to rescore. */
-type StoredText = {
-  paper_key: number;
-  title: string;
-  authors: string;
-  abstract: string;
-  comment: string | null;
-  journal_ref: string | null;
-};
 import { broadPhraseReason, phraseWork, verifiable } from "./too-broad.ts";
 
 /**
@@ -31,7 +22,7 @@ export async function rankPhrasesOnly<Row extends { paper_key: number }>(
   db: D1Reader,
   request: RankRequest,
   tuning: typeof RANK_TUNING,
-  mark: (stage: string, since: number) => void,
+  mark: StageMark,
 ): Promise<RankResult<Row>> {
   const verified = await verifiedPhrase<Row>(db, request, tuning, mark);
   if (verified !== null) return verified;
@@ -74,7 +65,7 @@ async function verifiedPhrase<Row extends { paper_key: number }>(
   db: D1Reader,
   request: RankRequest,
   tuning: typeof RANK_TUNING,
-  mark: (stage: string, since: number) => void,
+  mark: StageMark,
 ): Promise<RankResult<Row> | null> {
   const query = request.query;
   if (query.kind !== "phrase" || !verifiable(query) || request.reference) return null;

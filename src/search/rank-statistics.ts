@@ -9,7 +9,7 @@ import { type HeldList, isolateImpactCache } from "./impact-cache.ts";
 import { type DecodedImpacts, decodeImpactList } from "./impacts.ts";
 import { isSingleToken } from "./phrase-kinds.ts";
 import type { RANK_TUNING } from "./rank-tuning.ts";
-import type { D1Reader, RankRequest } from "./rank-types.ts";
+import type { D1Reader, RankRequest, StageMark } from "./rank-types.ts";
 
 export interface Statistics {
   counted: { scanned: number; matched: number };
@@ -23,23 +23,17 @@ export interface Statistics {
   rareHitsOf: Map<number, { k: number; s: number }[]>;
 }
 
-export async function readStatistics(
-  db: D1Reader,
-  request: RankRequest,
-  {
-    singles,
-    impactPhrases,
-    summing,
-    tuning,
-    mark,
-  }: {
-    singles: Phrase[];
-    impactPhrases: Map<string, Phrase>;
-    summing: boolean;
-    tuning: typeof RANK_TUNING;
-    mark: (stage: string, since: number) => void;
-  },
-): Promise<Statistics> {
+/** What the batch is built from: the query's single words, the words summed, and the knobs. */
+export interface StatisticsInput {
+  singles: Phrase[];
+  impactPhrases: Map<string, Phrase>;
+  summing: boolean;
+  tuning: typeof RANK_TUNING;
+  mark: StageMark;
+}
+
+export async function readStatistics(db: D1Reader, request: RankRequest, input: StatisticsInput): Promise<Statistics> {
+  const { singles, impactPhrases, summing, mark } = input;
   const reaches = reachesCap(request);
   // The lists this isolate holds, taken now: a concurrent request may evict them during the batch.
   const cache = request.impactCache ?? isolateImpactCache;
@@ -50,7 +44,7 @@ export async function readStatistics(
       if (list !== undefined) held.set(key, list);
     }
   if (request.trace) request.trace.held_lists = held.size;
-  const statements = statisticsStatements(db, request, { singles, impactPhrases, summing, tuning }, reaches, held);
+  const statements = statisticsStatements(db, request, input, reaches, held);
   const s0 = performance.now();
   const results = await db.batch<Record<string, unknown>>(statements);
   mark("stats", s0);
@@ -117,12 +111,7 @@ function reachesCap(request: RankRequest): { sql: string; binds: unknown[] } | u
 function statisticsStatements(
   db: D1Reader,
   request: RankRequest,
-  {
-    singles,
-    impactPhrases,
-    summing,
-    tuning,
-  }: { singles: Phrase[]; impactPhrases: Map<string, Phrase>; summing: boolean; tuning: typeof RANK_TUNING },
+  { singles, impactPhrases, summing, tuning }: StatisticsInput,
   reaches: { sql: string; binds: unknown[] } | undefined,
   held: Map<string, HeldList>,
 ): D1PreparedStatement[] {

@@ -46,3 +46,16 @@ export type RankResult<Row> =
 
 /** What the ranker reads through: the database, or a D1 session (read replicas). */
 export type D1Reader = Pick<D1Database, "prepare" | "batch">;
+
+/** A paper's text columns as the ranker fetches them to rescore. */
+export type StoredText = {
+  paper_key: number;
+  title: string;
+  authors: string;
+  abstract: string;
+  comment: string | null;
+  journal_ref: string | null;
+};
+
+/** Adds the time since `since` to a stage of the request's trace (a no-op without one). */
+export type StageMark = (stage: string, since: number) => void;

@@ -7,7 +7,7 @@ import { proposeCandidates, traceSources } from "./candidates.ts";
 import { rankPhrasesOnly } from "./quoted-phrase.ts";
 import { phraseWork, tooBroad, verifiable } from "./too-broad.ts";
 import { RANK_TUNING } from "./rank-tuning.ts";
-import type { D1Reader, RankMethod, RankRequest, RankResult } from "./rank-types.ts";
+import type { D1Reader, RankMethod, RankRequest, RankResult, StageMark } from "./rank-types.ts";
 import { readStatistics, type Statistics } from "./rank-statistics.ts";
 import { rescoreCandidates } from "./rescore.ts";
 import { flatOr, isSingleToken } from "./phrase-kinds.ts";
@@ -141,7 +141,7 @@ async function readPhraseFrequencies(
   db: D1Reader,
   unique: Phrase[],
   { df, walk, stats }: Statistics,
-  mark: (stage: string, since: number) => void,
+  mark: StageMark,
 ): Promise<void> {
   const others = unique.filter((p) => !isSingleToken(p));
   if (others.length > 0) {

@@ -7,18 +7,9 @@ import { type CorpusStats, idf, scoreCounts } from "./bm25.ts";
 import { matchAndZero, type Phrase, phraseCounts, phraseKey } from "./expression.ts";
 import { knownItemFirst } from "./known-item.ts";
 import { flatOr, isSingleToken } from "./phrase-kinds.ts";
-import type { D1Reader, RankRequest } from "./rank-types.ts";
+import type { D1Reader, RankRequest, StageMark, StoredText } from "./rank-types.ts";
 import type { CandidatePart } from "./sources/candidate-part.ts";
 import { countTokens, tokens } from "./tokenize.ts";
-
-type StoredText = {
-  paper_key: number;
-  title: string;
-  authors: string;
-  abstract: string;
-  comment: string | null;
-  journal_ref: string | null;
-};
 
 /** A fetched candidate while it is scored: its cells as D1 sent them, and what knownItemFirst reads. */
 type Candidate = { paper_key: number; title: string; cells: unknown[] };
@@ -30,7 +21,7 @@ export interface RescoreContext {
   df: Map<string, number>;
   /** Where the page asked for ends. */
   pageEnd: number;
-  mark: (stage: string, since: number) => void;
+  mark: StageMark;
 }
 
 export async function rescoreCandidates<Row extends { paper_key: number }>(

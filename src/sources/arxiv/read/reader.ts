@@ -221,9 +221,13 @@ interface LiveRead {
 
 type Found = { document: ExtractedDocument; source: TextSource };
 
-function checkBudget({ ctx, resolvedId, deadline, tried }: LiveRead): void {
-  if (deadline - Date.now() > 0) return;
-  throw new PapersError(
+function checkBudget(read: LiveRead): void {
+  if (read.deadline - Date.now() <= 0) throw outOfTime(read);
+}
+
+/** The read ran out of its budget: what was tried, and that a retry goes further. */
+function outOfTime({ ctx, resolvedId, tried }: LiveRead): PapersError {
+  return new PapersError(
     "timeout",
     `Reading ${resolvedId} ran out of its ${ctx.config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`,
     {
@@ -311,7 +315,8 @@ async function fromPdf(read: LiveRead): Promise<Found | undefined> {
 }
 
 /** No source gave text: why, as precisely as the sources said (a missing version, a timeout, no text at all). */
-async function noText({ ctx, id, resolvedId, deadline, tried }: LiveRead): Promise<never> {
+async function noText(read: LiveRead): Promise<never> {
+  const { ctx, id, resolvedId, deadline, tried } = read;
   if (id.version !== undefined) {
     const latest = (await lookupArxivIds(ctx, [{ ...id, version: undefined }], deadline).catch(() => undefined))?.get(
       id.base,
@@ -328,16 +333,7 @@ async function noText({ ctx, id, resolvedId, deadline, tried }: LiveRead): Promi
   }
   // A source that could not answer in time is no evidence that the paper has no text: the
   // read ran out of time (the gate may have refused to spend a slot on a doomed request).
-  if (tried.some((attempt) => attempt.outcome.startsWith("timeout:"))) {
-    throw new PapersError(
-      "timeout",
-      `Reading ${resolvedId} ran out of its ${ctx.config.ARXIV_READ_TIMEOUT_MS / 1000} s budget. Tried: ${describe(tried)}.`,
-      {
-        retryable: true,
-        recovery: "Retry: what was fetched is cached, so the next attempt goes further.",
-      },
-    );
-  }
+  if (tried.some((attempt) => attempt.outcome.startsWith("timeout:"))) throw outOfTime(read);
   throw new PapersError("content_unavailable", `No text of ${resolvedId} could be found. Tried: ${describe(tried)}.`, {
     recovery: `Open ${PUBLIC_ARXIV}/abs/${resolvedId}; the paper may have been withdrawn or have no PDF.`,
   });
