@@ -28,6 +28,7 @@ export default defineConfig(async () => {
             ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: "150",
             ARXIV_CONTENT_REQUEST_DELAY_MS: "50",
             NBER_REQUEST_DELAY_MS: "50",
+            OPENALEX_REQUEST_DELAY_MS: "5",
             // In-process, departures and arrivals are microseconds apart; bench:gate measures the default margin.
             CRAWL_GATE_MARGIN_MS: "5",
             ARXIV_API_TIMEOUT_MS: "2000",

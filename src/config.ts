@@ -25,6 +25,27 @@ const configSchema = z.object({
   AR5IV_BASE_URL: baseUrl.default("https://ar5iv.labs.arxiv.org"),
   ARXIV_MIRROR_OAI_BASE_URL: baseUrl.default("https://oaipmh.arxiv.org/oai"),
   NBER_BASE_URL: baseUrl.default("https://www.nber.org"),
+  OPENALEX_BASE_URL: baseUrl.default("https://api.openalex.org"),
+  /** Secret: the OpenAlex API key (free at openalex.org/settings/api). Unset: the citation graph answers server_misconfigured. */
+  OPENALEX_API_KEY: z.string().min(1).optional(),
+  /** OpenAlex allows 100 requests a second; we send at most one per this spacing, across isolates. */
+  OPENALEX_REQUEST_DELAY_MS: millis(100),
+  OPENALEX_TIMEOUT_MS: millis(10000),
+  /** List calls (citing and cited pages) per UTC day; the free key's $1 a day buys 10,000. Past it: the cache only. */
+  OPENALEX_DAILY_LIST_CALLS: z.coerce.number().int().min(0).max(1_000_000).default(9000),
+  /** How long a work's citation count, and a page of citing or cited works, count as fresh. */
+  OPENALEX_COUNTS_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86400)
+    .default(86400),
+  OPENALEX_LIST_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86400)
+    .default(86400),
   ARXIV_REQUEST_DELAY_MS: millis(3000),
   ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: millis(3000),
   ARXIV_CONTENT_REQUEST_DELAY_MS: millis(1000),
@@ -165,7 +186,7 @@ export type ConfigVars = Partial<Record<ConfigVariable, string>>;
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(configSchema.shape);
 
 /** The upstreams we talk to. Gates are keyed by these names, never by URL host. */
-export const UPSTREAMS = ["arxiv-api", "arxiv-oai", "arxiv-content", "ar5iv", "nber"] as const;
+export const UPSTREAMS = ["arxiv-api", "arxiv-oai", "arxiv-content", "ar5iv", "nber", "openalex"] as const;
 export type Upstream = (typeof UPSTREAMS)[number];
 
 export interface UpstreamSettings {
@@ -221,6 +242,13 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
         delayMs: config.NBER_REQUEST_DELAY_MS,
         timeoutMs: config.NBER_TIMEOUT_MS,
         gate: "nber",
+      };
+    case "openalex":
+      return {
+        baseUrl: config.OPENALEX_BASE_URL,
+        delayMs: config.OPENALEX_REQUEST_DELAY_MS,
+        timeoutMs: config.OPENALEX_TIMEOUT_MS,
+        gate: "openalex",
       };
   }
 }

@@ -87,6 +87,11 @@ export const ERROR_CATALOGUE = {
     recovery: "Narrow the query (a category, a date range) instead of paging further.",
     retryable: false,
   },
+  not_in_openalex: {
+    meaning: "OpenAlex holds no work for the paper yet (new papers take days)",
+    recovery: "Try again in a few days; the paper's metadata and text are unaffected.",
+    retryable: true,
+  },
   content_unavailable: {
     meaning: "no text of the paper could be found",
     recovery: "Read the abstract with the metadata tools, or open the paper's page.",

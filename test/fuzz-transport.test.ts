@@ -210,7 +210,8 @@ describe("fuzz: JSON-RPC batches on /mcp", () => {
     console.log(`fuzz batches: statuses ${JSON.stringify(Object.fromEntries(statuses))}, ${answers} answers`);
     expect(statuses.get(400)).toBeGreaterThan(0);
     expect(statuses.get(200)).toBeGreaterThan(0);
-    for (const hit of await upstreamHits()) expect(hit.path).toMatch(/^\/(arxiv-api|arxiv-oai|arxiv|ar5iv|nber)\//);
+    for (const hit of await upstreamHits())
+      expect(hit.path).toMatch(/^\/(arxiv-api|arxiv-oai|arxiv|ar5iv|nber|openalex)\//);
   }, 300_000);
 });
 

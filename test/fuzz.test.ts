@@ -246,6 +246,14 @@ const TOOLS: Record<string, () => Record<string, unknown>> = {
     ...(random() < 0.2 ? { note: randomString() } : {}),
     ...(random() < 0.2 ? { tag: randomString() } : {}),
   }),
+  papers_citations: () => ({
+    id:
+      random() < 0.85 ? pick([randomString(), "2007.14454", "w4679", "10.1145/3383583.3398584", "10.1/x"]) : anyValue(),
+    ...(random() < 0.3 ? { direction: pick(["cited_by", "references", "cites", anyValue()]) } : {}),
+    ...(random() < 0.3 ? { sort: pick(["most_cited", "newest", "oldest", "relevance", anyValue()]) } : {}),
+    ...(random() < 0.3 ? { start: pick([...NASTY_NUMBERS, 9_999, 10_000, anyValue()]) } : {}),
+    ...(random() < 0.3 ? { limit: pick([...NASTY_NUMBERS, anyValue()]) } : {}),
+  }),
 };
 /** Calls per tool: the first eight tools 1,300 each, the six later ones 250 each (11,900 in all). */
 const CALLS_PER_TOOL: Record<string, number> = {
@@ -256,6 +264,7 @@ const CALLS_PER_TOOL: Record<string, number> = {
   papers_find_in_paper: 250,
   papers_watch: 250,
   papers_library: 250,
+  papers_citations: 250,
 };
 
 async function storageState(): Promise<string> {
@@ -332,7 +341,8 @@ describe("fuzz: every tool, hostile arguments", () => {
       expect([...reasons.keys()].some((reason) => REJECTIONS.has(reason))).toBe(true);
 
       // SSRF: whatever the input, requests went only to the configured upstreams' paths.
-      for (const hit of await upstreamHits()) expect(hit.path).toMatch(/^\/(arxiv-api|arxiv-oai|arxiv|ar5iv|nber)\//);
+      for (const hit of await upstreamHits())
+        expect(hit.path).toMatch(/^\/(arxiv-api|arxiv-oai|arxiv|ar5iv|nber|openalex)\//);
     }, 300_000);
   }
 });

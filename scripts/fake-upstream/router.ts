@@ -5,7 +5,7 @@
 // Every upstream lives under its own path prefix, so one origin serves them all:
 //   <origin>/arxiv-api   export.arxiv.org/api       <origin>/arxiv-oai  oaipmh.arxiv.org/oai
 //   <origin>/arxiv       arxiv.org (abs/html/pdf)   <origin>/ar5iv      ar5iv.labs.arxiv.org
-//   <origin>/nber        www.nber.org
+//   <origin>/nber        www.nber.org                <origin>/openalex  api.openalex.org
 //   <origin>/idp         a HAND-MADE identity provider (GitHub and OpenID Connect) for AUTH_MODE=oauth
 // Control routes (not upstreams): GET /_hits (arrival log, measured here), POST /_reset, and
 // <prefix>/_scenario/<name> which returns HAND-MADE failure responses (429, 503, "Rate exceeded.",
@@ -14,6 +14,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createSyntheticOai, type SyntheticOaiOptions } from "./oai-synthetic.ts";
 import { FAKE_IDP_CLIENT, createFakeIdentityProvider } from "./identity-provider.ts";
+import { openAlexScenario } from "./openalex.ts";
 import { MIRROR_COLUMNS, mirrorRowFingerprint, toMirrorRow } from "../../src/store/arxiv-row.ts";
 
 /** Host name tests use for the fake upstream (never resolvable on a real network). */
@@ -25,11 +26,18 @@ export const UPSTREAM_PREFIXES = {
   ARXIV_BASE_URL: "/arxiv",
   AR5IV_BASE_URL: "/ar5iv",
   NBER_BASE_URL: "/nber",
+  OPENALEX_BASE_URL: "/openalex",
 };
+
+/** The key the fake OpenAlex accepts; any other is answered with the recorded 401. */
+export const FAKE_OPENALEX_KEY = "fake-openalex-key";
 
 /** Worker vars that point every upstream at the fake origin. */
 export function fakeUpstreamVars(origin: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(UPSTREAM_PREFIXES).map(([name, prefix]) => [name, origin + prefix]));
+  return {
+    ...Object.fromEntries(Object.entries(UPSTREAM_PREFIXES).map(([name, prefix]) => [name, origin + prefix])),
+    OPENALEX_API_KEY: FAKE_OPENALEX_KEY,
+  };
 }
 
 /** Worker vars for AUTH_MODE=oauth against the fake identity provider (hand-made; see identity-provider.ts). */
@@ -396,9 +404,18 @@ export function createFixtureRouter({ fixturesDir }: { fixturesDir: string }) {
       path: url.pathname + url.search,
       userAgent: request.headers.get("user-agent"),
     });
-    const response = url.pathname.includes("/_scenario/")
-      ? await scenario(url, request)
-      : ((await arxivApi(url)) ?? (await content(url)));
+    if (url.pathname.startsWith("/openalex/") && url.searchParams.get("api_key") !== FAKE_OPENALEX_KEY) {
+      // OpenAlex's recorded answer to a key it does not know.
+      return new Response(await readFile(path.join(fixturesDir, "openalex/error_401_invalid-api-key_2026-03.json")), {
+        status: 401,
+        headers: { "content-type": "application/json", "x-fake-upstream": "recorded" },
+      });
+    }
+    const response = url.pathname.startsWith("/openalex/_scenario/")
+      ? openAlexScenario(url)
+      : url.pathname.includes("/_scenario/")
+        ? await scenario(url, request)
+        : ((await arxivApi(url)) ?? (await content(url)));
     return (
       response ??
       new Response(`fake upstream: no recorded fixture for ${request.method} ${url.pathname}${url.search}`, {

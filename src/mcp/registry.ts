@@ -16,6 +16,7 @@ import { nberDownloadPaper } from "./tools/nber-download-paper";
 import { nberGetPaperInfo } from "./tools/nber-get-paper-info";
 import { nberReadPaper } from "./tools/nber-read-paper";
 import { nberSearchPapers } from "./tools/nber-search-papers";
+import { papersCitations } from "./tools/papers-citations";
 import { papersCheckBibliography } from "./tools/papers-check-bibliography";
 import { papersExportCitations } from "./tools/papers-export-citations";
 import { papersFindInPaper } from "./tools/papers-find-in-paper";
@@ -40,6 +41,7 @@ export const TOOLS: readonly DefinedTool[] = [
   papersFindInPaper,
   papersWatch,
   papersLibrary,
+  papersCitations,
 ] as unknown as DefinedTool[];
 
 /** What /mcp/chatgpt offers: OpenAI's search and fetch, for ChatGPT connectors and deep research. */

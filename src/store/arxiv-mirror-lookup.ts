@@ -37,3 +37,20 @@ export async function mirrorByDoi(db: D1Reader, doi: string): Promise<StoredRow[
     .all<StoredRow>();
   return results;
 }
+
+/** Base IDs of the papers whose DOI field is one of these DOIs (lower-cased DOI -> base ID), a statement per 90. */
+export async function mirrorIdsByDoi(db: D1Reader, dois: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const unique = [...new Set(dois.map((doi) => doi.trim().toLowerCase()))];
+  for (let i = 0; i < unique.length; i += 90) {
+    const chunk = unique.slice(i, i + 90);
+    const { results } = await db
+      .prepare(
+        `SELECT p.id AS id, lower(p.doi) AS doi FROM arxiv_papers p WHERE p.doi IS NOT NULL AND lower(p.doi) IN (${chunk.map(() => "?").join(",")})`,
+      )
+      .bind(...chunk)
+      .all<{ id: string; doi: string }>();
+    for (const row of results) if (!out.has(row.doi)) out.set(row.doi, row.id);
+  }
+  return out;
+}

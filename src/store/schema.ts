@@ -135,3 +135,15 @@ export const oauthRegistrationDays = sqliteTable("oauth_registration_days", {
   day: text("day").primaryKey(),
   count: integer("count").notNull(),
 });
+
+export const upstreamBudget = sqliteTable(
+  "upstream_budget",
+  {
+    upstream: text("upstream").notNull(),
+    day: text("day").notNull(),
+    used: integer("used").notNull(),
+    dailyLimit: integer("daily_limit").notNull(),
+    exhaustedAt: integer("exhausted_at"),
+  },
+  (table) => [primaryKey({ columns: [table.upstream, table.day] })],
+);

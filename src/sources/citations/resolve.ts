@@ -90,12 +90,14 @@ export interface ResolveOptions {
   arxivLookups?: Map<string, ServedPaper | string>;
   /** Search only these sources (default both). */
   sources?: readonly ("arxiv" | "nber")[];
+  /** Never ask arXiv's API (the citation graph resolves hundreds of works a page: the mirrors alone). */
+  mirrorsOnly?: boolean;
 }
 
 export async function resolveReference(
   ctx: AppContext,
   input: ReferenceInput,
-  { maxMatches = 3, arxivLookups, sources = ["arxiv", "nber"] }: ResolveOptions = {},
+  { maxMatches = 3, arxivLookups, sources = ["arxiv", "nber"], mirrorsOnly = false }: ResolveOptions = {},
 ): Promise<Resolution> {
   const tried: string[] = [];
   const found: Found[] = [];
@@ -127,7 +129,7 @@ export async function resolveReference(
     const verified = () => scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD);
     if (!verified() && sources.includes("arxiv")) await pairArxivTitles(ctx, words, found, tried);
     if (!verified() && sources.includes("arxiv"))
-      await rankArxiv(ctx, withoutNames(words, plain), input.fields, found, tried);
+      await rankArxiv(ctx, withoutNames(words, plain), input.fields, found, tried, mirrorsOnly);
   } else tried.push("word search skipped: an identifier matched and the text agrees");
 
   let scored = scoreAll().sort((a, b) => b.confidence - a.confidence || b.title.length - a.title.length);
