@@ -7,7 +7,7 @@
 //   truncated-json  the list's JSON cut off mid-work
 //   html-200        an HTML page with status 200
 //   status-429      the allowance spent: HTTP 429 with OpenAlex's JSON error
-//   status-503      OpenAlex down
+//   status-503      OpenAlex down (lookups too)
 //   lookup-404      the work lookup itself is a 404 (so: not in OpenAlex)
 //   empty-end       two full pages (400 works), then an empty page whose next_cursor is still set
 //   null-end        one full page (200 works) whose next_cursor is already null
@@ -59,6 +59,8 @@ export function openAlexScenario(url: URL): Response | undefined {
   if (!match) return undefined;
   const [, name, rest] = match;
   if (rest!.startsWith("/works/")) {
+    if (name === "status-503")
+      return new Response("Service Unavailable", { status: 503, headers: { "x-fake-upstream": "hand-made" } });
     return name === "lookup-404"
       ? new Response("<!doctype html><title>404 Not Found</title>", {
           status: 404,

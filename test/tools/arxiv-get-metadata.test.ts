@@ -7,6 +7,9 @@ import { FAKE, callTool, callToolWith, resetUpstream, toolError, upstreamHits, s
 import { sampleRecords, seedMirror, seedPartialMirror } from "../mirror/driver";
 import { estimateTokens } from "../../src/sources/text/tokens";
 
+/** arXiv API requests only (a lookup also asks OpenAlex for citation counts: test/tools/citation-counts.test.ts). */
+const arxivApiHits = async () => (await upstreamHits()).filter((hit) => hit.path.startsWith("/arxiv-api/"));
+
 beforeEach(resetUpstream);
 
 describe("arxiv_get_metadata", () => {
@@ -30,7 +33,7 @@ describe("arxiv_get_metadata", () => {
     const second = await callTool("arxiv_get_metadata", { paper_ids: ["arXiv:1605.08386"] });
     expect(second.structuredContent.papers[0]).toMatchObject({ id: "1605.08386v1", served_from: "cache" });
     expect(second.structuredContent.papers[0].cache_age_seconds).toBeGreaterThanOrEqual(0);
-    expect(await upstreamHits()).toHaveLength(1);
+    expect(await arxivApiHits()).toHaveLength(1);
   });
 
   it("keeps input order and types every miss", async () => {
@@ -46,7 +49,7 @@ describe("arxiv_get_metadata", () => {
         detail: expect.stringContaining("four digits"),
       }),
     ]);
-    const hit = (await upstreamHits())[0]!;
+    const hit = (await arxivApiHits())[0]!;
     expect(decodeURIComponent(hit.path)).toContain("id_list=1707.08567&");
   });
 
@@ -59,7 +62,7 @@ describe("arxiv_get_metadata", () => {
     expect(result.structuredContent.not_found).toEqual([
       expect.objectContaining({ id: "2401.99999", reason: "not_in_arxiv" }),
     ]);
-    const paths = (await upstreamHits()).map((hit) => decodeURIComponent(hit.path));
+    const paths = (await arxivApiHits()).map((hit) => decodeURIComponent(hit.path));
     expect(paths[1]).toContain("id_list=2401.99999&");
   });
 
@@ -67,7 +70,7 @@ describe("arxiv_get_metadata", () => {
     const error = toolError(await callTool("arxiv_get_metadata", { paper_ids: ["hep-th/9901001v1"] }));
     expect(error.reason).toBe("version_not_served");
     expect(error.message).toContain("hep-th/9901001v2");
-    const paths = (await upstreamHits()).map((hit) => decodeURIComponent(hit.path));
+    const paths = (await arxivApiHits()).map((hit) => decodeURIComponent(hit.path));
     expect(paths).toHaveLength(2);
     expect(paths[1]).toContain("id_list=hep-th/9901001&");
   });

@@ -3,6 +3,8 @@
 import { PapersError } from "../../errors";
 import { getMetadata } from "../../sources/arxiv/lookup";
 import { shortenAuthors } from "../../sources/arxiv/paper";
+import { withCitationCounts } from "../../sources/openalex/counts";
+import { arxivDoi } from "../../sources/openalex/target";
 import { defineResource } from "../resource";
 
 export const arxivPaper = defineResource({
@@ -19,6 +21,15 @@ export const arxivPaper = defineResource({
       });
     const { papers } = await getMetadata(context, [paperId]);
     // A collaboration's author list is shortened here too; arxiv_get_metadata with full_authors gives it whole.
-    return papers[0] && shortenAuthors(papers[0]);
+    if (!papers[0]) return undefined;
+    const [paper] = await withCitationCounts(
+      context,
+      [shortenAuthors(papers[0])],
+      (p) => [arxivDoi(p.base_id), p.doi],
+      {
+        live: 1,
+      },
+    );
+    return paper;
   },
 });

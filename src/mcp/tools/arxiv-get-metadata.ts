@@ -3,7 +3,12 @@ import { getMetadata, LOOKUP_BATCH } from "../../sources/arxiv/lookup";
 import { knownVersions, renderPaper, servedPaperSchema, shortenAuthors } from "../../sources/arxiv/paper";
 import { fitFullAuthors, METADATA_TOKEN_BUDGET } from "../../sources/arxiv/metadata-budget";
 import { arxivLinks, linkSchema } from "../../sources/citations/links";
+import { withCitationCounts } from "../../sources/openalex/counts";
+import { arxivDoi } from "../../sources/openalex/target";
 import { defineTool } from "../tool";
+
+/** Papers of one lookup whose citation count may be asked of OpenAlex (free, but each is a request). */
+const LIVE_COUNTS = 3;
 
 export const arxivGetMetadata = defineTool({
   name: "arxiv_get_metadata",
@@ -30,7 +35,7 @@ export const arxivGetMetadata = defineTool({
         "id, base_id, version, title, abstract, authors[{name, affiliations?}], authors_total?, " +
           "collaboration?, primary_category, categories, published, updated, comment, journal_ref, " +
           "doi, abs_url, pdf_url, html_url, served_from, cached_at?, cache_age_seconds?, versions[{version, " +
-          "date}], links[{kind, source, id_or_doi, how}]",
+          "date}], links[{kind, source, id_or_doi, how}], cited_by_count?, cited_by_count_as_of?",
       ),
     not_found: z.array(
       z.object({
@@ -62,11 +67,14 @@ export const arxivGetMetadata = defineTool({
   ],
   handler: async ({ paper_ids, full_authors, authors_start }, context) => {
     const result = await getMetadata(context, paper_ids);
-    const papers = result.papers.map((paper) => ({
+    const described = result.papers.map((paper) => ({
       ...(full_authors ? paper : shortenAuthors(paper)),
       versions: knownVersions(paper),
       links: arxivLinks(paper),
     }));
+    const papers = await withCitationCounts(context, described, (paper) => [arxivDoi(paper.base_id), paper.doi], {
+      live: LIVE_COUNTS,
+    });
     if (!full_authors) return { ...result, papers };
     // Whole author lists: in order while they fit the budget; the rest are asked for next.
     const fitted = fitFullAuthors(papers, authors_start);

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { getNberPaperInfo } from "../../sources/nber/info";
 import { nberPaperInfoSchema } from "../../sources/nber/paper";
 import { linkSchema, nberLinks } from "../../sources/citations/links";
+import { citationCountFields, withCitationCounts } from "../../sources/openalex/counts";
+import { nberDoi } from "../../sources/openalex/target";
 import { defineTool } from "../tool";
 
 export const nberGetPaperInfo = defineTool({
@@ -20,6 +22,7 @@ export const nberGetPaperInfo = defineTool({
     cache_age_seconds: z.number().optional(),
     notices: z.array(z.string()),
     links: z.array(linkSchema).describe("{kind, source, id_or_doi, how}"),
+    ...citationCountFields,
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [
@@ -33,7 +36,8 @@ export const nberGetPaperInfo = defineTool({
   handler: async ({ paper_id, include_all, refresh }, context) => {
     const info = await getNberPaperInfo(context, paper_id, { includeAll: include_all, refresh });
     const { links, notices } = await nberLinks(context, info);
-    return { ...info, links, notices: [...info.notices, ...notices] };
+    const [counted] = await withCitationCounts(context, [info], (paper) => [nberDoi(paper.id), paper.doi], { live: 1 });
+    return { ...counted!, links, notices: [...info.notices, ...notices] };
   },
   render(info) {
     const extra = [
@@ -42,6 +46,7 @@ export const nberGetPaperInfo = defineTool({
       info.jel_codes && `JEL: ${info.jel_codes.join(", ")}`,
       info.published_version && `Published: ${info.published_version}`,
       info.doi && `DOI: ${info.doi}`,
+      info.cited_by_count !== undefined && `Cited by ${info.cited_by_count} (OpenAlex, ${info.cited_by_count_as_of})`,
       ...info.links
         .filter((link) => link.kind !== "nber_doi")
         .map((link) => `${link.kind}: ${link.id_or_doi} (${link.how})`),

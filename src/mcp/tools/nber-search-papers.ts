@@ -2,6 +2,8 @@ import { z } from "zod";
 import { utcDay } from "../schema";
 import { nberPaperSchema } from "../../sources/nber/paper";
 import { searchNber } from "../../sources/nber/search";
+import { citationCountFields, withCitationCounts } from "../../sources/openalex/counts";
+import { nberDoi } from "../../sources/openalex/target";
 import { defineTool } from "../tool";
 
 export const nberSearchPapers = defineTool({
@@ -29,7 +31,10 @@ export const nberSearchPapers = defineTool({
     served_from: z.enum(["mirror", "live", "cache"]),
     cached_at: z.string().optional(),
     cache_age_seconds: z.number().optional(),
-    papers: nberPaperSchema.array().describe("{ id, title, authors[], date, abstract, url }"),
+    papers: nberPaperSchema
+      .extend(citationCountFields)
+      .array()
+      .describe("{ id, title, authors[], date, abstract, url, cited_by_count? }"),
     notices: z.array(z.string()),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
@@ -42,13 +47,20 @@ export const nberSearchPapers = defineTool({
     { reason: "upstream_malformed", when: "the upstream answered something unreadable" },
     { reason: "timeout", when: "the call ran out of its time budget" },
   ],
-  handler: (args, context) => searchNber(context, args, "nber_search_papers"),
+  handler: async (args, context) => {
+    const result = await searchNber(context, args, "nber_search_papers");
+    // Counts from the cache only: a page never sends a request per result.
+    const papers = await withCitationCounts(context, result.papers, (paper) => [nberDoi(paper.id)], { live: 0 });
+    return { ...result, papers };
+  },
   render(result) {
     const head =
       `${result.papers.length} of ${result.total} NBER papers for "${result.query}" (page ` +
       `${result.page}, ${result.served_from})`;
     const rows = result.papers.map(
-      (p) => `[${p.id}] ${p.title} — ${p.authors.join(", ")} (${p.date ?? "n.d."})\n  ${p.url}`,
+      (p) =>
+        `[${p.id}] ${p.title} — ${p.authors.join(", ")} (${p.date ?? "n.d."})` +
+        `${p.cited_by_count === undefined ? "" : ` cited by ${p.cited_by_count}`}\n  ${p.url}`,
     );
     return [head, ...result.notices, ...rows].join("\n\n");
   },

@@ -29,6 +29,9 @@ export const paperSchema = z.object({
   authors_total: z.number().optional(),
   /** The collaboration the author list names, when it names one. */
   collaboration: z.string().optional(),
+  /** OpenAlex's citation count and the day it was read, when the answer carries one (sources/openalex/counts.ts). */
+  cited_by_count: z.number().optional(),
+  cited_by_count_as_of: z.string().optional(),
 });
 
 export type ArxivPaper = z.infer<typeof paperSchema>;
@@ -130,6 +133,7 @@ export function renderPaper(
   const extra = [
     paper.journal_ref && `journal: ${paper.journal_ref}`,
     paper.doi && `doi: ${paper.doi}`,
+    paper.cited_by_count !== undefined && `cited by ${paper.cited_by_count} (OpenAlex, ${paper.cited_by_count_as_of})`,
     comment && paper.comment && `comment: ${paper.comment}`,
   ]
     .filter(Boolean)

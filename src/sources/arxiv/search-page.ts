@@ -1,6 +1,8 @@
 // One page of an arXiv search as a client pages through it: arXiv's rules for paging live here,
 // not in the tool. arXiv serves only the first 10,000 results of a query, and at most 50 a page;
 // `next_start` is offered while there is more within that window; an empty page says why.
+import { withCitationCounts } from "../openalex/counts";
+import { arxivDoi } from "../openalex/target";
 import { PapersError } from "../../errors";
 import type { SortBy } from "./api";
 import { estimateTokens } from "../text/tokens";
@@ -77,10 +79,14 @@ export async function searchPage(
     sortOrder: request.sortOrder,
   });
   notices.push(...outcome.notices);
-  const fitted = fitPage(
+  // Counts from the cache only: a page never sends a request per result.
+  const records = await withCitationCounts(
+    ctx,
     outcome.papers.map((paper) => searchRecord(shortenAuthors(paper))),
-    request.detail,
+    (paper) => [arxivDoi(paper.base_id), paper.doi],
+    { live: 0 },
   );
+  const fitted = fitPage(records, request.detail);
   const papers = fitted.papers;
   const detail = fitted.detail;
   if (fitted.notice) notices.push(fitted.notice);

@@ -57,7 +57,7 @@ export async function cachedWorks(
 }
 
 /** The work for a DOI: the fresh cache, else OpenAlex (stale cache when OpenAlex fails); null: none. */
-async function lookupDoi(ctx: AppContext, doi: string, deadline?: number): Promise<FoundWork | null> {
+export async function lookupDoi(ctx: AppContext, doi: string, deadline?: number): Promise<FoundWork | null> {
   const cached = (await cachedWorks(ctx.env.DB, [doi])).get(doi);
   const now = Date.now();
   if (cached && cached.value.fresh_until > now) return found(cached.value.work, cached.fetchedAt, true, doi);
