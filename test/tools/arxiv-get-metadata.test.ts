@@ -7,7 +7,7 @@ import { FAKE, callTool, callToolWith, resetUpstream, toolError, upstreamHits, s
 import { sampleRecords, seedMirror, seedPartialMirror } from "../mirror/driver";
 import { estimateTokens } from "../../src/sources/text/tokens";
 
-/** arXiv API requests only (a lookup also asks OpenAlex for citation counts: test/tools/citation-counts.test.ts). */
+/** arXiv API requests only (a lookup also asks OpenAlex for citation counts: test/citation-counts.test.ts). */
 const arxivApiHits = async () => (await upstreamHits()).filter((hit) => hit.path.startsWith("/arxiv-api/"));
 
 beforeEach(resetUpstream);

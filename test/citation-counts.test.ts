@@ -4,8 +4,8 @@
 // 2312.07559 (PaperQA) is in the fake OpenAlex as recorded (cited_by_count 27); its mirror record is
 // a sample record renamed to it (hand-made here), so the arXiv side needs no upstream.
 import { beforeEach, describe, expect, it } from "vitest";
-import { callTool, callToolWith, mcpCall, resetUpstream, structuredOf, upstreamHits } from "../helpers";
-import { sampleRecords, seedMirror } from "../mirror/driver";
+import { callTool, callToolWith, mcpCall, resetUpstream, structuredOf, upstreamHits } from "./helpers";
+import { sampleRecords, seedMirror } from "./mirror/driver";
 
 beforeEach(resetUpstream);
 
@@ -51,7 +51,7 @@ describe("citation counts", () => {
     await resetUpstream();
     const after = await callTool("arxiv_search_papers", { query: "ti:PaperQA" });
     expect(structuredOf(after).papers[0].cited_by_count).toBe(27);
-    expect(after.content[0].text).toContain("cited by 27 (OpenAlex,");
+    expect(after.content[0]!.text).toContain("cited by 27 (OpenAlex,");
     expect(await openAlexHits()).toEqual([]);
   });
 
