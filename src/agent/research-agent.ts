@@ -18,6 +18,7 @@ import { rowToPaper } from "../sources/arxiv/mirror";
 import { planMirrorSearch } from "../sources/arxiv/mirror-query";
 import { parseNberId } from "../sources/nber/ids";
 import { estimateTokens } from "../sources/text/tokens";
+import { agentErrorOf, citationNews, prepareCitationWatch } from "./citation-watch";
 
 export const MAX_WATCHES = 50;
 export const MAX_LIBRARY = 1_000;
@@ -36,12 +37,16 @@ export interface WatchInput {
   arxiv_query?: string;
   categories?: string[];
   nber_query?: string;
+  /** A paper (arXiv ID, NBER number or DOI): the watch reports new works citing it. */
+  cites?: string;
 }
+
+export type WatchSource = "arxiv" | "nber" | "citations";
 
 export interface Watch {
   id: string;
   name: string;
-  source: "arxiv" | "nber";
+  source: WatchSource;
   query: string;
   created_at: string;
   last_checked_at: string | null;
@@ -96,7 +101,7 @@ export interface SavedPaper {
 interface WatchRow {
   id: string;
   name: string;
-  source: "arxiv" | "nber";
+  source: WatchSource;
   query: string;
   mark: number;
   created_at: number;
@@ -127,6 +132,9 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
     this.sql`CREATE TABLE IF NOT EXISTS watches (id TEXT PRIMARY KEY, name TEXT NOT NULL, source TEXT NOT NULL,
         query TEXT NOT NULL, mark INTEGER NOT NULL, created_at INTEGER NOT NULL, last_checked_at INTEGER,
         pending TEXT, pending_at INTEGER)`;
+    // A citation watch's works already reported (by our ID, DOI or OpenAlex ID).
+    this.sql`CREATE TABLE IF NOT EXISTS watch_seen (watch_id TEXT NOT NULL, work TEXT NOT NULL,
+        PRIMARY KEY (watch_id, work))`;
     this.sql`CREATE TABLE IF NOT EXISTS library (id TEXT PRIMARY KEY, source TEXT NOT NULL, title TEXT, tags
         TEXT NOT NULL, note TEXT, added_at INTEGER NOT NULL, version INTEGER, reported_version INTEGER)`;
     // Idempotent for cron schedules: one row however often the object wakes.
@@ -157,6 +165,7 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
     const now = Date.now();
     this.sql`INSERT INTO watches (id, name, source, query, mark, created_at) VALUES (${id}, ${name},
         ${prepared.source}, ${prepared.query}, ${prepared.mark}, ${now})`;
+    this.remember(id, prepared.seen ?? []);
     return {
       ok: true,
       watch: { id, name, source: prepared.source, query: prepared.query, created_at: iso(now)!, last_checked_at: null },
@@ -171,6 +180,7 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
     const row = this.findWatch(idOrName);
     if (!row) return this.noSuchWatch(idOrName);
     this.sql`DELETE FROM watches WHERE id = ${row.id}`;
+    this.sql`DELETE FROM watch_seen WHERE watch_id = ${row.id}`;
     return { ok: true, deleted: row.id };
   }
 
@@ -211,6 +221,7 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
       const now = Date.now();
       this
         .sql`UPDATE watches SET mark = ${found.newMark}, last_checked_at = ${now}, pending = NULL, pending_at = NULL WHERE id = ${row.id}`;
+      this.remember(row.id, found.seen ?? []);
       news.push({
         watch: toWatch({ ...row, last_checked_at: now }),
         new_papers: found.papers,
@@ -351,6 +362,11 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
     return appContext(this.env, (promise) => this.ctx.waitUntil(promise));
   }
 
+  /** Records a citation watch's reported works, so that the next check does not report them again. */
+  private remember(watchId: string, works: readonly string[]): void {
+    for (const work of works) this.sql`INSERT OR IGNORE INTO watch_seen (watch_id, work) VALUES (${watchId}, ${work})`;
+  }
+
   private findWatch(idOrName: string): WatchRow | undefined {
     return this.sql<WatchRow>`SELECT * FROM watches WHERE id = ${idOrName} OR name = ${idOrName}`[0];
   }
@@ -371,17 +387,25 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
   /** Validates a watch against what the mirror can answer, and sets its mark at the mirror's newest paper. */
   private async prepareWatch(
     input: WatchInput,
-  ): Promise<AgentResult<{ source: "arxiv" | "nber"; query: string; mark: number }>> {
+  ): Promise<AgentResult<{ source: WatchSource; query: string; mark: number; seen?: string[] }>> {
     const hasArxiv = Boolean(input.arxiv_query?.trim()) || (input.categories?.length ?? 0) > 0;
     const hasNber = Boolean(input.nber_query?.trim());
-    if (hasArxiv === hasNber) {
+    const hasCites = Boolean(input.cites?.trim());
+    if (Number(hasArxiv) + Number(hasNber) + Number(hasCites) !== 1) {
       return fail(
         "invalid_watch",
-        hasArxiv
-          ? "A watch follows one source: give arxiv_query/categories or nber_query, not both."
-          : "A watch needs arxiv_query, categories or nber_query.",
+        hasArxiv || hasNber || hasCites
+          ? "A watch follows one thing: give arxiv_query/categories, nber_query or cites, not two."
+          : "A watch needs arxiv_query, categories, nber_query or cites.",
         "Create one watch per source.",
       );
+    }
+    if (hasCites) {
+      try {
+        return { ok: true, source: "citations", ...(await prepareCitationWatch(this.app, input.cites!.trim())) };
+      } catch (error) {
+        return { ok: false, error: agentErrorOf(error) };
+      }
     }
     if (hasNber) {
       const query = input.nber_query!.trim();
@@ -416,6 +440,16 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
   }
 
   private async compute(row: WatchRow): Promise<Computed | { error: AgentError }> {
+    if (row.source === "citations") {
+      const seen = new Set(
+        this.sql<{ work: string }>`SELECT work FROM watch_seen WHERE watch_id = ${row.id}`.map((r) => r.work),
+      );
+      try {
+        return await citationNews(this.app, row.query, row.mark, seen);
+      } catch (error) {
+        return { error: agentErrorOf(error) };
+      }
+    }
     if (row.source === "nber") {
       const newest = await newestNberNumber(this.env.DB);
       const found = await nberPapersAfter(this.env.DB, row.query, row.mark, CHECK_PAGE);
@@ -539,6 +573,8 @@ interface Computed {
   total: number;
   lowerBound: boolean;
   newMark: number;
+  /** A citation watch's works reported by this news. */
+  seen?: string[];
 }
 
 function toWatch(row: WatchRow): Watch {

@@ -2,15 +2,22 @@
 import { Hono } from "hono";
 import { renderLanding } from "../landing";
 import { TOOLS } from "../mcp/registry";
+import { openAlexAllowance } from "../sources/openalex/client";
 import { readStoreHealth } from "../store/status";
+import { appContextOf } from "./identity";
 import { SERVER_NAME, SERVER_VERSION } from "../version";
 
 export const siteRoutes = new Hono<{ Bindings: Env }>();
 
-// Mirror progress for anyone: records, pages, rate, started/finished, last error.
+// Mirror progress for anyone: records, pages, rate, started/finished, last error; and what is
+// left of today's paid upstream allowance (OpenAlex's list calls).
 siteRoutes.get("/status", async (c) => {
   const store = await readStoreHealth(c.env.DB);
-  return c.json({ name: SERVER_NAME, version: SERVER_VERSION, ...store }, store.reachable ? 200 : 503);
+  const allowances = store.reachable ? { openalex: await openAlexAllowance(appContextOf(c)).catch(() => null) } : {};
+  return c.json(
+    { name: SERVER_NAME, version: SERVER_VERSION, ...store, upstream_allowances: allowances },
+    store.reachable ? 200 : 503,
+  );
 });
 
 siteRoutes.get("/health", async (c) => {

@@ -280,4 +280,22 @@ describe("papers_citations", () => {
     }>();
     expect(row!.used).toBe(await listCalls().then((calls) => calls.length));
   });
+
+  it("/status shows today's list calls against the allowance", async () => {
+    await callTool("papers_citations", { id: "2007.14454" });
+    const { default: worker } = await import("../../src/index");
+    const { createExecutionContext } = await import("cloudflare:test");
+    const response = await worker.fetch(
+      new Request("http://localhost/status") as unknown as Parameters<typeof worker.fetch>[0],
+      env,
+      createExecutionContext(),
+    );
+    const status = (await response.json()) as { upstream_allowances: { openalex: Record<string, unknown> } };
+    expect(status.upstream_allowances.openalex).toMatchObject({
+      key_configured: true,
+      list_calls_used: 1,
+      list_calls_per_day: 9000,
+      exhausted_at: null,
+    });
+  });
 });

@@ -8,6 +8,7 @@ import { upsertMirror } from "../../src/store/nber-mirror";
 import { callTool, resetUpstream, upstreamHits, reasonOf, structuredOf } from "../helpers";
 import { seedMirror } from "../mirror/driver";
 import { estimateTokens } from "../../src/sources/text/tokens";
+import { clearMemoryCache } from "../../src/store/cache";
 import { TOKENS, as, harvest, inObject, newPaper, workspace } from "../support/agent";
 
 beforeEach(resetUpstream);
@@ -152,5 +153,48 @@ describe("papers_watch", () => {
     );
     // Without an identity (AUTH_MODE=none and no workspace) there is no state to use.
     expect(reasonOf(await callTool("papers_watch", { action: "list" }))).toBe("no_identity");
+  });
+
+  it("a citation watch reports new works citing the paper, once, and its schedule precomputes them", async () => {
+    // OpenAlex's listing as it was when the watch was made: the recorded newest-first page minus its
+    // newest work (the page is cached, so the watch reads it from there).
+    await callTool("papers_citations", { id: "2007.14454", sort: "newest" });
+    const key = "openalex:list:W3045921891:cited_by:newest:0";
+    const row = await env.DB.prepare("SELECT value FROM api_cache WHERE key = ?").bind(key).first<{ value: string }>();
+    const chunk = JSON.parse(row!.value);
+    const [newest, ...older] = chunk.works;
+    await env.DB.prepare("UPDATE api_cache SET value = ? WHERE key = ?")
+      .bind(JSON.stringify({ ...chunk, works: older, count: older.length }), key)
+      .run();
+    clearMemoryCache();
+    const created = structuredOf(
+      await workspace("lab-cites", { action: "create", name: "who cites", cites: "arXiv:2007.14454" }),
+    );
+    expect(created.watches[0]).toMatchObject({ source: "citations", query: "2007.14454" });
+
+    // Now OpenAlex lists one more citing work.
+    await env.DB.prepare("DELETE FROM api_cache WHERE key LIKE 'openalex:list:%'").run();
+    clearMemoryCache();
+    const agent = await getAgentByName(env.RESEARCH_AGENT, "workspace:lab-cites");
+    expect((await agent.precomputeNews()).watches).toBe(1);
+    const check = structuredOf(await workspace("lab-cites", { action: "check" }));
+    expect(check.news[0]).toMatchObject({ new_count: 1, from_precomputed: true, count_is_lower_bound: false });
+    expect(check.news[0].new_papers).toEqual([
+      expect.objectContaining({ id: newest.arxiv_id ?? `doi:${newest.doi}`, title: newest.title }),
+    ]);
+    const again = structuredOf(await workspace("lab-cites", { action: "check" }));
+    expect(again.news[0].new_count).toBe(0);
+  });
+
+  it("a citation watch needs a paper OpenAlex knows, and one thing to follow", async () => {
+    expect(reasonOf(await workspace("lab-x", { action: "create", name: "new", cites: "2501.99999" }))).toBe(
+      "not_in_openalex",
+    );
+    expect(reasonOf(await workspace("lab-x", { action: "create", name: "bad", cites: "not a paper" }))).toBe(
+      "invalid_id",
+    );
+    expect(
+      reasonOf(await workspace("lab-x", { action: "create", name: "two", cites: "2007.14454", nber_query: "wages" })),
+    ).toBe("invalid_watch");
   });
 });

@@ -12,13 +12,14 @@ export const papersWatch = defineTool({
   useWhen: "follow a topic: saved searches whose new papers come back on check.",
   description:
     `Saved searches (at most ${MAX_WATCHES}): create (name + arxiv_query and/or categories, ` +
-    `or nber_query), list, delete, check: papers new in the mirror since the last check.`,
+    `nber_query, or cites), list, delete, check: papers new since the last check.`,
   input: z.object({
     action: z.enum(["create", "list", "delete", "check"]).describe("what to do"),
     name: z.string().min(1).max(80).optional().describe("create: its name"),
     arxiv_query: z.string().min(1).max(500).optional().describe("create: arXiv grammar"),
     categories: z.array(z.string().min(1).max(40)).max(10).optional().describe("create: cs.CL, hep-th"),
     nber_query: z.string().min(1).max(300).optional().describe("create: NBER words"),
+    cites: z.string().min(1).max(300).optional().describe("create: a paper ID; new works citing it"),
     watch: z.string().min(1).max(80).optional().describe("id or name (delete; check: omit for all)"),
   }),
   output: z.object({
@@ -43,6 +44,11 @@ export const papersWatch = defineTool({
     { reason: "no_such_watch", when: "no watch has that id or name" },
     { reason: "invalid_query", when: "arxiv_query does not parse" },
     { reason: "invalid_category", when: "a category is not one of arXiv's codes" },
+    { reason: "invalid_id", when: "cites is not a paper ID" },
+    { reason: "not_in_openalex", when: "OpenAlex has no work for cites yet" },
+    { reason: "rate_limited", when: "OpenAlex's allowance is spent" },
+    { reason: "server_misconfigured", when: "no OpenAlex key for cites" },
+    { reason: "upstream_unavailable", when: "OpenAlex is down" },
   ],
   async handler(args, { env, identity, fail }) {
     const agent = await agentFor(env, identity);
@@ -107,8 +113,10 @@ function pick(args: {
   arxiv_query?: string | undefined;
   categories?: string[] | undefined;
   nber_query?: string | undefined;
+  cites?: string | undefined;
 }) {
   return {
+    ...(args.cites !== undefined ? { cites: args.cites } : {}),
     ...(args.arxiv_query !== undefined ? { arxiv_query: args.arxiv_query } : {}),
     ...(args.categories !== undefined ? { categories: args.categories } : {}),
     ...(args.nber_query !== undefined ? { nber_query: args.nber_query } : {}),

@@ -4,7 +4,13 @@
 // is an HTML 404 (null: no such work), a refused filter a 400 (403 in 2025), a spent allowance a
 // 429, a refused key a 401; a body that is not whole JSON is upstream_malformed.
 import { PapersError } from "../../errors";
-import { markBudgetExhausted, nextUtcMidnight, takeBudgetedCall } from "../../store/upstream-budget";
+import {
+  markBudgetExhausted,
+  nextUtcMidnight,
+  readBudgetDay,
+  takeBudgetedCall,
+  utcDay,
+} from "../../store/upstream-budget";
 import { coalesce } from "../../upstream/coalesce";
 import { GateRefusal, politeFetch, readTextCapped } from "../../upstream/fetch";
 import type { AppContext } from "../../context";
@@ -120,4 +126,17 @@ function errorMessage(text: string): string {
   } catch {
     return "";
   }
+}
+
+/** Today's OpenAlex allowance as /status shows it. */
+export async function openAlexAllowance(ctx: AppContext, now = Date.now()) {
+  const today = await readBudgetDay(ctx.env.DB, OPENALEX, now);
+  return {
+    key_configured: Boolean(ctx.config.OPENALEX_API_KEY),
+    day: utcDay(now),
+    list_calls_used: today?.used ?? 0,
+    list_calls_per_day: ctx.config.OPENALEX_DAILY_LIST_CALLS,
+    exhausted_at: today?.exhausted_at ?? null,
+    resets_at: new Date(nextUtcMidnight(now)).toISOString(),
+  };
 }
