@@ -118,6 +118,11 @@ const CASES: Case[] = [
     max_passages: 20,
   }),
   tool("papers_library", "list of 1,000 papers with 2,000-character notes", { action: "list" }),
+  tool("papers_citations", "2007.14454 references, 50 a page (recorded OpenAlex page)", {
+    id: "2007.14454",
+    direction: "references",
+    limit: 50,
+  }),
   tool("papers_watch", "check (watches made in this run: no news yet)", { action: "check" }),
   tool("papers_watch", "list of 50 watches", { action: "list" }),
   {

@@ -2,6 +2,7 @@
 // routed by content-routes.json) and hand-made failure scenarios (scripts/fake-upstream/openalex.ts).
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
+import { sampleRecords, seedMirror } from "../mirror/driver";
 import { FAKE, callTool, callToolWith, dbRows, resetUpstream, structuredOf, toolError, upstreamHits } from "../helpers";
 
 beforeEach(resetUpstream);
@@ -88,6 +89,46 @@ describe("papers_citations", () => {
       "1807.03977",
       "1904.06052",
     ]);
+  });
+
+  it("names a listed work found in the mirror by title, authors and year, for the page read only", async () => {
+    // A mirror record for the cited work "Distributed Representations of Words and Phrases..." (no DOI in
+    // OpenAlex, no arXiv location): hand-made from the sample's shape with the paper's real arXiv ID.
+    const [template] = sampleRecords();
+    await seedMirror([
+      {
+        ...template!,
+        id: "1310.4546",
+        style: "new",
+        title: "Distributed Representations of Words and Phrases and their Compositionality",
+        authors: "Tomas Mikolov, Ilya Sutskever, Kai Chen, Greg Corrado, Jeffrey Dean",
+        versions: [Date.UTC(2013, 9, 16) / 1000],
+        doi: null,
+        journal_ref: null,
+      },
+      ...sampleRecords().slice(1, 200),
+    ]);
+    const page = structuredOf(
+      await callTool("papers_citations", { id: "2007.14454", direction: "references", limit: 5 }),
+    );
+    expect(page.works[2]).toMatchObject({
+      openalex_id: "W2153579005",
+      arxiv_id: "1310.4546",
+      matched_by: "title, authors and year in the arXiv mirror",
+    });
+    // Works past the page were not looked for by title yet; the cached chunk says how far it went.
+    const [row] = await dbRows(
+      "SELECT value FROM api_cache WHERE key = 'openalex:list:W3045921891:references:most_cited:0'",
+    );
+    expect(JSON.parse(row!.value as string).titles_resolved).toBe(5);
+    const next = structuredOf(
+      await callTool("papers_citations", { id: "2007.14454", direction: "references", start: 5, limit: 5 }),
+    );
+    expect(next.served_from).toBe("cache");
+    const [after] = await dbRows(
+      "SELECT value FROM api_cache WHERE key = 'openalex:list:W3045921891:references:most_cited:0'",
+    );
+    expect(JSON.parse(after!.value as string).titles_resolved).toBe(10);
   });
 
   it("sorts by newest and oldest with OpenAlex's own sort", async () => {

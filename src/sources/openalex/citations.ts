@@ -13,7 +13,7 @@ import { cacheGetMany, cachePut } from "../../store/cache";
 import { fromCache, type ServedFrom } from "../served-from";
 import { AllowanceSpent, openAlexGet } from "./client";
 import { CACHE_KEEP_MS, findWork, type WorkRecord } from "./lookup";
-import { resolveWorks } from "./resolve-works";
+import { resolveByDoi, resolveByTitle } from "./resolve-works";
 import type { CitationTarget } from "./target";
 import { type GraphWork, openAlexListSchema, readWorks, WORK_FIELDS } from "./work";
 import type { AppContext } from "../../context";
@@ -41,6 +41,8 @@ interface Chunk {
   anchor: number;
   fresh_until: number;
   unreadable: number;
+  /** The leading works already looked for in the mirrors by title (done for a page's works when it is read). */
+  titles_resolved: number;
 }
 
 export interface CitationPageRequest {
@@ -88,6 +90,7 @@ export async function citationPage(ctx: AppContext, request: CitationPageRequest
   const found = await findWork(ctx, request.target, deadline);
   const work = found.work;
   const walk = await walkChunks(ctx, work.openalex_id, request, deadline);
+  await resolvePageTitles(ctx, walk, request.start, request.start + request.limit);
   const listed = walk.chunks.flatMap((chunk) => chunk.works);
   const works = listed.slice(request.start, request.start + request.limit);
   const total = walk.chunks[0]?.count ?? 0;
@@ -125,6 +128,8 @@ export async function citationPage(ctx: AppContext, request: CitationPageRequest
 
 interface Walk {
   chunks: Chunk[];
+  /** Each chunk's cache key and when it was fetched (its row is rewritten with that time). */
+  stored: { key: string; fetchedAt: number }[];
   /** The listing ended before the page did (or exactly at it). */
   ended: boolean;
   /** Set when every chunk came from the cache: the oldest one's fetch time. */
@@ -144,6 +149,7 @@ async function walkChunks(
   );
   const cached = await cacheGetMany<Chunk>(ctx.env.DB, keys);
   const chunks: Chunk[] = [];
+  const stored: Walk["stored"] = [];
   const notices: string[] = [];
   let allCached = true;
   let oldest = Number.POSITIVE_INFINITY;
@@ -154,13 +160,15 @@ async function walkChunks(
     const hit = cached.get(keys[index]!);
     const usable = hit && (index === 0 || hit.value.anchor === chunks[0]!.anchor) ? hit : undefined;
     let chunk: Chunk;
+    let fetchedAt = usable?.fetchedAt ?? Date.now();
     if (usable && (usable.value.fresh_until > Date.now() || spent)) {
       chunk = usable.value;
       oldest = Math.min(oldest, usable.fetchedAt);
     } else {
       try {
         chunk = await fetchChunk(ctx, workId, request, cursor!, index === 0 ? Date.now() : chunks[0]!.anchor, deadline);
-        await cachePut(ctx.env.DB, [{ key: keys[index]!, value: chunk, ttlMs: CACHE_KEEP_MS }]);
+        fetchedAt = Date.now();
+        await cachePut(ctx.env.DB, [{ key: keys[index]!, value: chunk, ttlMs: CACHE_KEEP_MS }], fetchedAt);
         allCached = false;
       } catch (error) {
         if (!usable || !(error instanceof PapersError) || !error.retryable) throw error;
@@ -176,6 +184,7 @@ async function walkChunks(
       }
     }
     chunks.push(chunk);
+    stored.push({ key: keys[index]!, fetchedAt });
     listed += chunk.works.length;
     const repeated = chunk.next_cursor !== null && chunk.next_cursor === cursor;
     cursor = chunk.next_cursor;
@@ -183,9 +192,9 @@ async function walkChunks(
     // to end a listing: OpenAlex's counts and its listings drift apart.
     const short = chunk.works.length + chunk.unreadable < CHUNK_SIZE;
     if (chunk.works.length === 0 || cursor === null || repeated || short || listed >= MAX_LISTED)
-      return { chunks, ended: true, fetchedAt: allCached ? oldest : undefined, notices };
+      return { chunks, stored, ended: true, fetchedAt: allCached ? oldest : undefined, notices };
   }
-  return { chunks, ended: false, fetchedAt: allCached ? oldest : undefined, notices };
+  return { chunks, stored, ended: false, fetchedAt: allCached ? oldest : undefined, notices };
 }
 
 async function fetchChunk(
@@ -214,11 +223,29 @@ async function fetchChunk(
     });
   const { works, unreadable } = readWorks(parsed.data.results.slice(0, CHUNK_SIZE));
   return {
-    works: await resolveWorks(ctx, works),
+    works: await resolveByDoi(ctx, works),
     count: parsed.data.meta.count,
     next_cursor: parsed.data.meta.next_cursor ?? null,
     anchor,
     fresh_until: Date.now() + ctx.config.OPENALEX_LIST_TTL_SECONDS * 1000,
     unreadable,
+    titles_resolved: 0,
   };
+}
+
+/**
+ * The page's works not yet looked for by title are (a page's worth of resolver calls, not a whole
+ * chunk's), and their chunks are stored again with their fetch time kept.
+ */
+async function resolvePageTitles(ctx: AppContext, walk: Walk, start: number, end: number): Promise<void> {
+  for (const [index, chunk] of walk.chunks.entries()) {
+    const first = index * CHUNK_SIZE;
+    const needed = Math.min(chunk.works.length, Math.max(0, end - first));
+    if (start >= first + chunk.works.length || needed <= chunk.titles_resolved) continue;
+    const resolved = await resolveByTitle(ctx, chunk.works.slice(chunk.titles_resolved, needed));
+    chunk.works.splice(chunk.titles_resolved, resolved.length, ...resolved);
+    chunk.titles_resolved = needed;
+    const { key, fetchedAt } = walk.stored[index]!;
+    await cachePut(ctx.env.DB, [{ key, value: chunk, ttlMs: CACHE_KEEP_MS }], fetchedAt);
+  }
 }
