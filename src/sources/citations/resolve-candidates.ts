@@ -137,10 +137,8 @@ export async function rankArxiv(
   fields: ReferenceFields,
   found: Found[],
   tried: string[],
-  mirrorsOnly = false,
 ): Promise<void> {
   const mirror = ctx.config.ARXIV_MIRROR_ENABLED && (await mirrorState(ctx.env.DB)).ready;
-  if (mirrorsOnly && !mirror) return;
   // Lower-case words only: arXiv's grammar would read AND/OR/NOT and field prefixes.
   const query = mirror
     ? titleWords.slice(0, 30).join(" ")
