@@ -11,6 +11,7 @@
 //   lookup-404      the work lookup itself is a 404 (so: not in OpenAlex)
 //   empty-end       two full pages (400 works), then an empty page whose next_cursor is still set
 //   null-end        one full page (200 works) whose next_cursor is already null
+//   null-title      three citing works, the second with a null title
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), {
     status,
@@ -80,6 +81,11 @@ export function openAlexScenario(url: URL): Response | undefined {
       return index >= 2 ? page(0, 0, 400, "c3") : page(index * 200, 200, 400, `c${index + 1}`);
     case "null-end":
       return page(0, 200, 200, null);
+    case "null-title": {
+      // One citing work whose title is null (as the recorded paratext work's is) among two with titles.
+      const works = [generatedWork(0), { ...generatedWork(1), title: null, display_name: null }, generatedWork(2)];
+      return json({ meta: { count: 3, page: null, per_page: 200, next_cursor: null }, results: works });
+    }
     case "truncated-json":
       return new Response(
         JSON.stringify({ meta: { count: 3, next_cursor: "c1" }, results: [generatedWork(0)] }).slice(0, 90),

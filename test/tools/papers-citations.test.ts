@@ -218,16 +218,23 @@ describe("papers_citations", () => {
   });
 
   it("a work with a null title is listed as untitled, not dropped or failed", async () => {
-    const result = await callTool("papers_citations", { id: "10.9999/null-title" });
-    // Its citing list has no recording: the fake's plain 404 is not a list, so nothing is cached for it.
-    expect(toolError(result).reason).toBe("upstream_malformed");
-    expect(await dbRows("SELECT key FROM api_cache WHERE key LIKE 'openalex:list:%'")).toEqual([]);
+    const { result } = await callToolWith("papers_citations", { id: "2401.00007" }, scenario("null-title"));
+    const page = structuredOf(result);
+    expect(page.works).toHaveLength(3);
+    expect(page.works[1].title).toBeNull();
+    expect(result.content[0]!.text).toContain("2. (untitled)");
+    // The recorded null-title work as the paper looked up: its title is null, the count 0, and it is cached as such.
+    expect(toolError(await callTool("papers_citations", { id: "10.9999/null-title" })).reason).toBe(
+      "upstream_malformed",
+    );
     const [work] = await dbRows("SELECT value FROM api_cache WHERE key = 'openalex:work:10.9999/null-title'");
     expect(JSON.parse(work!.value as string).work).toMatchObject({
       openalex_id: "W4234567890",
       title: null,
       cited_by_count: 0,
     });
+    // Its citing list has no recording: the fake's plain 404 is not a list, so no list row is cached for it.
+    expect(await dbRows("SELECT key FROM api_cache WHERE key LIKE 'openalex:list:W4234567890%'")).toEqual([]);
   });
 
   it.each([
