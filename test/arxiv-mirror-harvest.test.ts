@@ -130,6 +130,14 @@ describe("harvest", { timeout: 60_000 }, () => {
     expect(state).toMatchObject({ watermark: today(), complete_scope: "all of arXiv", next_cursor: null });
     expect(state!.complete_at).not.toBeNull();
     expect(JSON.parse(state!.verified)).toMatchObject({ ok: true, integrity: "ok", fts_integrity: "ok", papers: 179 });
+    // What the run cost the database, from D1's metadata (issue 34): writes, reads, the rebuild's share, the longest statement.
+    expect(state!.run_rows_written).toBeGreaterThan(179);
+    expect(state!.run_rows_read).toBeGreaterThan(0);
+    expect(state!.run_db_ms).toBeGreaterThan(0);
+    expect(state!.rank_db_ms).toBeGreaterThan(0);
+    expect(state!.rank_db_ms).toBeLessThan(state!.run_db_ms);
+    expect(state!.run_slowest_ms).toBeGreaterThan(0);
+    expect(state!.run_slowest_ms).toBeLessThanOrEqual(state!.run_db_ms);
     const deleted = await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers WHERE id = '0704.0005'").first<{
       n: number;
     }>();

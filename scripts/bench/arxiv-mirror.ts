@@ -33,6 +33,8 @@ const DELAY_MS = Number(arg("--delay", "1000"));
 const PAGES = Number(arg("--pages", "6"));
 // --searches-only: build the mirror and run the searches (the 3.2 million run); no ingest or harvest.
 const SEARCHES_ONLY = process.argv.includes("--searches-only");
+// --refresh: with --searches-only, still run the refresh ingest (1,000 revised papers five times, 1,000 new) at the end.
+const REFRESH = !SEARCHES_ONLY || process.argv.includes("--refresh");
 const QUALITY_SAMPLE = Number(arg("--quality-sample", "150"));
 const NAME = arg("--name", "mirror");
 // --db FILE: serve a mirror file built before (by bench:mirror:offline, the same fill and ranking
@@ -110,14 +112,19 @@ async function status(url) {
 
 /** Starts a cold run and waits for it to finish; returns the wall time and the final status. */
 /** A cold run lists the datestamp windows too; a refresh (the mirror has a watermark) is one window. */
-async function harvest(url, mode = "cold") {
+async function harvest(url, mode = "cold", { untilRebuilt = false } = {}) {
   const before = await status(url);
   const t0 = performance.now();
   const started = await fetch(`${url}/admin/harvest?source=arxiv&mode=${mode}`, { method: "POST", headers: admin });
   if (started.status !== 202) throw new Error(`admin/harvest: HTTP ${started.status} ${await started.text()}`);
   for (;;) {
     const now = await status(url);
-    if (now.status === "done" && now.started_at !== before.started_at)
+    // untilRebuilt: also wait for the steps after the run (verify, the ranking tables' rebuild).
+    if (
+      now.status === "done" &&
+      now.started_at !== before.started_at &&
+      (!untilRebuilt || now.run.pending_step === null)
+    )
       return { ms: performance.now() - t0, status: now };
     if (now.status === "error") throw new Error(`harvest failed: ${now.last_error}`);
     if (performance.now() - t0 > 600_000) throw new Error("harvest did not finish in 10 minutes");
@@ -467,7 +474,7 @@ try {
   // mirror (seconds), and a pause that long between requests lets the server drop the client's
   // kept-alive connection just as it is reused ("other side closed").
   const refreshPages = [];
-  for (let run = 0; run < (SEARCHES_ONLY ? 0 : 5); run++) {
+  for (let run = 0; run < (REFRESH ? 5 : 0); run++) {
     const revised = [];
     let i = 0;
     for (const record of synthesize(PAPERS, { seed: 300 + run, pools }))
@@ -558,7 +565,9 @@ try {
       await throughput(stack.mcpUrl, questionTexts, 32),
     ];
     report.call_floor = await callFloor(stack.mcpUrl);
-    if (!SEARCHES_ONLY) await refreshIngest(stack, refreshPages);
+    // What the searches cost the database: each one's mirror_search log line (D1's metadata).
+    report.search_db_cost = dbCostOfSearches(stack.logs());
+    if (REFRESH) await refreshIngest(stack, refreshPages);
   } catch (error) {
     // Show what the Worker said before the failure.
     console.error(
@@ -577,23 +586,49 @@ try {
   await oai.close();
 }
 
+/** rows_read, SQL time and statements per mirror search, from the Worker's mirror_search log lines. */
+function dbCostOfSearches(logs) {
+  const lines = logs
+    .split("\n")
+    .filter((line) => line.includes('"event":"mirror_search"'))
+    .map((line) => JSON.parse(line.slice(line.indexOf("{"))));
+  const stats = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mean = sorted.reduce((sum, v) => sum + v, 0) / Math.max(1, sorted.length);
+    return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1), mean: round(mean, 1) };
+  };
+  return {
+    searches: lines.length,
+    rows_read: stats(lines.map((line) => line.rows_read)),
+    sql_duration_ms: stats(lines.map((line) => line.sql_duration_ms)),
+    slowest_statement_ms: stats(lines.map((line) => line.slowest_ms)),
+    statements: stats(lines.map((line) => line.statements)),
+  };
+}
+
 async function refreshIngest(stack, refreshPages) {
   console.error("bench: searches done; refresh ingest");
   // Refresh: 1,000 held papers spread over the whole mirror, with new text and new categories.
   const refresh = [];
+  const database = [];
   for (const revised of refreshPages) {
     oai.setPages([revised]);
-    const { status: s } = await harvest(stack.url, "refresh");
+    const { status: s } = await harvest(stack.url, "refresh", { untilRebuilt: true });
     refresh.push(s.run.last_page_ms);
+    database.push(s.run.database);
   }
   // New papers into the full mirror.
   oai.setPages([records(1000, { seed: 400, idOf: (_r, i) => `2611.${String(50000 + i).padStart(5, "0")}` })]);
-  const { status: added } = await harvest(stack.url, "refresh");
+  const { status: added } = await harvest(stack.url, "refresh", { untilRebuilt: true });
   report.ingest_full = {
     mirror_papers: PAPERS,
     refresh_runs_ms: refresh,
     refresh_median_ms: median(refresh),
     new_papers_ms: added.run.last_page_ms,
+    // Each refresh run's database cost (run.database on /status): its SQL time, the full rank rebuild's share,
+    // rows read and written, the longest statement.
+    refresh_runs_database: database,
+    new_papers_database: added.run.database,
   };
   const verify = await fetch(`${stack.url}/admin/harvest`, { headers: admin });
   report.status_after = (await verify.json()).mirrors.find((m) => m.source === "arxiv");

@@ -21,9 +21,11 @@ import {
   type VerifyResult,
 } from "../store/arxiv-mirror-verify";
 import { pageWriteStatements } from "../store/arxiv-mirror-writes";
+import { emptyMeter, meteredDatabase } from "../store/d1-meter";
 import { rankSlice } from "../store/arxiv-rank-tables";
 import { GateRefusal, politeFetch, readTextCapped } from "../upstream/fetch";
 import {
+  addRunDbCost,
   finishRunStatement,
   markArxivRunFailed,
   markEnqueued,
@@ -622,14 +624,18 @@ export const arxivHarvester: Harvester = {
     }
     const afterRun = cursor.kind === "verify" || cursor.kind === "rank";
     if (afterRun ? state.status !== "done" : state.status !== "running") return; // stopped, or already finished
+    // Each step's statements are metered: the run's database time is on /status (docs/operations.md).
+    const meter = emptyMeter();
+    const metered: AppContext = { ...ctx, env: { ...ctx.env, DB: meteredDatabase(ctx.env.DB, meter) } };
     try {
-      if (cursor.kind === "list") await listStep(ctx, state, msg.run_id, cursor);
-      else if (cursor.kind === "skipped") await skippedStep(ctx, state, msg.run_id, cursor);
-      else if (cursor.kind === "verify") await verifyStep(ctx, msg.run_id, cursor);
-      else await rankStep(ctx, msg.run_id, cursor);
+      if (cursor.kind === "list") await listStep(metered, state, msg.run_id, cursor);
+      else if (cursor.kind === "skipped") await skippedStep(metered, state, msg.run_id, cursor);
+      else if (cursor.kind === "verify") await verifyStep(metered, msg.run_id, cursor);
+      else await rankStep(metered, msg.run_id, cursor);
     } catch (error) {
       await retryLater(ctx, msg.run_id, cursor, error);
     }
+    await addRunDbCost(ctx.env.DB, msg.run_id, cursor.kind === "rank", meter);
   },
 
   async onDeadLetter(ctx, msg, reason) {

@@ -122,7 +122,8 @@ export function startRunStatement(
          enqueued_step = 1, next_cursor = ?3,
          next_attempt_at = NULL, resumption_token = NULL, from_datestamp = ?4, run_records = 0, run_deleted = 0,
          run_retries = 0, run_resumes = 0, run_restarts = 0, complete_list_size = NULL, started_at = ?5,
-         finished_at = NULL, updated_at = ?5, last_error = NULL, verified = NULL`,
+         finished_at = NULL, updated_at = ?5, last_error = NULL, verified = NULL, run_db_ms = 0, run_rows_read = 0,
+         run_rows_written = 0, rank_db_ms = 0, run_slowest_ms = 0`,
     )
     .bind(run.runId, run.mode, JSON.stringify(run.first), run.from, run.now);
 }
@@ -384,4 +385,28 @@ export async function skippedTriedThisRun(db: D1Database, runId: string): Promis
     .bind(runId)
     .first<{ n: number }>();
   return row?.n ?? 0;
+}
+
+/** Adds a step's database cost to its run (a rank step's SQL time apart, as the rebuild's). */
+export async function addRunDbCost(
+  db: D1Database,
+  runId: string,
+  rank: boolean,
+  cost: { sql_duration_ms: number; rows_read: number; rows_written: number; slowest_ms: number },
+): Promise<void> {
+  await db
+    .prepare(
+      "UPDATE harvest_state SET run_db_ms = run_db_ms + ?1, rank_db_ms = rank_db_ms + ?2, " +
+        "run_rows_read = run_rows_read + ?3, run_rows_written = run_rows_written + ?4, " +
+        "run_slowest_ms = max(run_slowest_ms, ?5) WHERE source = 'arxiv' AND run_id = ?6",
+    )
+    .bind(
+      cost.sql_duration_ms,
+      rank ? cost.sql_duration_ms : 0,
+      cost.rows_read,
+      cost.rows_written,
+      cost.slowest_ms,
+      runId,
+    )
+    .run();
 }

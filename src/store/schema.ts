@@ -1,5 +1,5 @@
 // drizzle models of the ordinary tables. FTS5 tables and triggers live only in migrations/*.sql.
-import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const harvestState = sqliteTable("harvest_state", {
   source: text("source").primaryKey(),
@@ -35,6 +35,12 @@ export const harvestState = sqliteTable("harvest_state", {
   runRetries: integer("run_retries").notNull().default(0),
   runResumes: integer("run_resumes").notNull().default(0),
   runRestarts: integer("run_restarts").notNull().default(0),
+  // What the run cost the database (migration 0012).
+  runDbMs: real("run_db_ms").notNull().default(0),
+  runRowsRead: integer("run_rows_read").notNull().default(0),
+  runRowsWritten: integer("run_rows_written").notNull().default(0),
+  rankDbMs: real("rank_db_ms").notNull().default(0),
+  runSlowestMs: real("run_slowest_ms").notNull().default(0),
 });
 
 export const apiCache = sqliteTable("api_cache", {

@@ -25,6 +25,16 @@ export interface MirrorStatus {
     retries: number;
     resumes: number;
     window_restarts: number;
+    /** The step still to come (list, skipped, verify, rank); null when the run and its rebuild are over. */
+    pending_step: string | null;
+    /** What the run cost the database (D1's own metadata): SQL time, the rank rebuild's share, rows, the longest statement. */
+    database: {
+      sql_ms: number;
+      rank_rebuild_sql_ms: number;
+      rows_read: number;
+      rows_written: number;
+      slowest_statement_ms: number;
+    };
   };
   /** The last verify (integrity, FTS integrity, counts), when one ran. */
   verified: unknown;
@@ -41,8 +51,18 @@ export interface MirrorStatus {
   unreadable_records?: { open: number; recovered: number; deleted: number; without_id: number };
 }
 
+/** A D1 database's size against D1's limit (10 GB a database, which Cloudflare does not raise). */
+export interface DatabaseSize {
+  binding: string;
+  size_bytes: number | null;
+  limit_bytes: number;
+  used_percent: number | null;
+}
+
+export const D1_LIMIT_BYTES = 10_000_000_000;
+
 export type StoreHealth =
-  | { reachable: true; latency_ms: number; mirrors: MirrorStatus[] }
+  | { reachable: true; latency_ms: number; databases: DatabaseSize[]; mirrors: MirrorStatus[] }
   | { reachable: false; error: string; mirrors: [] };
 
 /** The sources a mirror exists for; a source with no harvest yet shows as idle with 0 records. */
@@ -80,6 +100,14 @@ export async function readStoreHealth(db: D1Database): Promise<StoreHealth> {
           retries: row?.runRetries ?? 0,
           resumes: row?.runResumes ?? 0,
           window_restarts: row?.runRestarts ?? 0,
+          pending_step: pendingStep(row?.nextCursor ?? null),
+          database: {
+            sql_ms: Math.round(row?.runDbMs ?? 0),
+            rank_rebuild_sql_ms: Math.round(row?.rankDbMs ?? 0),
+            rows_read: row?.runRowsRead ?? 0,
+            rows_written: row?.runRowsWritten ?? 0,
+            slowest_statement_ms: Math.round((row?.runSlowestMs ?? 0) * 100) / 100,
+          },
         },
         verified: parseJson(row?.verified ?? null),
         complete: row?.completeAt ? { at: row.completeAt, scope: row.completeScope ?? null } : null,
@@ -89,7 +117,7 @@ export async function readStoreHealth(db: D1Database): Promise<StoreHealth> {
     });
     const arxiv = mirrors.find((mirror) => mirror.source === "arxiv")!;
     Object.assign(arxiv, await arxivHarvestDetail(db, bySource.get("arxiv")?.runId ?? null));
-    return { reachable: true, latency_ms: Date.now() - started, mirrors };
+    return { reachable: true, latency_ms: Date.now() - started, databases: [await databaseSize(db, "DB")], mirrors };
   } catch (error) {
     return { reachable: false, error: error instanceof Error ? error.message : String(error), mirrors: [] };
   }
@@ -142,4 +170,21 @@ function parseJson(text: string | null): unknown {
   } catch {
     return text;
   }
+}
+
+/** The database's size as D1 reports it after any statement (meta.size_after). */
+async function databaseSize(db: D1Database, binding: string): Promise<DatabaseSize> {
+  const probe = await db.prepare("SELECT 1").run();
+  const size = typeof probe.meta.size_after === "number" ? probe.meta.size_after : null;
+  return {
+    binding,
+    size_bytes: size,
+    limit_bytes: D1_LIMIT_BYTES,
+    used_percent: size === null ? null : Math.round((size / D1_LIMIT_BYTES) * 10_000) / 100,
+  };
+}
+
+function pendingStep(nextCursor: string | null): string | null {
+  const parsed = parseJson(nextCursor) as { kind?: unknown } | null;
+  return parsed && typeof parsed.kind === "string" ? parsed.kind : null;
 }

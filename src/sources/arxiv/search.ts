@@ -1,6 +1,7 @@
 // arxiv_search_papers behind the tool: answer from the mirror when it can answer the way arXiv
 // would, else from arXiv's API (with the reason in the answer). When arXiv's API fails on a
 // search the mirror could have answered (only more approximately), the mirror answers and says so.
+import { emptyMeter, meterFields, meteredReader } from "../../store/d1-meter";
 import { PapersError } from "../../errors";
 import { mirrorState, type MirrorState } from "../../store/arxiv-mirror-state";
 import { searchMirror, type MirrorOrdering } from "../../store/arxiv-mirror-search";
@@ -107,13 +108,17 @@ async function mirrorAnswer(
   ignoreDateOutliers = false,
 ): Promise<SearchOutcome | { live: string; mirrorCouldApproximate: boolean }> {
   // Read through a D1 session: a deployed mirror with read replication answers from the nearest replica.
-  const result = await searchMirror(ctx.env.DB.withSession("first-unconstrained"), plan, {
+  // What the search cost the database is logged (docs/operations.md): rows read, SQL time, region.
+  const meter = emptyMeter();
+  const started = performance.now();
+  const result = await searchMirror(meteredReader(ctx.env.DB.withSession("first-unconstrained"), meter), plan, {
     sortBy: input.sortBy,
     sortOrder: input.sortOrder,
     start: input.start,
     limit: input.maxResults,
     ignoreDateOutliers,
   });
+  ctx.log({ event: "mirror_search", ...meterFields(meter), ms: Math.round(performance.now() - started) });
   if (result.kind === "live") return { live: result.reason, mirrorCouldApproximate: result.mirrorCouldApproximate };
   const note = ORDERING_NOTE[result.ordering];
   return {

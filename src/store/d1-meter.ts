@@ -1,0 +1,107 @@
+// What a piece of work cost the database, from D1's own result metadata: rows read and written,
+// SQL time (meta.timings.sql_duration_ms; meta.duration where that is absent) and the region that
+// served it (served_by_region: production only; absent under wrangler dev). A metered reader wraps
+// a database or a session: every statement run through it (all, run, first, batch) adds to one
+// meter, so a search or a harvest step can log what it cost as a whole.
+import type { D1Reader } from "../search/rank-types";
+
+export interface D1Meter {
+  statements: number;
+  rows_read: number;
+  rows_written: number;
+  sql_duration_ms: number;
+  /** The longest one statement held the database. */
+  slowest_ms: number;
+  /** The regions that answered (read replicas included); empty under wrangler dev. */
+  served_by_region: string[];
+}
+
+export const emptyMeter = (): D1Meter => ({
+  statements: 0,
+  rows_read: 0,
+  rows_written: 0,
+  sql_duration_ms: 0,
+  slowest_ms: 0,
+  served_by_region: [],
+});
+
+type Meta = D1Meta & { timings?: { sql_duration_ms?: number }; served_by_region?: string };
+
+function record(meter: D1Meter, meta: Meta | undefined): void {
+  meter.statements++;
+  if (!meta) return;
+  meter.rows_read += meta.rows_read ?? 0;
+  meter.rows_written += meta.rows_written ?? 0;
+  const ms = meta.timings?.sql_duration_ms ?? meta.duration ?? 0;
+  meter.sql_duration_ms += ms;
+  meter.slowest_ms = Math.max(meter.slowest_ms, ms);
+  if (meta.served_by_region && !meter.served_by_region.includes(meta.served_by_region))
+    meter.served_by_region.push(meta.served_by_region);
+}
+
+const inner = new WeakMap<object, D1PreparedStatement>();
+
+function meteredStatement(statement: D1PreparedStatement, meter: D1Meter): D1PreparedStatement {
+  const wrapped = {
+    bind: (...values: unknown[]) => meteredStatement(statement.bind(...values), meter),
+    async all<T>() {
+      const result = await statement.all<T>();
+      record(meter, result.meta as Meta);
+      return result;
+    },
+    async run<T>() {
+      const result = await statement.run<T>();
+      record(meter, result.meta as Meta);
+      return result;
+    },
+    // first() carries no metadata: the statement runs as all() and its first row is taken.
+    async first<T>(column?: string) {
+      const result = await statement.all<Record<string, unknown>>();
+      record(meter, result.meta as Meta);
+      const row = result.results[0];
+      if (row === undefined) return null;
+      return (column === undefined ? row : (row[column] ?? null)) as T;
+    },
+    raw: statement.raw.bind(statement),
+  } as unknown as D1PreparedStatement;
+  inner.set(wrapped, statement);
+  return wrapped;
+}
+
+/** A reader over `db` whose every statement adds to `meter`. */
+export function meteredReader<T extends D1Reader>(db: T, meter: D1Meter): T {
+  const reader = {
+    prepare: (sql: string) => meteredStatement(db.prepare(sql), meter),
+    async batch<R>(statements: D1PreparedStatement[]) {
+      const results = await db.batch<R>(statements.map((statement) => inner.get(statement) ?? statement));
+      for (const result of results) record(meter, result.meta as Meta);
+      return results;
+    },
+  };
+  return reader as unknown as T;
+}
+
+/** The whole database metered (sessions too; exec and dump pass through unmetered). */
+export function meteredDatabase(db: D1Database, meter: D1Meter): D1Database {
+  return {
+    ...meteredReader(db, meter),
+    withSession: (constraint?: string) => {
+      const session = db.withSession(constraint as D1SessionConstraint);
+      return { ...meteredReader(session, meter), getBookmark: () => session.getBookmark() };
+    },
+    exec: (sql: string) => db.exec(sql),
+    dump: () => db.dump(),
+  } as unknown as D1Database;
+}
+
+/** A meter as one log line's fields (durations rounded to 0.01 ms). */
+export function meterFields(meter: D1Meter): Record<string, unknown> {
+  return {
+    statements: meter.statements,
+    rows_read: meter.rows_read,
+    rows_written: meter.rows_written,
+    sql_duration_ms: Math.round(meter.sql_duration_ms * 100) / 100,
+    slowest_ms: Math.round(meter.slowest_ms * 100) / 100,
+    ...(meter.served_by_region.length > 0 ? { served_by_region: meter.served_by_region.join(",") } : {}),
+  };
+}

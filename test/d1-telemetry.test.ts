@@ -1,0 +1,84 @@
+// What the database costs (issue 34, item 4): every mirror search logs D1's rows read, SQL time and
+// serving region as one line, measured by a metered reader that changes no answer; /status shows
+// the database's size against D1's 10 GB limit.
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
+import { emptyMeter, meteredReader } from "../src/store/d1-meter";
+import { searchMirror } from "../src/store/arxiv-mirror-search";
+import { callToolWith } from "./helpers";
+import { seedMirror } from "./mirror/driver";
+
+afterEach(() => vi.restoreAllMocks());
+
+function plan(query: string) {
+  const planned = planMirrorSearch(query, {}, new Date());
+  if ("live" in planned) throw new Error(planned.live);
+  return planned.plan;
+}
+
+describe("D1 telemetry", () => {
+  it("a metered search gives the same page and counts its statements, rows read and SQL time", async () => {
+    await seedMirror();
+    const options = { sortBy: "relevance" as const, sortOrder: "descending" as const, start: 0, limit: 10 };
+    const plain = await searchMirror(env.DB, plan("quantum entanglement"), options);
+    const meter = emptyMeter();
+    const metered = await searchMirror(meteredReader(env.DB, meter), plan("quantum entanglement"), options);
+    expect(metered).toEqual(plain);
+    expect(meter.statements).toBeGreaterThan(0);
+    expect(meter.rows_read).toBeGreaterThan(0);
+    expect(meter.rows_written).toBe(0);
+    expect(meter.sql_duration_ms).toBeGreaterThanOrEqual(0);
+    // Local D1 names no region; production's served_by_region is added when present.
+    expect(meter.served_by_region).toEqual([]);
+  });
+
+  it("batches and first() are metered too", async () => {
+    await seedMirror();
+    const meter = emptyMeter();
+    const db = meteredReader(env.DB, meter);
+    const one = await db.prepare("SELECT count(*) AS n FROM arxiv_papers").first<{ n: number }>();
+    expect(one!.n).toBeGreaterThan(1000);
+    expect(await db.prepare("SELECT count(*) AS n FROM arxiv_papers").first<number>("n")).toBe(one!.n);
+    const results = await db.batch([db.prepare("SELECT 1 AS a"), db.prepare("SELECT id FROM arxiv_papers LIMIT 3")]);
+    expect(results[1]!.results).toHaveLength(3);
+    expect(meter.statements).toBe(4);
+    expect(meter.rows_read).toBeGreaterThanOrEqual(3);
+  });
+
+  it("a mirror search through the tool logs one mirror_search line with what it cost", async () => {
+    await seedMirror();
+    const lines: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+    await callToolWith("arxiv_search_papers", { query: "quantum entanglement" }, { LOG_TOOL_CALLS: "true" });
+    const searches = () => lines.filter((line) => line.includes('"mirror_search"')).map((line) => JSON.parse(line));
+    await vi.waitFor(() => expect(searches()).toHaveLength(1));
+    expect(searches()[0]).toMatchObject({
+      event: "mirror_search",
+      statements: expect.any(Number),
+      rows_read: expect.any(Number),
+      rows_written: 0,
+      sql_duration_ms: expect.any(Number),
+      ms: expect.any(Number),
+    });
+    expect(searches()[0].rows_read).toBeGreaterThan(0);
+  });
+
+  it("/status shows the database's size against D1's 10 GB limit", async () => {
+    await seedMirror();
+    const { default: worker } = await import("../src/index");
+    const { createExecutionContext } = await import("cloudflare:test");
+    const response = await worker.fetch(
+      new Request("http://localhost/status") as unknown as Parameters<typeof worker.fetch>[0],
+      env,
+      createExecutionContext(),
+    );
+    const status = (await response.json()) as {
+      databases: { binding: string; size_bytes: number; limit_bytes: number; used_percent: number }[];
+    };
+    expect(status.databases).toHaveLength(1);
+    expect(status.databases[0]).toMatchObject({ binding: "DB", limit_bytes: 10_000_000_000 });
+    expect(status.databases[0]!.size_bytes).toBeGreaterThan(1_000_000);
+    expect(status.databases[0]!.used_percent).toBeGreaterThan(0);
+  });
+});
