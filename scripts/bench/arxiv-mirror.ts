@@ -35,6 +35,9 @@ const PAGES = Number(arg("--pages", "6"));
 const SEARCHES_ONLY = process.argv.includes("--searches-only");
 // --refresh: with --searches-only, still run the refresh ingest (1,000 revised papers five times, 1,000 new) at the end.
 const REFRESH = !SEARCHES_ONLY || process.argv.includes("--refresh");
+// --refresh-runs N: only N refreshes of 1,000 revised papers (default 5, then 1,000 new papers); each
+// waits for its full rank rebuild (at 1,000,000 papers through wrangler dev: over 10 minutes).
+const REFRESH_RUNS = Number(arg("--refresh-runs", "5"));
 const QUALITY_SAMPLE = Number(arg("--quality-sample", "150"));
 const NAME = arg("--name", "mirror");
 // --db FILE: serve a mirror file built before (by bench:mirror:offline, the same fill and ranking
@@ -127,7 +130,8 @@ async function harvest(url, mode = "cold", { untilRebuilt = false } = {}) {
     )
       return { ms: performance.now() - t0, status: now };
     if (now.status === "error") throw new Error(`harvest failed: ${now.last_error}`);
-    if (performance.now() - t0 > 600_000) throw new Error("harvest did not finish in 10 minutes");
+    const limitMs = untilRebuilt ? 3_600_000 : 600_000;
+    if (performance.now() - t0 > limitMs) throw new Error(`harvest did not finish in ${limitMs / 60_000} minutes`);
     await sleep(20);
   }
 }
@@ -452,6 +456,8 @@ try {
   stack = await startStack({
     vars: stackVars(oai),
     readyTimeoutMs: 300_000,
+    // The Worker's mirror_search lines: what each search cost the database (search_db_cost).
+    workerLogs: true,
     prepareState: async (file) => {
       d1File = file;
       if (DB_FILE) {
@@ -474,7 +480,7 @@ try {
   // mirror (seconds), and a pause that long between requests lets the server drop the client's
   // kept-alive connection just as it is reused ("other side closed").
   const refreshPages = [];
-  for (let run = 0; run < (REFRESH ? 5 : 0); run++) {
+  for (let run = 0; run < (REFRESH ? REFRESH_RUNS : 0); run++) {
     const revised = [];
     let i = 0;
     for (const record of synthesize(PAPERS, { seed: 300 + run, pools }))
@@ -567,6 +573,7 @@ try {
     report.call_floor = await callFloor(stack.mcpUrl);
     // What the searches cost the database: each one's mirror_search log line (D1's metadata).
     report.search_db_cost = dbCostOfSearches(stack.logs());
+    writeFileSync(path.join(ROOT, "bench/results", `${NAME}.partial.json`), `${JSON.stringify(report, null, 2)}\n`);
     if (REFRESH) await refreshIngest(stack, refreshPages);
   } catch (error) {
     // Show what the Worker said before the failure.
@@ -616,6 +623,10 @@ async function refreshIngest(stack, refreshPages) {
     const { status: s } = await harvest(stack.url, "refresh", { untilRebuilt: true });
     refresh.push(s.run.last_page_ms);
     database.push(s.run.database);
+  }
+  if (REFRESH_RUNS < 5) {
+    report.ingest_full = { mirror_papers: PAPERS, refresh_runs_ms: refresh, refresh_runs_database: database };
+    return;
   }
   // New papers into the full mirror.
   oai.setPages([records(1000, { seed: 400, idOf: (_r, i) => `2611.${String(50000 + i).padStart(5, "0")}` })]);

@@ -102,7 +102,7 @@ export function spawnWranglerDev(args: string[], env: NodeJS.ProcessEnv) {
   return { child, logs: () => output, stop };
 }
 
-export async function loopbackArgs() {
+export async function loopbackArgs(logLevel: "info" | "log" = "info") {
   return [
     "--ip",
     "127.0.0.1",
@@ -111,9 +111,10 @@ export async function loopbackArgs() {
     "--inspector-port",
     String(await freePort()),
     "--show-interactive-dev-session=false",
-    // info: wrangler's "Ready on" line is how waitFor "ready" knows the Worker is loaded.
+    // info: wrangler's "Ready on" line is how waitFor "ready" knows the Worker is loaded; log adds
+    // the Worker's own console.log lines (its tool_call and mirror_search lines) to logs().
     "--log-level",
-    "info",
+    logLevel,
   ];
 }
 
@@ -129,6 +130,8 @@ export interface StackOptions {
   seed?: boolean;
   prepareState?: (d1File: string) => void | Promise<void>;
   fixturesDir?: string;
+  /** Keep the Worker's own log lines in logs() (wrangler's --log-level log). */
+  workerLogs?: boolean;
 }
 
 export async function startStack({
@@ -138,6 +141,7 @@ export async function startStack({
   seed = false,
   prepareState,
   fixturesDir,
+  workerLogs = false,
 }: StackOptions = {}) {
   const fake = await startFakeUpstream(fixturesDir ? { fixturesDir } : {});
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-e2e-"));
@@ -157,7 +161,7 @@ export async function startStack({
     rmSync(stateDir, { recursive: true, force: true });
     throw error;
   }
-  const loopback = await loopbackArgs();
+  const loopback = await loopbackArgs(workerLogs ? "log" : "info");
   const url = `http://127.0.0.1:${loopback[loopback.indexOf("--port") + 1]}`;
   // vars may depend on where the stack runs (AUTH_MODE=oauth needs PUBLIC_BASE_URL and the fake provider's origin).
   const extraVars = typeof vars === "function" ? vars({ url, fakeOrigin: fake.origin }) : vars;

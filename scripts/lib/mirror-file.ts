@@ -1,12 +1,59 @@
 // A mirror file built before (bench:mirror:offline) served by a bench's wrangler dev: copied over
 // the local D1 file, and marked complete as a finished harvest would leave it.
-import { copyFileSync, rmSync } from "node:fs";
-import type { DatabaseSync } from "node:sqlite";
+import { copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { fileURLToPath } from "node:url";
 
-/** Copies a mirror file over the local D1 file (its WAL was checkpointed when it was built). */
+const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../migrations");
+/** wrangler's record of applied migrations (bench:mirror:offline writes it into the files it builds). */
+export const MIGRATIONS_TABLE_SQL =
+  "CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, " +
+  "applied_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)";
+
+/**
+ * Copies a mirror file over the local D1 file (its WAL was checkpointed when it was built), then
+ * brings it to the current schema: the migrations its d1_migrations table does not list are
+ * applied. A file built before that table was written tries each migration in a savepoint: one
+ * whose objects are already there fails and leaves nothing. wrangler's own record of the applied
+ * migrations is written back, so wrangler dev applies none again.
+ */
 export function copyMirrorFile(source: string, d1File: string): void {
+  const target = new DatabaseSync(d1File);
+  const applied = target.prepare("SELECT * FROM d1_migrations ORDER BY id").all();
+  target.close();
   copyFileSync(source, d1File);
   for (const suffix of ["-wal", "-shm"]) rmSync(`${d1File}${suffix}`, { force: true });
+  const db = new DatabaseSync(d1File);
+  try {
+    const recorded = db.prepare("SELECT name FROM sqlite_master WHERE name = 'd1_migrations'").get()
+      ? new Set(
+          db
+            .prepare("SELECT name FROM d1_migrations")
+            .all()
+            .map((row) => row.name as string),
+        )
+      : undefined;
+    for (const file of readdirSync(MIGRATIONS).sort()) {
+      if (recorded?.has(file)) continue;
+      db.exec("SAVEPOINT migration");
+      try {
+        db.exec(readFileSync(path.join(MIGRATIONS, file), "utf8"));
+        db.exec("RELEASE migration");
+        console.error(`mirror file: applied ${file}, which it was built without`);
+      } catch {
+        db.exec("ROLLBACK TO migration");
+        db.exec("RELEASE migration");
+      }
+    }
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)",
+    );
+    const insert = db.prepare("INSERT OR IGNORE INTO d1_migrations (id, name, applied_at) VALUES (?, ?, ?)");
+    for (const row of applied) insert.run(row.id as number, row.name as string, row.applied_at as string);
+  } finally {
+    db.close();
+  }
 }
 
 /**
