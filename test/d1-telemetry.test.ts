@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { emptyMeter, meteredReader } from "../src/store/d1-meter";
 import { searchMirror } from "../src/store/arxiv-mirror-search";
-import { callToolWith } from "./helpers";
+import { callToolWith, statusJson } from "./helpers";
 import { seedMirror } from "./mirror/driver";
 
 afterEach(() => vi.restoreAllMocks());
@@ -66,16 +66,7 @@ describe("D1 telemetry", () => {
 
   it("/status shows the database's size against D1's 10 GB limit", async () => {
     await seedMirror();
-    const { default: worker } = await import("../src/index");
-    const { createExecutionContext } = await import("cloudflare:test");
-    const response = await worker.fetch(
-      new Request("http://localhost/status") as unknown as Parameters<typeof worker.fetch>[0],
-      env,
-      createExecutionContext(),
-    );
-    const status = (await response.json()) as {
-      databases: { binding: string; size_bytes: number; limit_bytes: number; used_percent: number }[];
-    };
+    const status = await statusJson();
     expect(status.databases).toHaveLength(1);
     expect(status.databases[0]).toMatchObject({ binding: "DB", limit_bytes: 10_000_000_000 });
     expect(status.databases[0]!.size_bytes).toBeGreaterThan(1_000_000);

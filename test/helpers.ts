@@ -73,6 +73,14 @@ export async function dbRows(sql: string): Promise<Record<string, unknown>[]> {
   return (await env.DB.prepare(sql).all()).results as Record<string, unknown>[];
 }
 
+/** The Worker's /status answer (mirrors, databases, upstream allowances), through its own fetch handler. */
+export async function statusJson(): Promise<any> {
+  const { default: worker } = await import("../src/index");
+  const { createExecutionContext } = await import("cloudflare:test");
+  const request = new Request("http://localhost/status") as unknown as Parameters<typeof worker.fetch>[0];
+  return (await worker.fetch(request, env, createExecutionContext())).json();
+}
+
 /** The typed error payload of an isError tool result. */
 export function toolError(result: { isError?: boolean; content: { type: string; text: string }[] }) {
   if (!result.isError) throw new Error(`expected an error result, got ${JSON.stringify(result).slice(0, 300)}`);

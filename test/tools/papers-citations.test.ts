@@ -3,7 +3,17 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { sampleRecords, seedMirror } from "../mirror/driver";
-import { FAKE, callTool, callToolWith, dbRows, resetUpstream, structuredOf, toolError, upstreamHits } from "../helpers";
+import {
+  FAKE,
+  callTool,
+  callToolWith,
+  dbRows,
+  resetUpstream,
+  statusJson,
+  structuredOf,
+  toolError,
+  upstreamHits,
+} from "../helpers";
 
 beforeEach(resetUpstream);
 
@@ -331,14 +341,7 @@ describe("papers_citations", () => {
 
   it("/status shows today's list calls against the allowance", async () => {
     await callTool("papers_citations", { id: "2007.14454" });
-    const { default: worker } = await import("../../src/index");
-    const { createExecutionContext } = await import("cloudflare:test");
-    const response = await worker.fetch(
-      new Request("http://localhost/status") as unknown as Parameters<typeof worker.fetch>[0],
-      env,
-      createExecutionContext(),
-    );
-    const status = (await response.json()) as { upstream_allowances: { openalex: Record<string, unknown> } };
+    const status = await statusJson();
     expect(status.upstream_allowances.openalex).toMatchObject({
       key_configured: true,
       list_calls_used: 1,
