@@ -1,7 +1,7 @@
 // A daily allowance of an upstream's paid calls, counted in D1 so that every isolate spends the
 // same one. A call is taken by one conditional upsert (used + 1 while under the limit), so two
 // isolates racing for the last call cannot both get it. The day is UTC, as OpenAlex's is.
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { upstreamBudget } from "./schema";
 
@@ -59,12 +59,6 @@ export async function markBudgetExhausted(
     .run();
 }
 
-/** Whether a call could be taken today (without taking it). */
-export async function budgetLeft(db: D1Database, upstream: string, dailyLimit: number, now = Date.now()) {
-  const today = await readBudgetDay(db, upstream, now);
-  return dailyLimit > 0 && (today === undefined || (today.used < dailyLimit && today.exhausted_at === null));
-}
-
 /** Today's row for the upstream (undefined: nothing spent yet today). */
 export async function readBudgetDay(
   db: D1Database,
@@ -75,8 +69,6 @@ export async function readBudgetDay(
     .select()
     .from(upstreamBudget)
     .where(and(eq(upstreamBudget.upstream, upstream), eq(upstreamBudget.day, utcDay(now))))
-    .orderBy(desc(upstreamBudget.day))
-    .limit(1)
     .all();
   const row = rows[0];
   if (!row) return undefined;

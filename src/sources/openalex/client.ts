@@ -37,17 +37,18 @@ export function requireApiKey(ctx: AppContext): string {
   return key;
 }
 
-export function allowanceSpent(now = Date.now()): AllowanceSpent {
-  const retryAfterMs = Math.max(1000, nextUtcMidnight(now) - now);
-  return new AllowanceSpent(
-    "rate_limited",
-    "This server's OpenAlex allowance for today is spent, and the cache holds no answer to this request.",
-    {
-      retryable: true,
-      retryAfterMs,
-      recovery: `Retry after ${Math.ceil(retryAfterMs / 60_000)} min (midnight UTC), or ask for a page already cached.`,
-    },
-  );
+/** The day's allowance is spent: retry after midnight UTC (or after `atLeastMs`, if later). */
+export function allowanceSpent(
+  message = "This server's OpenAlex allowance for today is spent, and the cache holds no answer to this request.",
+  atLeastMs = 0,
+  now = Date.now(),
+): AllowanceSpent {
+  const retryAfterMs = Math.max(1000, atLeastMs, nextUtcMidnight(now) - now);
+  return new AllowanceSpent("rate_limited", message, {
+    retryable: true,
+    retryAfterMs,
+    recovery: `Retry after ${Math.ceil(retryAfterMs / 60_000)} min (midnight UTC), or ask for a page already cached.`,
+  });
 }
 
 /**
@@ -76,12 +77,7 @@ export async function openAlexGet(
       if (error instanceof PapersError && error.reason === "rate_limited" && !(error instanceof GateRefusal)) {
         // OpenAlex's 429 means the key's daily allowance is spent: count the day as spent.
         await markBudgetExhausted(ctx.env.DB, OPENALEX, ctx.config.OPENALEX_DAILY_LIST_CALLS);
-        const spent = allowanceSpent();
-        throw new AllowanceSpent("rate_limited", "OpenAlex answered 429: this server's allowance for today is spent.", {
-          retryable: true,
-          retryAfterMs: Math.max(error.retryAfterMs ?? 0, spent.retryAfterMs ?? 0),
-          recovery: spent.recovery,
-        });
+        throw allowanceSpent("OpenAlex answered 429: this server's allowance for today is spent.", error.retryAfterMs);
       }
       throw error;
     }

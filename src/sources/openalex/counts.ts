@@ -3,7 +3,8 @@
 // single-work lookup is free, within a short time budget. A count is an extra: when OpenAlex is
 // not configured, slow or down, the paper is answered without one, never with an error.
 import { z } from "zod";
-import { cachedWorks, lookupDoi } from "./lookup";
+import type { CacheHit } from "../../store/cache";
+import { type CachedLookup, cachedWorks, lookupDoi } from "./lookup";
 import type { AppContext } from "../../context";
 
 export const citationCountFields = {
@@ -40,15 +41,16 @@ export async function citationCounts(
     key: request.key,
     dois: [...new Set(request.dois.filter((doi): doi is string => Boolean(doi)).map((doi) => doi.toLowerCase()))],
   }));
-  const cached = await cachedWorks(
+  const cached: Map<string, CacheHit<CachedLookup>> = await cachedWorks(
     ctx.env.DB,
     wanted.flatMap((request) => request.dois),
   ).catch(() => new Map());
   const unknown: typeof wanted = [];
+  // What the cache said of each DOI, so that a live lookup does not read it again.
   for (const request of wanted) {
     const hits = request.dois.map((doi) => cached.get(doi));
     const found = hits.find((hit) => hit?.value.work);
-    if (found)
+    if (found?.value.work)
       out.set(request.key, {
         cited_by_count: found.value.work.cited_by_count,
         cited_by_count_as_of: asOf(found.fetchedAt),
@@ -60,7 +62,7 @@ export async function citationCounts(
   await Promise.all(
     unknown.slice(0, live).map(async (request) => {
       for (const doi of request.dois) {
-        const found = await lookupDoi(ctx, doi, deadline).catch(() => null);
+        const found = await lookupDoi(ctx, doi, deadline, { cached: cached.get(doi) }).catch(() => null);
         if (found) {
           out.set(request.key, {
             cited_by_count: found.work.cited_by_count,

@@ -7,7 +7,7 @@ import { mirrorLookup } from "../../store/arxiv-mirror-lookup";
 import { cacheGetMany, cachePut, type CacheHit } from "../../store/cache";
 import { openAlexGet } from "./client";
 import type { CitationTarget } from "./target";
-import { bareDoi, openAlexWorkSchema, shortId, WORK_LOOKUP_FIELDS } from "./work";
+import { bareDoi, openAlexWorkSchema, summarizeWork, WORK_LOOKUP_FIELDS } from "./work";
 import type { AppContext } from "../../context";
 
 export interface WorkRecord {
@@ -56,9 +56,17 @@ export async function cachedWorks(
   );
 }
 
-/** The work for a DOI: the fresh cache, else OpenAlex (stale cache when OpenAlex fails); null: none. */
-export async function lookupDoi(ctx: AppContext, doi: string, deadline?: number): Promise<FoundWork | null> {
-  const cached = (await cachedWorks(ctx.env.DB, [doi])).get(doi);
+/**
+ * The work for a DOI: the fresh cache, else OpenAlex (stale cache when OpenAlex fails); null: none.
+ * A caller that has read the cache for the DOI already passes what it found (undefined: nothing).
+ */
+export async function lookupDoi(
+  ctx: AppContext,
+  doi: string,
+  deadline?: number,
+  known?: { cached: CacheHit<CachedLookup> | undefined },
+): Promise<FoundWork | null> {
+  const cached = known ? known.cached : (await cachedWorks(ctx.env.DB, [doi])).get(doi);
   const now = Date.now();
   if (cached && cached.value.fresh_until > now) return found(cached.value.work, cached.fetchedAt, true, doi);
   let body: unknown;
@@ -95,12 +103,12 @@ function readWorkRecord(body: unknown): WorkRecord {
       recovery: "Retry later.",
     });
   const work = parsed.data;
-  const title = (work.title ?? work.display_name ?? "").replace(/\s+/g, " ").trim();
+  const { openalex_id, title, doi, cited_by_count } = summarizeWork(work);
   return {
-    openalex_id: shortId(work.id),
-    title: title || null,
-    doi: bareDoi(work.doi),
-    cited_by_count: work.cited_by_count ?? 0,
+    openalex_id,
+    title,
+    doi,
+    cited_by_count,
     referenced_works_count: work.referenced_works_count ?? null,
     counts_by_year: (work.counts_by_year ?? [])
       .filter((entry) => entry.cited_by_count > 0)
