@@ -2,6 +2,7 @@
 // node:sqlite database with the Worker's own code (src/store/arxiv-rank-tables.ts, through a
 // D1-shaped wrapper). Used by the bench and the seed; a deployed mirror rebuilds them after each
 // harvest run, a slice per queue message.
+import { fullBuildStatement, indexStats } from "../../src/store/arxiv-rank-refresh.ts";
 import { rankSlice } from "../../src/store/arxiv-rank-tables.ts";
 import { d1Over } from "../lib/d1-node.ts";
 
@@ -19,7 +20,11 @@ export async function buildRankTables(db, { slice = 2000, minDocs }: { slice?: n
       ...(minDocs ? { minDocs } : {}),
     });
     db.exec("COMMIT");
-    if (done.last === null) break;
+    if (done.last === null) {
+      // Recorded as the harvest records a full build: later changes are merged from here.
+      await fullBuildStatement(d1, await indexStats(d1), new Date().toISOString()).run();
+      break;
+    }
     terms += done.terms;
     lists += done.lists;
     after = done.last;

@@ -23,6 +23,15 @@ import {
 import { pageWriteStatements } from "../store/arxiv-mirror-writes";
 import { emptyMeter, meteredDatabase } from "../store/d1-meter";
 import { rankSlice } from "../store/arxiv-rank-tables";
+import {
+  clearRankChanges,
+  fullBuildStatement,
+  indexStats,
+  planRankRefresh,
+  refreshedStatement,
+  stageRankChanges,
+} from "../store/arxiv-rank-refresh";
+import { mergeRankTerms } from "../store/arxiv-rank-merge";
 import { GateRefusal, politeFetch, readTextCapped } from "../upstream/fetch";
 import {
   addRunDbCost,
@@ -450,22 +459,66 @@ export async function verifyStep(
 }
 
 /**
- * The ranking tables after a run (src/store/arxiv-rank-tables.ts): the common terms' document
- * frequencies and champion lists, a vocabulary slice per step (each within a few seconds of D1).
- * Until the rebuild reaches a term, the ranker reads that term's previous rows.
+ * The ranking tables after a run, a step at a time: merged with the run's own changes, or rebuilt
+ * whole when planRankRefresh says so (src/store/arxiv-rank-refresh.ts). A step's writes and the
+ * checkpoint's move commit in one batch. Until a term's turn comes, the ranker reads its previous rows.
  */
 export async function rankStep(ctx: AppContext, runId: string, cursor: RankCursor): Promise<void> {
+  const db = ctx.env.DB;
   const started = Date.now();
-  const slice = await rankSlice(ctx.env.DB, cursor.after);
   const now = new Date().toISOString();
-  console.log(
-    `arxiv harvest ${runId}: ranking tables after ${JSON.stringify(cursor.after)}: ${slice.terms} terms in ${Date.now() - started} ms`,
-  );
-  const next: RankCursor | null =
-    slice.last === null
-      ? null
-      : { kind: "rank", step: cursor.step + 1, after: slice.last, terms: cursor.terms + slice.terms };
-  await ctx.env.DB.batch([stepStatement(ctx.env.DB, { runId, step: cursor.step, next, now })]);
+  const phase = cursor.phase ?? (cursor.after === "" ? "plan" : "full");
+  let next: RankCursor | null;
+  const writes: D1PreparedStatement[] = [];
+  let did: string;
+  if (phase === "plan") {
+    const plan = await planRankRefresh(db);
+    did = `${plan.full ? "a full rebuild" : "the changes only"}: ${plan.why}`;
+    next = {
+      kind: "rank",
+      step: cursor.step + 1,
+      phase: plan.full ? "clear" : "stage",
+      after: "",
+      terms: 0,
+      papers: 0,
+    };
+  } else if (phase === "clear") {
+    const cleared = await clearRankChanges(db);
+    did = cleared ? "change log cleared" : "change log cleared in part";
+    next = { ...cursor, step: cursor.step + 1, phase: cleared ? "full" : "clear" };
+  } else if (phase === "full") {
+    const slice = await rankSlice(db, cursor.after);
+    did = `vocabulary after ${JSON.stringify(cursor.after)}: ${slice.terms} terms`;
+    next =
+      slice.last === null
+        ? null
+        : { ...cursor, step: cursor.step + 1, after: slice.last, terms: cursor.terms + slice.terms };
+    if (next === null) writes.push(fullBuildStatement(db, await indexStats(db), now));
+  } else if (phase === "stage") {
+    const staged = await stageRankChanges(db, cursor.after === "" ? Number.MIN_SAFE_INTEGER : Number(cursor.after));
+    did = `${staged.papers} changed papers staged (${staged.staged} list entries)`;
+    writes.push(...staged.writes);
+    next =
+      staged.last === null
+        ? { ...cursor, step: cursor.step + 1, phase: "merge", after: "" }
+        : {
+            ...cursor,
+            step: cursor.step + 1,
+            after: String(staged.last),
+            papers: (cursor.papers ?? 0) + staged.papers,
+          };
+  } else {
+    const merged = await mergeRankTerms(db, cursor.after);
+    did = `terms after ${JSON.stringify(cursor.after)}: ${merged.terms} merged, ${merged.lists} lists written`;
+    writes.push(...merged.writes);
+    next =
+      merged.last === null
+        ? null
+        : { ...cursor, step: cursor.step + 1, after: merged.last, terms: cursor.terms + merged.terms };
+    if (next === null) writes.push(refreshedStatement(db, cursor.papers ?? 0, await indexStats(db), now));
+  }
+  console.log(`arxiv harvest ${runId}: ranking tables, ${phase}: ${did} in ${Date.now() - started} ms`);
+  await db.batch([...writes, stepStatement(db, { runId, step: cursor.step, next, now })]);
   if (next !== null) return advance(ctx, runId, next);
 }
 

@@ -1,11 +1,13 @@
 // Operator routes: always behind the admin token, whatever AUTH_MODE is. GET /admin/status and
 // /admin/harvest show the mirrors' progress; POST /admin/harvest starts a run
-// (?source=arxiv&mode=cold|refresh, or ?source=nber; POST /admin/harvest/nber is the same as the latter).
+// (?source=arxiv&mode=cold|refresh, or ?source=nber; POST /admin/harvest/nber is the same as the latter);
+// &rank=full makes the arXiv run end in a full rebuild of the ranking tables instead of a merge of its changes.
 import { Hono } from "hono";
 import { PapersError } from "../errors";
 import { startArxivHarvest } from "../harvest/arxiv";
 import { nberHarvester } from "../harvest/nber";
 import { bearerToken, tokenMatches, unauthorized } from "../http/auth";
+import { requestFullRebuildStatement } from "../store/arxiv-rank-refresh";
 import { readStoreHealth } from "../store/status";
 import { appContextOf, type RouteContext } from "./identity";
 
@@ -40,13 +42,14 @@ adminRoutes.post("/admin/harvest/nber", startNber);
 adminRoutes.post("/admin/harvest", async (c) => {
   const source = c.req.query("source") ?? "arxiv";
   const mode = c.req.query("mode") ?? "refresh";
+  const rank = c.req.query("rank");
   if (source === "nber") return startNber(c);
-  if (source !== "arxiv" || (mode !== "cold" && mode !== "refresh")) {
+  if (source !== "arxiv" || (mode !== "cold" && mode !== "refresh") || (rank !== undefined && rank !== "full")) {
     return c.json(
       {
         error: {
           reason: "invalid_request",
-          message: "source must be arxiv or nber; mode must be cold or refresh.",
+          message: "source must be arxiv or nber; mode must be cold or refresh; rank, if given, must be full.",
           recovery: "POST /admin/harvest?source=arxiv&mode=cold",
         },
       },
@@ -54,8 +57,10 @@ adminRoutes.post("/admin/harvest", async (c) => {
     );
   }
   try {
-    const run = await startArxivHarvest(appContextOf(c), mode);
-    return c.json({ started: "arxiv", mode, ...run, progress: "/admin/harvest" }, 202);
+    const ctx = appContextOf(c);
+    const run = await startArxivHarvest(ctx, mode);
+    if (rank === "full") await requestFullRebuildStatement(ctx.env.DB).run();
+    return c.json({ started: "arxiv", mode, ...run, ...(rank ? { rank } : {}), progress: "/admin/harvest" }, 202);
   } catch (error) {
     if (error instanceof PapersError)
       return c.json({ error: { reason: error.reason, message: error.message, recovery: error.recovery } }, 409);

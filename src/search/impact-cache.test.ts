@@ -7,6 +7,7 @@ import { decodeImpactList, decodeImpacts, encodeImpacts, scaledImpacts } from ".
 const list = (papers: number, docs = 1) => ({
   docs,
   chars: papers * 4,
+  stamp: 0,
   list: { base: 0, offsets: new Uint32Array(papers), weights: new Uint8Array(papers) },
 });
 

@@ -3,7 +3,7 @@
 // of its words are the common words of every question, so reading them from D1 each time is most
 // of a search's traffic, and decoding them again a third of its summing. A held list is used only while the table
 // still has it unchanged: the ranker
-// sends each held list's document count and length, and D1 sends the list again only where they
+// sends each held list's document count, length and stamp, and D1 sends the list again only where they
 // differ (src/search/rank.ts). Nothing is stale beyond that check, whatever the isolate's age.
 
 import type { DecodedImpacts } from "./impacts.ts";
@@ -11,8 +11,10 @@ import type { DecodedImpacts } from "./impacts.ts";
 export interface HeldList {
   /** The term's document count when the list was built (arxiv_rank_impacts.docs). */
   docs: number;
-  /** The stored text's length (with docs, what tells D1 the list is unchanged). */
+  /** The stored text's length (with docs and stamp, what tells D1 the list is unchanged). */
   chars: number;
+  /** When the list was written (arxiv_rank_impacts.stamp): a merged list can keep its count and length. */
+  stamp: number;
   list: DecodedImpacts;
 }
 

@@ -58,13 +58,15 @@ export async function readStatistics(db: D1Reader, request: RankRequest, input: 
   const walk = new Map(singles.map((p, i) => [phraseKey(p), Number(singleRows[i]?.walk ?? df.get(phraseKey(p)) ?? 0)]));
   // Keyed as the query's phrases are (column and stem).
   const impactLists = new Map<string, DecodedImpacts>(
-    (results[3]!.results as { term: string; col: number; docs: number; postings: string | null }[]).map((r) => {
-      const key = `${r.col === -1 ? "*" : r.col}|${r.term}`;
-      if (r.postings === null) return [key, held.get(key)!.list];
-      const list = decodeImpactList(r.postings);
-      cache.put(key, { docs: r.docs, chars: r.postings.length, list });
-      return [key, list];
-    }),
+    (results[3]!.results as { term: string; col: number; docs: number; stamp: number; postings: string | null }[]).map(
+      (r) => {
+        const key = `${r.col === -1 ? "*" : r.col}|${r.term}`;
+        if (r.postings === null) return [key, held.get(key)!.list];
+        const list = decodeImpactList(r.postings);
+        cache.put(key, { docs: r.docs, chars: r.postings.length, stamp: r.stamp, list });
+        return [key, list];
+      },
+    ),
   );
   // Each rare word's hits, by its place in impactPhrases.
   const rareRows = results[4]!.results as { word: number; k: number; s: number }[];
@@ -128,11 +130,12 @@ function statisticsStatements(
       )
       .bind(JSON.stringify(singles.map((p) => [p.stems[0], p.column ?? -1, toMatch(p)]))),
     // The impact lists of a many-word query's words (one word alone is served by its champions);
-    // a list this isolate holds comes back as NULL while its count and length are unchanged.
+    // a list this isolate holds comes back as NULL while its count, length and stamp are unchanged.
     db
       .prepare(
-        `SELECT i.term AS term, i.col AS col, i.docs AS docs,
-       CASE WHEN i.docs = w.value ->> 2 AND length(i.postings) = w.value ->> 3 THEN NULL ELSE i.postings END AS postings
+        `SELECT i.term AS term, i.col AS col, i.docs AS docs, i.stamp AS stamp,
+       CASE WHEN i.docs = w.value ->> 2 AND length(i.postings) = w.value ->> 3 AND i.stamp = w.value ->> 4
+         THEN NULL ELSE i.postings END AS postings
      FROM json_each(?) w JOIN arxiv_rank_impacts i ON i.term = w.value ->> 0 AND i.col = w.value ->> 1 ORDER
        BY i.docs LIMIT ${tuning.impactLists}`,
       )
@@ -141,7 +144,7 @@ function statisticsStatements(
           summing
             ? [...impactPhrases].map(([key, p]) => {
                 const list = held.get(key);
-                return [p.stems[0], p.column ?? -1, list?.docs ?? null, list?.chars ?? null];
+                return [p.stems[0], p.column ?? -1, list?.docs ?? null, list?.chars ?? null, list?.stamp ?? null];
               })
             : [],
         ),

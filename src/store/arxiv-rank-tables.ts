@@ -28,8 +28,9 @@ export const CHAMPIONS_SQL =
 export const DELETE_TERMS_SQL = "DELETE FROM arxiv_rank_terms WHERE term > ? AND term <= ?";
 export const DELETE_CHAMPIONS_SQL = "DELETE FROM arxiv_rank_champions WHERE term > ? AND term <= ?";
 export const DELETE_IMPACTS_SQL = "DELETE FROM arxiv_rank_impacts WHERE term > ? AND term <= ?";
+/** ?5 stamps the write (a held copy of the list is reused only while the stamp is the same). */
 export const INSERT_IMPACTS_SQL =
-  "INSERT OR REPLACE INTO arxiv_rank_impacts (term, col, docs, postings) VALUES (?, ?, ?, ?)";
+  "INSERT OR REPLACE INTO arxiv_rank_impacts (term, col, docs, postings, stamp) VALUES (?, ?, ?, ?, ?)";
 
 /** Columns with impact lists: any column, and the title (the words of a pasted title as `ti:`). */
 export const IMPACT_COLUMNS: readonly number[] = [-1, 0];
@@ -112,6 +113,28 @@ export function commonTerms(rows: readonly VocabRow[], minDocs = RANK_MIN_DOCS):
   return out;
 }
 
+/**
+ * The lists one term has: a row, a champion list and (any column) an impact list in each column
+ * scope where it is common, and an impact list of the title where it is in enough titles alone.
+ * `askable`: the lists FTS5 can be asked for (a MATCH exists).
+ */
+export function termLists(
+  rows: readonly VocabRow[],
+  minDocs = RANK_MIN_DOCS,
+): { common: RankTerm[]; askable: RankTerm[] } {
+  const common = commonTerms(rows, minDocs);
+  // Title terms under the champions' threshold get an impact list alone.
+  const titleOnly = commonTerms(
+    rows.filter((row) => row.col === "title" && row.doc < minDocs),
+    Math.min(minDocs, IMPACT_TITLE_MIN_DOCS),
+  );
+  return { common, askable: [...common, ...titleOnly].filter((t) => t.match !== null) };
+}
+
+/** How deep a list is kept: a champion list, or an impact list as deep as the mirror asks. */
+export const listDepth = (t: RankTerm, depth: number): number =>
+  IMPACT_COLUMNS.includes(t.col) ? depth : CHAMPIONS_PER_TERM;
+
 /** A champion's stored weight: its bm25 for the term, without the idf. */
 export function championWeight(score: number, stats: CorpusStats, docs: number): number {
   return score / idf(stats, docs);
@@ -162,21 +185,14 @@ export async function rankSlice(
   const writes: D1PreparedStatement[] = [];
   let terms = 0;
   let lists = 0;
+  const stamp = Date.now();
   for (const term of ordered) {
-    const common = commonTerms(byTerm.get(term)!, minDocs);
-    // Title terms under the champions' threshold get an impact list alone.
-    const titleOnly = commonTerms(
-      byTerm.get(term)!.filter((row) => row.col === "title" && row.doc < minDocs),
-      Math.min(minDocs, IMPACT_TITLE_MIN_DOCS),
-    );
-    const askable = [...common, ...titleOnly].filter((t) => t.match !== null);
+    const { common, askable } = termLists(byTerm.get(term)!, minDocs);
     const hits =
       askable.length === 0
         ? []
         : await db.batch<{ k: number; s: number }>(
-            askable.map((t) =>
-              db.prepare(CHAMPIONS_SQL).bind(t.match, IMPACT_COLUMNS.includes(t.col) ? depth : CHAMPIONS_PER_TERM),
-            ),
+            askable.map((t) => db.prepare(CHAMPIONS_SQL).bind(t.match, listDepth(t, depth))),
           );
     for (const t of common) writes.push(db.prepare(INSERT_TERM_SQL).bind(t.term, t.col, t.docs));
     askable.forEach((t, i) => {
@@ -186,7 +202,7 @@ export async function rankSlice(
         writes.push(db.prepare(INSERT_CHAMPIONS_SQL).bind(t.term, t.col, JSON.stringify(champions)));
       }
       if (IMPACT_COLUMNS.includes(t.col))
-        writes.push(db.prepare(INSERT_IMPACTS_SQL).bind(t.term, t.col, t.docs, encodeImpacts(weighted)));
+        writes.push(db.prepare(INSERT_IMPACTS_SQL).bind(t.term, t.col, t.docs, encodeImpacts(weighted), stamp));
     });
     terms += common.length;
     lists += common.filter((t) => t.match !== null).length;

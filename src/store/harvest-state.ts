@@ -57,12 +57,20 @@ export const cursorSchema = z.discriminatedUnion("kind", [
     }),
     ...retryFields,
   }),
-  /** After the verify: the ranking tables rebuilt, one slice of the index's vocabulary per step. */
+  /**
+   * After the verify: the ranking tables (src/store/arxiv-rank-refresh.ts). No phase: the plan
+   * (or, with `after` set, a full rebuild begun before phases existed); clear then full: the
+   * whole vocabulary, a slice per step; stage then merge: the run's changed papers, then the terms
+   * they touched. `after` is the last term (or, staging, paper key) done.
+   */
   z.object({
     kind: z.literal("rank"),
     step,
+    phase: z.enum(["clear", "full", "stage", "merge"]).optional(),
     after: z.string().max(200),
     terms: z.number().int().min(0),
+    /** Changed papers staged so far. */
+    papers: z.number().int().min(0).optional(),
     ...retryFields,
   }),
 ]);

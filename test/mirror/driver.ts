@@ -33,6 +33,8 @@ export interface DriveResult {
   deliveries: number;
   /** The kind of step each delivery carried (list, skipped, verify, rank), in order. */
   kinds: string[];
+  /** The phase of each rank step (plan, clear, full, stage, merge), in order. */
+  rankPhases: string[];
   /** Messages the queue itself had to retry (the harvest threw). */
   errors: { page: string; error: unknown }[];
   /** Messages the harvest sent again later itself (backoff), with the delay it asked for. */
@@ -108,7 +110,7 @@ export async function driveHarvest(options: DriveOptions = {}): Promise<DriveRes
       }
     },
   };
-  const result: DriveResult = { deliveries: 0, kinds: [], errors: [], delayed: [], deadLettered: [] };
+  const result: DriveResult = { deliveries: 0, kinds: [], rankPhases: [], errors: [], delayed: [], deadLettered: [] };
   const testEnv = harvestEnv(options.variant ?? "", queue, hooks, {
     deadLetters: result.deadLettered,
     vars: options.vars,
@@ -126,7 +128,9 @@ export async function driveHarvest(options: DriveOptions = {}): Promise<DriveRes
       await new Promise((resolve) => setTimeout(resolve, Math.min(delayMs, 10_000)));
     }
     result.deliveries++;
-    result.kinds.push(message.cursor ? (JSON.parse(message.cursor) as { kind: string }).kind : "start");
+    const cursor = message.cursor ? (JSON.parse(message.cursor) as { kind: string; phase?: string }) : null;
+    result.kinds.push(cursor?.kind ?? "start");
+    if (cursor?.kind === "rank") result.rankPhases.push(cursor.phase ?? "plan");
     await options.onDelivery?.(result.deliveries);
     const fault = options.faults?.get(result.deliveries);
     armed = fault?.kind === "replay" ? undefined : fault;
