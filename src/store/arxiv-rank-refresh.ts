@@ -110,8 +110,7 @@ export async function planRankRefresh(db: D1Database): Promise<RankPlan> {
     .bind(bound + 1)
     .first<number>("n");
   const changed = build.changed_since + (pending ?? 0);
-  if (changed > bound)
-    return { full: true, why: `more than ${bound} papers changed since the last full build` };
+  if (changed > bound) return { full: true, why: `more than ${bound} papers changed since the last full build` };
   const grown = Math.abs(stats.rows / Math.max(1, build.rows) - 1);
   if (grown > RANK_REFRESH.drift)
     return { full: true, why: `the mirror went from ${build.rows} to ${stats.rows} papers since the last full build` };
