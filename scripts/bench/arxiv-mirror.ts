@@ -7,7 +7,6 @@
 // - a harvest of N pages at a crawl delay d, against the 1.05 x N x d target.
 // The OAI-PMH pages come from a loopback server here: synthetic records in arXivRaw.
 import type { AddressInfo } from "node:net";
-import { createHash } from "node:crypto";
 import http from "node:http";
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -15,14 +14,23 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { ROOT, startStack } from "../lib/dev-server.ts";
 import { copyMirrorFile, markMirrorComplete } from "../lib/mirror-file.ts";
-import { d1Over } from "../lib/d1-node.ts";
-import { page, recordXml } from "../arxiv/oai-xml.ts";
 import { fillMirror, samplePools, synthesize } from "./arxiv-synthetic.ts";
 import { knownItemSearches, knownRecords, loadResearchQuestions, questionText } from "./known-items.ts";
 import { QUERIES } from "./arxiv-mirror-queries.ts";
 import { buildRankTables } from "../arxiv/rank-tables.ts";
-import { importWorkerCode } from "../lib/worker-code.ts";
-import { MCP_HEADERS, mcpMessage } from "../lib/mcp-bench.ts";
+import {
+  admin,
+  callTool,
+  harvest,
+  latency,
+  median,
+  percentile,
+  qualityAgainstExhaustive,
+  round,
+  stackVars,
+  startOaiServer,
+  summarizeQuality,
+} from "./mirror-stack.ts";
 
 const arg = (flag, fallback) => {
   const at = process.argv.indexOf(flag);
@@ -43,107 +51,6 @@ const NAME = arg("--name", "mirror");
 // --db FILE: serve a mirror file built before (by bench:mirror:offline, the same fill and ranking
 // tables) instead of building one: the 3.2 million mirror takes 26 minutes to build.
 const DB_FILE = arg("--db", undefined);
-const ADMIN_TOKEN = "bench-admin-token";
-const NOTE =
-  "SYNTHETIC benchmark page (scripts/bench/arxiv-mirror.ts): arXivRaw format, words drawn from data/arxiv-sample";
-const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const NO_RECORDS = `<?xml version="1.0" encoding="UTF-8"?>
-<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2026-11-30T02:30:00Z</responseDate><request verb="ListRecords">https://oaipmh.arxiv.org/oai</request><error code="noRecordsMatch">The combination of the values of the from, until, set and metadataPrefix arguments results in an empty list.</error></OAI-PMH>
-`;
-
-/**
- * A loopback OAI-PMH endpoint serving the pages it is given (token b|k -> page k). Its records
- * are all dated 2026-11-30: a cold run's closed datestamp windows (which end before that) are
- * answered noRecordsMatch, and its last, open-ended window gets the pages.
- */
-async function startOaiServer() {
-  let pages = [];
-  const server = http.createServer((request, response) => {
-    const url = new URL(request.url, "http://localhost");
-    const token = url.searchParams.get("resumptionToken");
-    oaiRequests++;
-    if (token === null && url.searchParams.get("until") !== null && url.searchParams.get("until") < "2026-11-30") {
-      response.writeHead(200, { "content-type": "text/xml; charset=utf-8" });
-      response.end(NO_RECORDS);
-      return;
-    }
-    const index = token === null ? 0 : Number(token.split("|")[1]) - 1;
-    const body = pages[index];
-    response.writeHead(body ? 200 : 404, { "content-type": "text/xml; charset=utf-8" });
-    response.end(body ?? "no such page");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/oai`,
-    setPages(records) {
-      pages = records.map((list, i) =>
-        page(
-          list.map((r) => recordXml(r, "2026-11-30")),
-          i + 1 < records.length ? `b|${i + 2}` : null,
-          { note: NOTE },
-        ),
-      );
-    },
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
-const HEADERS = MCP_HEADERS;
-let client = 0;
-async function callTool(mcpUrl, name, args) {
-  const response = await fetch(mcpUrl, {
-    method: "POST",
-    headers: { ...HEADERS, "cf-connecting-ip": `bench-mirror-${++client}` },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
-  });
-  const text = await response.text();
-  const message = mcpMessage(text);
-  if (message.error || message.result?.isError)
-    throw new Error(`${name} ${JSON.stringify(args)}: ${JSON.stringify(message).slice(0, 400)}`);
-  return message.result.structuredContent;
-}
-
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-async function status(url) {
-  const body = await (await fetch(`${url}/status`)).json();
-  return body.mirrors.find((mirror) => mirror.source === "arxiv");
-}
-
-/** Starts a cold run and waits for it to finish; returns the wall time and the final status. */
-/** A cold run lists the datestamp windows too; a refresh (the mirror has a watermark) is one window. */
-async function harvest(url, mode = "cold", { untilRebuilt = false } = {}) {
-  const before = await status(url);
-  const t0 = performance.now();
-  const started = await fetch(`${url}/admin/harvest?source=arxiv&mode=${mode}`, { method: "POST", headers: admin });
-  if (started.status !== 202) throw new Error(`admin/harvest: HTTP ${started.status} ${await started.text()}`);
-  for (;;) {
-    const now = await status(url);
-    // untilRebuilt: also wait for the steps after the run (verify, the ranking tables' rebuild).
-    if (
-      now.status === "done" &&
-      now.started_at !== before.started_at &&
-      (!untilRebuilt || now.run.pending_step === null)
-    )
-      return { ms: performance.now() - t0, status: now };
-    if (now.status === "error") throw new Error(`harvest failed: ${now.last_error}`);
-    const limitMs = untilRebuilt ? 3_600_000 : 600_000;
-    if (performance.now() - t0 > limitMs) throw new Error(`harvest did not finish in ${limitMs / 60_000} minutes`);
-    await sleep(20);
-  }
-}
-
-const stackVars = (oai) => ({
-  ARXIV_MIRROR_OAI_BASE_URL: oai.url,
-  ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: String(DELAY_MS),
-  ADMIN_TOKEN_HASH: createHash("sha256").update(ADMIN_TOKEN).digest("hex"),
-  // Newest-first searches are measured on the mirror itself, not sent to arXiv.
-  ARXIV_MIRROR_RECENT_DAYS_LIVE: "0",
-});
-
 /** One search over MCP, timed; a relevance search must come from the mirror, ranked. */
 async function timedSearch(mcpUrl, args, calls) {
   const times = [];
@@ -265,67 +172,6 @@ async function searchSet(mcpUrl, list, argsOf) {
   return rows;
 }
 
-const latency = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    n: sorted.length,
-    p50_ms: round(percentile(sorted, 50)),
-    p95_ms: round(percentile(sorted, 95)),
-    max_ms: round(sorted[sorted.length - 1]),
-  };
-};
-
-/**
- * Quality against an exhaustive BM25 ranking of the same file, computed offline (node:sqlite,
- * the Worker's own planner): the overlap of the two first pages (top 10) and whether their first
- * results agree.
- */
-async function qualityAgainstExhaustive(file, searches) {
-  const code = await importWorkerCode(path.join(ROOT, "scripts/bench/mirror-search-code.ts"));
-  const db = new DatabaseSync(file, { readOnly: true });
-  const keyOf = db.prepare("SELECT id FROM arxiv_papers WHERE paper_key = ?");
-  const out = [];
-  for (const search of searches) {
-    const planned = code.planMirrorSearch(search.args.query, {
-      category: search.args.category,
-      submittedFrom: search.args.submitted_from,
-      submittedTo: search.args.submitted_to,
-    });
-    if (!("plan" in planned) || planned.plan.match === null) continue;
-    const exact = await code.searchMirror(exhaustiveDb(db), planned.plan, {
-      sortBy: "relevance",
-      sortOrder: "descending",
-      start: 0,
-      limit: 10,
-      reference: true,
-    });
-    const exactIds = exact.rows.map((r) => r.id);
-    const overlap =
-      exactIds.length === 0
-        ? search.ids.length === 0
-          ? 1
-          : 0
-        : exactIds.filter((id) => search.ids.includes(id)).length / exactIds.length;
-    out.push({ kind: search.kind, overlap, first: exactIds[0] === search.ids[0] });
-  }
-  db.close();
-  void keyOf;
-  return out;
-}
-
-/** The D1 shim over the bench file, for the exhaustive reference ranking. */
-let shim;
-function exhaustiveDb(db) {
-  shim ??= d1Over(db);
-  return shim;
-}
-
-const summarizeQuality = (rows) => ({
-  queries: rows.length,
-  mean_overlap_at_10: round(rows.reduce((a, r) => a + r.overlap, 0) / Math.max(1, rows.length), 3),
-  first_same: round(rows.filter((r) => r.first).length / Math.max(1, rows.length), 3),
-});
-
 async function throughput(mcpUrl, questions, clients, seconds = 15) {
   let done = 0;
   let next = 0;
@@ -399,7 +245,6 @@ function sizeOf(file, papers) {
   };
 }
 
-let oaiRequests = 0;
 const pools = samplePools();
 const records = (n, { seed, idOf }) => [...synthesize(n, { seed, pools })].map((r, i) => ({ ...r, id: idOf(r, i) }));
 
@@ -412,7 +257,7 @@ const report: Record<string, any> = {
 const oai = await startOaiServer();
 try {
   // ---- 1. An empty mirror: ingest of a 1,000-record page, and the paced harvest of N pages.
-  let stack = SEARCHES_ONLY ? null : await startStack({ vars: stackVars(oai) });
+  let stack = SEARCHES_ONLY ? null : await startStack({ vars: stackVars(oai, DELAY_MS) });
   if (stack)
     try {
       const ingestEmpty = [];
@@ -432,10 +277,10 @@ try {
           records(1000, { seed: 200 + p, idOf: (_r, i) => `2610.${String(10000 + p * 1000 + i).padStart(5, "0")}` }),
         ),
       );
-      const before = oaiRequests;
+      const before = oai.requests;
       const run = await harvest(stack.url);
       // N counts every request the gate spaced: the pages and the cold run's empty datestamp windows.
-      const requests = oaiRequests - before;
+      const requests = oai.requests - before;
       report.harvest = {
         pages: PAGES,
         requests,
@@ -454,7 +299,7 @@ try {
   const known = knownRecords(pools);
   const buildStarted = performance.now();
   stack = await startStack({
-    vars: stackVars(oai),
+    vars: stackVars(oai, DELAY_MS),
     readyTimeoutMs: 300_000,
     // The Worker's mirror_search lines: what each search cost the database (search_db_cost).
     workerLogs: true,

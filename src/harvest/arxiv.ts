@@ -21,7 +21,7 @@ import {
   type VerifyResult,
 } from "../store/arxiv-mirror-verify";
 import { pageWriteStatements } from "../store/arxiv-mirror-writes";
-import { emptyMeter, meteredDatabase } from "../store/d1-meter";
+import { emptyMeter, meteredDatabase, meterFields } from "../store/d1-meter";
 import { rankSlice } from "../store/arxiv-rank-tables";
 import {
   clearRankChanges,
@@ -689,6 +689,16 @@ export const arxivHarvester: Harvester = {
       await retryLater(ctx, msg.run_id, cursor, error);
     }
     await addRunDbCost(ctx.env.DB, msg.run_id, cursor.kind === "rank", meter);
+    console.log(
+      JSON.stringify({
+        event: "harvest_step",
+        run_id: msg.run_id,
+        step: cursor.step,
+        kind: cursor.kind,
+        ...(cursor.kind === "rank" ? { phase: cursor.phase ?? "plan" } : {}),
+        ...meterFields(meter),
+      }),
+    );
   },
 
   async onDeadLetter(ctx, msg, reason) {

@@ -12,6 +12,8 @@ export interface D1Meter {
   sql_duration_ms: number;
   /** The longest one statement held the database. */
   slowest_ms: number;
+  /** The longest one call held it: a batch runs as one transaction, its statements back to back. */
+  slowest_call_ms: number;
   /** The regions that answered (read replicas included); empty under wrangler dev. */
   served_by_region: string[];
 }
@@ -22,14 +24,16 @@ export const emptyMeter = (): D1Meter => ({
   rows_written: 0,
   sql_duration_ms: 0,
   slowest_ms: 0,
+  slowest_call_ms: 0,
   served_by_region: [],
 });
 
 type Meta = D1Meta & { timings?: { sql_duration_ms?: number }; served_by_region?: string };
 
-function record(meter: D1Meter, meta: Meta | undefined): void {
+/** Adds one statement's metadata; returns its SQL time. */
+function record(meter: D1Meter, meta: Meta | undefined): number {
   meter.statements++;
-  if (!meta) return;
+  if (!meta) return 0;
   meter.rows_read += meta.rows_read ?? 0;
   meter.rows_written += meta.rows_written ?? 0;
   const ms = meta.timings?.sql_duration_ms ?? meta.duration ?? 0;
@@ -37,6 +41,13 @@ function record(meter: D1Meter, meta: Meta | undefined): void {
   meter.slowest_ms = Math.max(meter.slowest_ms, ms);
   if (meta.served_by_region && !meter.served_by_region.includes(meta.served_by_region))
     meter.served_by_region.push(meta.served_by_region);
+  return ms;
+}
+
+function recordCall(meter: D1Meter, metas: (Meta | undefined)[]): void {
+  let ms = 0;
+  for (const meta of metas) ms += record(meter, meta);
+  meter.slowest_call_ms = Math.max(meter.slowest_call_ms, ms);
 }
 
 const inner = new WeakMap<object, D1PreparedStatement>();
@@ -46,18 +57,18 @@ function meteredStatement(statement: D1PreparedStatement, meter: D1Meter): D1Pre
     bind: (...values: unknown[]) => meteredStatement(statement.bind(...values), meter),
     async all<T>() {
       const result = await statement.all<T>();
-      record(meter, result.meta as Meta);
+      recordCall(meter, [result.meta as Meta]);
       return result;
     },
     async run<T>() {
       const result = await statement.run<T>();
-      record(meter, result.meta as Meta);
+      recordCall(meter, [result.meta as Meta]);
       return result;
     },
     // first() carries no metadata: the statement runs as all() and its first row is taken.
     async first<T>(column?: string) {
       const result = await statement.all<Record<string, unknown>>();
-      record(meter, result.meta as Meta);
+      recordCall(meter, [result.meta as Meta]);
       const row = result.results[0];
       if (row === undefined) return null;
       return (column === undefined ? row : (row[column] ?? null)) as T;
@@ -74,7 +85,7 @@ export function meteredReader<T extends D1Reader>(db: T, meter: D1Meter): T {
     prepare: (sql: string) => meteredStatement(db.prepare(sql), meter),
     async batch<R>(statements: D1PreparedStatement[]) {
       const results = await db.batch<R>(statements.map((statement) => inner.get(statement) ?? statement));
-      for (const result of results) record(meter, result.meta as Meta);
+      for (const result of results) recordCall(meter, [result.meta as Meta]);
       return results;
     },
   };
@@ -102,6 +113,7 @@ export function meterFields(meter: D1Meter): Record<string, unknown> {
     rows_written: meter.rows_written,
     sql_duration_ms: Math.round(meter.sql_duration_ms * 100) / 100,
     slowest_ms: Math.round(meter.slowest_ms * 100) / 100,
+    slowest_call_ms: Math.round(meter.slowest_call_ms * 100) / 100,
     ...(meter.served_by_region.length > 0 ? { served_by_region: meter.served_by_region.join(",") } : {}),
   };
 }

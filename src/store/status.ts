@@ -25,7 +25,7 @@ export interface MirrorStatus {
     retries: number;
     resumes: number;
     window_restarts: number;
-    /** The step still to come (list, skipped, verify, rank); null when the run and its rebuild are over. */
+    /** The step still to come (list, skipped, verify, rank, rank:stage, rank:merge, rank:clear, rank:full); null when the run and its ranking tables are done. */
     pending_step: string | null;
     /** What the run cost the database (D1's own metadata): SQL time, the rank rebuild's share, rows, the longest statement. */
     database: {
@@ -185,6 +185,8 @@ async function databaseSize(db: D1Database, binding: string): Promise<DatabaseSi
 }
 
 function pendingStep(nextCursor: string | null): string | null {
-  const parsed = parseJson(nextCursor) as { kind?: unknown } | null;
-  return parsed && typeof parsed.kind === "string" ? parsed.kind : null;
+  const parsed = parseJson(nextCursor) as { kind?: unknown; phase?: unknown } | null;
+  if (!parsed || typeof parsed.kind !== "string") return null;
+  // The ranking tables' steps say which phase: rank:stage, rank:merge, rank:full, ...
+  return typeof parsed.phase === "string" ? `${parsed.kind}:${parsed.phase}` : parsed.kind;
 }
