@@ -62,6 +62,15 @@ CREATE TABLE arxiv_rank_touched (term TEXT PRIMARY KEY) STRICT, WITHOUT ROWID;
 -- A held impact list is reused while its count, length and stamp (when it was written) match.
 ALTER TABLE arxiv_rank_impacts ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0;
 
+-- Each list's floor: the weight a paper needs to enter it (its last paper's; 0 while it holds
+-- every paper of its term). A changed paper is staged for a list only above it. The champion
+-- lists' floors are set here; the impact lists' (text) by the first merge's "floors" phase.
+ALTER TABLE arxiv_rank_terms ADD COLUMN floor REAL;
+ALTER TABLE arxiv_rank_impacts ADD COLUMN floor REAL;
+UPDATE arxiv_rank_terms SET floor = CASE
+  WHEN (SELECT count(*) FROM arxiv_rank_champions c WHERE c.term = arxiv_rank_terms.term AND c.col = arxiv_rank_terms.col) < 100 THEN 0
+  ELSE (SELECT min(weight) FROM arxiv_rank_champions c WHERE c.term = arxiv_rank_terms.term AND c.col = arxiv_rank_terms.col) END;
+
 -- A mirror whose tables were built before: they count as a full build of today's papers.
 INSERT INTO arxiv_rank_build (id, built_at, rows, tokens)
 SELECT 1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), (SELECT count(*) FROM arxiv_papers), NULL

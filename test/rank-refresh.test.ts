@@ -20,6 +20,7 @@ import {
   RANK_REFRESH,
   refreshedStatement,
   requestFullRebuildStatement,
+  setImpactFloors,
   stageRankChanges,
   termWeight,
 } from "../src/store/arxiv-rank-refresh";
@@ -55,6 +56,7 @@ async function mergeChanges(papersPerStep = 40, termsPerStep = 60): Promise<{ pa
   for (;;) {
     const staged = await stageRankChanges(env.DB, after, papersPerStep);
     if (staged.last === null) break;
+    for (const statement of staged.rows) await statement.run();
     await env.DB.batch(staged.writes);
     papers += staged.papers;
     after = staged.last;
@@ -64,6 +66,7 @@ async function mergeChanges(papersPerStep = 40, termsPerStep = 60): Promise<{ pa
   for (;;) {
     const merged = await mergeRankTerms(env.DB, term, { terms: termsPerStep, minDocs: MIN_DOCS });
     if (merged.last === null) break;
+    for (const group of merged.groups) await env.DB.batch(group);
     await env.DB.batch(merged.writes);
     term = merged.last;
     steps++;
@@ -349,17 +352,66 @@ describe("a merge of the changes", () => {
     expect(after.impacts.has(`-1|${word}`)).toBe(false);
   });
 
-  it("is replayed whole after a crash between its reads and its batch (the step's writes are one batch)", async () => {
+  it("comes to the same tables when a step dies after part of its writes and is replayed", async () => {
     await fullRebuild();
     await changeTheMirror();
-    // A stage step whose batch never ran, then a merge step whose batch never ran: nothing changed.
-    const lost = await stageRankChanges(env.DB, Number.MIN_SAFE_INTEGER, 40);
-    expect(lost.writes.length).toBeGreaterThan(1);
-    expect(await count("SELECT count(*) AS n FROM arxiv_rank_staged")).toBe(0);
+    // A stage step that wrote its staged rows but died before its batch (the change log and the
+    // checkpoint): replayed, it stages the same rows again.
+    const first = await stageRankChanges(env.DB, Number.MIN_SAFE_INTEGER, 40);
+    expect(first.rows.length).toBeGreaterThan(0);
+    for (const statement of first.rows) await statement.run();
+    const stagedOnce = await count("SELECT count(*) AS n FROM arxiv_rank_staged");
+    expect(await count("SELECT count(*) AS n FROM arxiv_rank_changes")).toBe(50);
+    const replayed = await stageRankChanges(env.DB, Number.MIN_SAFE_INTEGER, 40);
+    for (const statement of replayed.rows) await statement.run();
+    await env.DB.batch(replayed.writes);
+    expect(await count("SELECT count(*) AS n FROM arxiv_rank_staged")).toBe(stagedOnce);
+    expect(await count("SELECT count(*) AS n FROM arxiv_rank_changes")).toBe(10);
+    // A merge step that wrote half its lists and died: replayed, it merges the same changes again.
+    const rest = await stageRankChanges(env.DB, replayed.last!, 40);
+    for (const statement of rest.rows) await statement.run();
+    await env.DB.batch(rest.writes);
+    const half = await mergeRankTerms(env.DB, "", { terms: 60, minDocs: MIN_DOCS });
+    for (const group of half.groups.slice(0, Math.ceil(half.groups.length / 2))) await env.DB.batch(group);
     await mergeChanges();
     const merged = await readTables();
     await fullRebuild();
-    expect(merged.terms).toEqual((await readTables()).terms);
+    const rebuilt = await readTables();
+    expect(merged.terms).toEqual(rebuilt.terms);
+    for (const [key, list] of rebuilt.impacts)
+      expect([...merged.impacts.get(key)!.keys()].sort(), key).toEqual([...list.keys()].sort());
+  });
+
+  it("stages a changed paper only for the lists it can enter or was in (their floors)", async () => {
+    await fullRebuild();
+    const floors = (await env.DB.prepare("SELECT count(*) AS n, sum(floor > 0) AS cut FROM arxiv_rank_terms").first<{
+      n: number;
+      cut: number;
+    }>())!;
+    // The sample's champion lists of its commonest terms are cut at 100: they have floors.
+    expect(floors.cut).toBeGreaterThan(0);
+    await changeTheMirror();
+    const staged = await stageRankChanges(env.DB, Number.MIN_SAFE_INTEGER, 50);
+    await env.DB.prepare("UPDATE arxiv_rank_terms SET floor = 0").run();
+    await env.DB.prepare("UPDATE arxiv_rank_impacts SET floor = 0").run();
+    const unfloored = await stageRankChanges(env.DB, Number.MIN_SAFE_INTEGER, 50);
+    expect(staged.staged).toBeLessThan(unfloored.staged);
+  });
+
+  it("finds the floors of impact lists built before floors were kept", async () => {
+    await fullRebuild();
+    const kept = (await env.DB.prepare("SELECT term, col, floor FROM arxiv_rank_impacts ORDER BY term, col").all())
+      .results;
+    await env.DB.prepare("UPDATE arxiv_rank_impacts SET floor = NULL").run();
+    for (;;) {
+      const step = await setImpactFloors(env.DB, 50);
+      if (step.writes.length > 0) await env.DB.batch(step.writes);
+      if (step.done) break;
+    }
+    const found = (await env.DB.prepare("SELECT term, col, floor FROM arxiv_rank_impacts ORDER BY term, col").all())
+      .results;
+    // The sample's impact lists hold every paper of their terms (2,000 deep): floor 0, as built.
+    expect(found).toEqual(kept);
   });
 });
 
@@ -409,7 +461,7 @@ describe("through the harvest", () => {
     const refresh = await driveHarvest({ mode: "refresh", maxDeliveries: 200 });
     expect(refresh.errors).toEqual([]);
     expect(refresh.rankPhases[0]).toBe("plan");
-    expect(new Set(refresh.rankPhases)).toEqual(new Set(["plan", "stage", "merge"]));
+    expect(new Set(refresh.rankPhases)).toEqual(new Set(["plan", "floors", "stage", "merge"]));
     expect(await count("SELECT count(*) AS n FROM arxiv_rank_changes")).toBe(0);
     expect(await count("SELECT count(*) AS n FROM arxiv_rank_touched")).toBe(0);
     expect(await env.DB.prepare("SELECT changed_since FROM arxiv_rank_build").first("changed_since")).toBe(3);

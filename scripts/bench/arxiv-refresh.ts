@@ -24,6 +24,7 @@ import {
   admin,
   callTool,
   latency,
+  loopbackFetch,
   qualityAgainstExhaustive,
   round,
   sleep,
@@ -150,10 +151,13 @@ async function searchDuringRefresh(
   limitMs: number,
 ) {
   const before = await status(url);
-  const started = await fetch(`${url}/admin/harvest?source=arxiv&mode=refresh${rank === "full" ? "&rank=full" : ""}`, {
-    method: "POST",
-    headers: admin,
-  });
+  const started = await loopbackFetch(
+    `${url}/admin/harvest?source=arxiv&mode=refresh${rank === "full" ? "&rank=full" : ""}`,
+    {
+      method: "POST",
+      headers: admin,
+    },
+  );
   if (started.status !== 202) throw new Error(`admin/harvest: HTTP ${started.status} ${await started.text()}`);
   const { run_id: runId } = (await started.json()) as { run_id: string };
   const t0 = performance.now();

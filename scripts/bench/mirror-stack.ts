@@ -69,8 +69,22 @@ export async function startOaiServer() {
 
 const HEADERS = MCP_HEADERS;
 let client = 0;
+/**
+ * fetch, sent once more when the connection itself failed: after a long pause (an offline quality
+ * pass) the server may have closed the kept-alive socket just as it is reused (EPIPE, "other side
+ * closed"); the request never reached the Worker, so sending it again changes nothing.
+ */
+export async function loopbackFetch(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return fetch(url, init);
+  }
+}
+
 export async function callTool(mcpUrl, name, args) {
-  const response = await fetch(mcpUrl, {
+  const response = await loopbackFetch(mcpUrl, {
     method: "POST",
     headers: { ...HEADERS, "cf-connecting-ip": `bench-mirror-${++client}` },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
@@ -84,7 +98,7 @@ export async function callTool(mcpUrl, name, args) {
 
 export const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 export async function status(url) {
-  const body = await (await fetch(`${url}/status`)).json();
+  const body = await (await loopbackFetch(`${url}/status`)).json();
   return body.mirrors.find((mirror) => mirror.source === "arxiv");
 }
 
@@ -93,7 +107,10 @@ export async function status(url) {
 export async function harvest(url, mode = "cold", { untilRebuilt = false } = {}) {
   const before = await status(url);
   const t0 = performance.now();
-  const started = await fetch(`${url}/admin/harvest?source=arxiv&mode=${mode}`, { method: "POST", headers: admin });
+  const started = await loopbackFetch(`${url}/admin/harvest?source=arxiv&mode=${mode}`, {
+    method: "POST",
+    headers: admin,
+  });
   if (started.status !== 202) throw new Error(`admin/harvest: HTTP ${started.status} ${await started.text()}`);
   for (;;) {
     const now = await status(url);

@@ -29,6 +29,7 @@ import {
   indexStats,
   planRankRefresh,
   refreshedStatement,
+  setImpactFloors,
   stageRankChanges,
 } from "../store/arxiv-rank-refresh";
 import { mergeRankTerms } from "../store/arxiv-rank-merge";
@@ -458,6 +459,20 @@ export async function verifyStep(
   return advance(ctx, runId, rank);
 }
 
+/** Statements per call when a merge writes its lists: each call holds the database a few milliseconds. */
+const RANK_WRITES_PER_CALL = 12;
+
+/** Groups of statements (kept whole) packed into calls of about `size` statements. */
+function inBatches(groups: D1PreparedStatement[][], size: number): D1PreparedStatement[][] {
+  const batches: D1PreparedStatement[][] = [];
+  for (const group of groups) {
+    const last = batches.at(-1);
+    if (last !== undefined && last.length + group.length <= size) last.push(...group);
+    else batches.push([...group]);
+  }
+  return batches;
+}
+
 /**
  * The ranking tables after a run, a step at a time: merged with the run's own changes, or rebuilt
  * whole when planRankRefresh says so (src/store/arxiv-rank-refresh.ts). A step's writes and the
@@ -477,7 +492,7 @@ export async function rankStep(ctx: AppContext, runId: string, cursor: RankCurso
     next = {
       kind: "rank",
       step: cursor.step + 1,
-      phase: plan.full ? "clear" : "stage",
+      phase: plan.full ? "clear" : "floors",
       after: "",
       terms: 0,
       papers: 0,
@@ -494,9 +509,16 @@ export async function rankStep(ctx: AppContext, runId: string, cursor: RankCurso
         ? null
         : { ...cursor, step: cursor.step + 1, after: slice.last, terms: cursor.terms + slice.terms };
     if (next === null) writes.push(fullBuildStatement(db, await indexStats(db), now));
+  } else if (phase === "floors") {
+    const floors = await setImpactFloors(db);
+    did = `${floors.writes.length} impact lists' floors`;
+    writes.push(...floors.writes);
+    next = { ...cursor, step: cursor.step + 1, phase: floors.done ? "stage" : "floors" };
   } else if (phase === "stage") {
     const staged = await stageRankChanges(db, cursor.after === "" ? Number.MIN_SAFE_INTEGER : Number(cursor.after));
     did = `${staged.papers} changed papers staged (${staged.staged} list entries)`;
+    // Each statement of staged rows alone: a search waits for one of them at most.
+    for (const statement of staged.rows) await statement.run();
     writes.push(...staged.writes);
     next =
       staged.last === null
@@ -510,6 +532,7 @@ export async function rankStep(ctx: AppContext, runId: string, cursor: RankCurso
   } else {
     const merged = await mergeRankTerms(db, cursor.after);
     did = `terms after ${JSON.stringify(cursor.after)}: ${merged.terms} merged, ${merged.lists} lists written`;
+    for (const batch of inBatches(merged.groups, RANK_WRITES_PER_CALL)) await db.batch(batch);
     writes.push(...merged.writes);
     next =
       merged.last === null

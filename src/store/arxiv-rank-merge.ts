@@ -4,7 +4,7 @@
 // (or stopped being) common given (or stripped of) its rows as a full rebuild would.
 import { decodeImpactList, encodeImpacts, impactDepth, scaledImpacts } from "../search/impacts.ts";
 import { readStats } from "../search/rank-statistics.ts";
-import { RANK_REFRESH, SCOPES, STATS_SQL, TERMS_IN } from "./arxiv-rank-refresh.ts";
+import { breathe, RANK_REFRESH, SCOPES, STATS_SQL, TERMS_IN } from "./arxiv-rank-refresh.ts";
 import {
   CHAMPIONS_PER_TERM,
   CHAMPIONS_SQL,
@@ -12,7 +12,9 @@ import {
   IMPACT_COLUMNS,
   INSERT_CHAMPIONS_SQL,
   INSERT_IMPACTS_SQL,
+  INSERT_TERM_SQL,
   listDepth,
+  listFloor,
   RANK_MIN_DOCS,
   type RankTerm,
   termLists,
@@ -30,7 +32,13 @@ export interface MergeResult {
   terms: number;
   /** Lists written (champion and impact lists; term rows apart). */
   lists: number;
-  /** Its writes: the caller runs them in one batch with its checkpoint. */
+  /**
+   * Each term's list writes, a group each (its champions' delete and insert stay together): a
+   * merge is idempotent (a list merged twice with the same changes is the same list), so the
+   * caller runs them in small batches, before `writes`.
+   */
+  groups: D1PreparedStatement[][];
+  /** The rest (the slice's staged rows and touched terms deleted): one batch with the checkpoint. */
   writes: D1PreparedStatement[];
 }
 
@@ -50,6 +58,8 @@ const sameEntries = (a: Entries, b: Entries) =>
 /** What the slice's terms have now, by `${col}|${term}`. */
 interface Held {
   docs: Map<string, number>;
+  /** The champion lists' floors, on their term rows. */
+  floors: Map<string, number | null>;
   champions: Map<string, Entries>;
   impacts: Map<string, { docs: number; entries: Entries }>;
   staged: Map<string, Map<number, number | null>>;
@@ -58,16 +68,24 @@ interface Held {
 async function readHeld(db: D1Database, terms: string[]): Promise<Held> {
   const json = JSON.stringify(terms);
   const [termRows, championRows, impactRows, stagedRows] = await db.batch<Record<string, unknown>>([
-    db.prepare(`SELECT term, col, docs FROM arxiv_rank_terms WHERE ${TERMS_IN}`).bind(json),
+    db.prepare(`SELECT term, col, docs, floor FROM arxiv_rank_terms WHERE ${TERMS_IN}`).bind(json),
     db.prepare(`SELECT term, col, weight, paper_key FROM arxiv_rank_champions WHERE ${TERMS_IN}`).bind(json),
     db.prepare(`SELECT term, col, docs, postings FROM arxiv_rank_impacts WHERE ${TERMS_IN}`).bind(json),
     db
       .prepare("SELECT term, col, paper_key, weight FROM arxiv_rank_staged WHERE term >= ? AND term <= ?")
       .bind(terms[0], terms.at(-1)),
   ]);
-  const held: Held = { docs: new Map(), champions: new Map(), impacts: new Map(), staged: new Map() };
-  for (const r of termRows!.results as { term: string; col: number; docs: number }[])
+  const held: Held = {
+    docs: new Map(),
+    floors: new Map(),
+    champions: new Map(),
+    impacts: new Map(),
+    staged: new Map(),
+  };
+  for (const r of termRows!.results as { term: string; col: number; docs: number; floor: number | null }[]) {
     held.docs.set(`${r.col}|${r.term}`, r.docs);
+    held.floors.set(`${r.col}|${r.term}`, r.floor);
+  }
   for (const r of championRows!.results as { term: string; col: number; weight: number; paper_key: number }[]) {
     const key = `${r.col}|${r.term}`;
     const list = held.champions.get(key) ?? [];
@@ -75,7 +93,10 @@ async function readHeld(db: D1Database, terms: string[]): Promise<Held> {
     list.push([r.paper_key, r.weight]);
   }
   for (const list of held.champions.values()) list.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  for (const r of impactRows!.results as { term: string; col: number; docs: number; postings: string }[]) {
+  for (const [i, r] of (
+    impactRows!.results as { term: string; col: number; docs: number; postings: string }[]
+  ).entries()) {
+    if (i % RANK_REFRESH.breatheEvery === 0) await breathe();
     const { keys, scores } = scaledImpacts(decodeImpactList(r.postings));
     const entries: Entries = Array.from(keys, (key, i) => [key, scores[i]!]);
     held.impacts.set(`${r.col}|${r.term}`, { docs: r.docs, entries });
@@ -126,7 +147,7 @@ export async function mergeRankTerms(db: D1Database, after: string, options: Mer
     db.prepare("SELECT term FROM arxiv_rank_touched WHERE term > ? ORDER BY term LIMIT ?").bind(after, sliceTerms),
   ]);
   const terms = (sliceRows!.results as { term: string }[]).map((r) => r.term);
-  if (terms.length === 0) return { last: null, terms: 0, lists: 0, writes: [] };
+  if (terms.length === 0) return { last: null, terms: 0, lists: 0, groups: [], writes: [] };
   const stats = readStats(statsRows!.results[0]?.block);
   const held = await readHeld(db, terms);
   const vocabulary = new Map<string, VocabRow[]>();
@@ -143,20 +164,22 @@ export async function mergeRankTerms(db: D1Database, after: string, options: Mer
     );
     fromIndex.forEach(({ t, isChampion }, i) => {
       const entries: Entries = hits[i]!.results.map((h) => [h.k, championWeight(h.s, stats, t.docs)]);
+      out.group();
       out.lists(t, isChampion ? entries : null, IMPACT_COLUMNS.includes(t.col) ? entries : null);
+      if (isChampion) out.termRow(t, entries);
     });
   }
   const [first, last] = [terms[0]!, terms.at(-1)!];
-  out.writes.push(
+  const writes = [
     db.prepare("DELETE FROM arxiv_rank_staged WHERE term >= ? AND term <= ?").bind(first, last),
     db.prepare("DELETE FROM arxiv_rank_touched WHERE term >= ? AND term <= ?").bind(first, last),
-  );
-  return { last, terms: terms.length, lists: out.written, writes: out.writes };
+  ];
+  return { last, terms: terms.length, lists: out.written, groups: out.groups.filter((g) => g.length > 0), writes };
 }
 
 /** The statements that write lists. */
 class ListWrites {
-  readonly writes: D1PreparedStatement[] = [];
+  readonly groups: D1PreparedStatement[][] = [[]];
   written = 0;
   private readonly stamp = Date.now();
 
@@ -165,8 +188,25 @@ class ListWrites {
     readonly depth: number,
   ) {}
 
+  /** The writes that follow are one term's (or one list's). */
+  group(): void {
+    this.groups.push([]);
+  }
+
   add(sql: string, ...binds: unknown[]): void {
-    this.writes.push(this.db.prepare(sql).bind(...binds));
+    this.groups.at(-1)!.push(this.db.prepare(sql).bind(...binds));
+  }
+
+  /** A common term's row: its document count and its champion list's floor. */
+  termRow(t: RankTerm, champions: Entries | null): void {
+    const floor =
+      champions === null
+        ? null
+        : listFloor(
+            champions.map(([, w]) => w),
+            CHAMPIONS_PER_TERM,
+          );
+    this.add(INSERT_TERM_SQL, t.term, t.col, t.docs, floor);
   }
 
   lists(t: RankTerm, champions: Entries | null, impacts: Entries | null): void {
@@ -177,7 +217,11 @@ class ListWrites {
       this.written++;
     }
     if (impacts !== null) {
-      this.add(INSERT_IMPACTS_SQL, t.term, t.col, t.docs, encodeImpacts(impacts), this.stamp);
+      const floor = listFloor(
+        impacts.map(([, w]) => w),
+        this.depth,
+      );
+      this.add(INSERT_IMPACTS_SQL, t.term, t.col, t.docs, encodeImpacts(impacts), this.stamp, floor);
       this.written++;
     }
   }
@@ -205,16 +249,15 @@ function mergeTerm(
     if (held.impacts.has(key) && !(asked(col) && IMPACT_COLUMNS.includes(col)))
       out.add("DELETE FROM arxiv_rank_impacts WHERE term = ? AND col = ?", term, col);
   }
-  for (const t of common)
-    if (held.docs.get(`${t.col}|${term}`) !== t.docs)
-      out.add("INSERT OR REPLACE INTO arxiv_rank_terms (term, col, docs) VALUES (?, ?, ?)", term, t.col, t.docs);
   const missing: { t: RankTerm; isChampion: boolean }[] = [];
+  const championsNow = new Map<number, Entries>();
   for (const t of askable) {
     const key = `${t.col}|${term}`;
     const isChampion = common.includes(t);
     const isImpact = IMPACT_COLUMNS.includes(t.col);
     const champions = held.champions.get(key);
     const impacts = held.impacts.get(key);
+    // A list the term did not have: from the index (it just became common: a short doclist).
     if ((isChampion && champions === undefined) || (isImpact && impacts === undefined)) {
       missing.push({ t, isChampion });
       continue;
@@ -222,6 +265,7 @@ function mergeTerm(
     const changes = held.staged.get(key);
     const mergedChampions =
       isChampion && changes !== undefined ? mergeEntries(champions!, changes, CHAMPIONS_PER_TERM) : null;
+    if (isChampion) championsNow.set(t.col, mergedChampions ?? champions!);
     const mergedImpacts =
       isImpact && changes !== undefined
         ? mergeEntries(impacts!.entries, changes, out.depth)
@@ -233,6 +277,20 @@ function mergeTerm(
       mergedChampions !== null && !sameEntries(mergedChampions, champions!) ? mergedChampions : null,
       mergedImpacts,
     );
+  }
+  // Term rows whose count or champion floor moved (a term with a missing list gets its row with it).
+  for (const t of common) {
+    if (missing.some((m) => m.t === t && m.isChampion)) continue;
+    const key = `${t.col}|${term}`;
+    const champions = championsNow.get(t.col) ?? null;
+    const floor =
+      champions === null
+        ? null
+        : listFloor(
+            champions.map(([, w]) => w),
+            CHAMPIONS_PER_TERM,
+          );
+    if (held.docs.get(key) !== t.docs || held.floors.get(key) !== floor) out.termRow(t, champions);
   }
   return missing;
 }

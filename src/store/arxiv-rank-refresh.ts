@@ -22,9 +22,17 @@ import { type CorpusStats, saturation, weightedCount } from "../search/bm25.ts";
 import { WEIGHTS } from "../search/expression.ts";
 import { readStats } from "../search/rank-statistics.ts";
 import { tokens } from "../search/tokenize.ts";
+import { decodeImpactList, impactDepth, scaledImpacts } from "../search/impacts.ts";
+import { listFloor } from "./arxiv-rank-tables.ts";
 export const RANK_REFRESH = {
-  /** Changed papers staged per step (about 75,000 staged rows at 1,000,000 papers). */
-  stagePapers: 500,
+  /** Changed papers staged per step. */
+  stagePapers: 200,
+  /** Staged rows per statement: each statement is its own call, so a search waits for one at most. */
+  rowsPerInsert: 2_000,
+  /** Papers (staging) or terms (merging) worked through between two yields to the event loop. */
+  breatheEvery: 20,
+  /** An entry the ranking tables knew is taken out when its weight now is within this share of the floor. */
+  floorMargin: 0.02,
   /** Touched terms merged per step. */
   mergeTerms: 100,
   /** Document frequencies are read in groups whose doclists hold about this many papers (FTS5 walks them). */
@@ -39,6 +47,13 @@ export const RANK_REFRESH = {
 export const SCOPES = [-1, 0, 1, 2, 3, 4] as const;
 export const STATS_SQL = "SELECT block FROM arxiv_papers_fts_data WHERE id = 1";
 export const TERMS_IN = "term IN (SELECT value FROM json_each(?))";
+
+/**
+ * Lets the isolate serve what waits (a search) between two pieces of a step's work: a step shares
+ * its isolate with searches, and tokenizing or merging for a few hundred milliseconds at a time
+ * would hold them back as surely as a long statement.
+ */
+export const breathe = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 // ---------------------------------------------------------------------------------------------
 // What a paper's text weighs
@@ -189,7 +204,9 @@ export interface StageResult {
   last: number | null;
   papers: number;
   staged: number;
-  /** Its writes: the caller runs them in one batch with its checkpoint. */
+  /** The staged rows, a statement each: idempotent, so the caller runs each alone, before `writes`. */
+  rows: D1PreparedStatement[];
+  /** The rest of its writes: the caller runs them in one batch with its checkpoint. */
   writes: D1PreparedStatement[];
 }
 
@@ -197,11 +214,9 @@ const CHANGED_SQL = `SELECT c.paper_key AS paper_key, c.old_text AS old_text, p.
     p.abstract AS abstract, p.comment AS comment, p.journal_ref AS journal_ref
   FROM arxiv_rank_changes c LEFT JOIN arxiv_papers p ON p.paper_key = c.paper_key
   WHERE c.paper_key > ? ORDER BY c.paper_key LIMIT ?`;
-/** The lists that exist among some terms: term rows (champions) and impact lists, by scope. */
-const TRACKED_SQL = `SELECT term, col FROM arxiv_rank_terms WHERE ${TERMS_IN}
-  UNION SELECT term, col FROM arxiv_rank_impacts WHERE ${TERMS_IN}`;
-/** Rows per insert statement (a JSON parameter of a few hundred kilobytes). */
-const ROWS_PER_INSERT = 5_000;
+/** The lists that exist among some terms, by scope, with their floors (NULL: not known yet). */
+const TRACKED_SQL = `SELECT term, col, floor FROM arxiv_rank_terms WHERE ${TERMS_IN}
+  UNION ALL SELECT term, col, floor FROM arxiv_rank_impacts WHERE ${TERMS_IN}`;
 
 interface ChangedRow {
   paper_key: number;
@@ -213,7 +228,25 @@ interface ChangedRow {
   journal_ref: string | null;
 }
 
-/** Stages the changed papers after `after` (a paper key), `papers` of them. */
+/** Each list scope's floor among some terms (the lower of its champion and impact lists'). */
+async function trackedFloors(db: D1Database, terms: Set<string>): Promise<Map<string, number>> {
+  const json = JSON.stringify([...terms]);
+  const rows = (
+    await db.prepare(TRACKED_SQL).bind(json, json).all<{ term: string; col: number; floor: number | null }>()
+  ).results;
+  const floors = new Map<string, number>();
+  for (const r of rows) {
+    const key = `${r.col}|${r.term}`;
+    floors.set(key, Math.min(floors.get(key) ?? Number.POSITIVE_INFINITY, r.floor ?? 0));
+  }
+  return floors;
+}
+
+/**
+ * Stages the changed papers after `after` (a paper key), `papers` of them: for each list a changed
+ * paper can enter (its weight now at least the list's floor) its weight, and for each list it may
+ * have been in (its old text's weight near the floor or above) NULL when it cannot stay.
+ */
 export async function stageRankChanges(
   db: D1Database,
   after: number,
@@ -224,57 +257,81 @@ export async function stageRankChanges(
     db.prepare(CHANGED_SQL).bind(after, papers),
   ]);
   const changed = changedRows!.results as unknown as ChangedRow[];
-  if (changed.length === 0) return { last: null, papers: 0, staged: 0, writes: [] };
+  if (changed.length === 0) return { last: null, papers: 0, staged: 0, rows: [], writes: [] };
   const stats = readStats(statsRows!.results[0]?.block);
-  const versions = changed.map((row) => ({
-    key: row.paper_key,
-    // A deleted paper has no row now; a paper new since the build had no old text.
-    now: row.title === null ? null : paperTerms([row.title, row.authors, row.abstract, row.comment, row.journal_ref]),
-    before: row.old_text === null ? null : paperTerms(JSON.parse(row.old_text) as (string | null)[]),
-  }));
+  const versions: { key: number; now: PaperTerms | null; before: PaperTerms | null }[] = [];
   const touched = new Set<string>();
-  for (const { now, before } of versions) {
+  for (const [i, row] of changed.entries()) {
+    if (i % RANK_REFRESH.breatheEvery === 0) await breathe();
+    // A deleted paper has no row now; a paper new since the build had no old text.
+    const now =
+      row.title === null ? null : paperTerms([row.title, row.authors, row.abstract, row.comment, row.journal_ref]);
+    const before = row.old_text === null ? null : paperTerms(JSON.parse(row.old_text) as (string | null)[]);
     for (const term of now?.counts.keys() ?? []) touched.add(term);
     for (const term of before?.counts.keys() ?? []) touched.add(term);
+    versions.push({ key: row.paper_key, now, before });
   }
-  const terms = JSON.stringify([...touched]);
-  const tracked = new Set(
-    (await db.prepare(TRACKED_SQL).bind(terms, terms).all<{ term: string; col: number }>()).results.map(
-      (r) => `${r.col}|${r.term}`,
-    ),
-  );
-  const rows: [string, number, number, number | null][] = [];
-  for (const { key, now, before } of versions) {
-    const held = new Set([...(now?.counts.keys() ?? []), ...(before?.counts.keys() ?? [])]);
-    for (const term of held) {
+  const floors = await trackedFloors(db, touched);
+  const staged: [string, number, number, number | null][] = [];
+  for (const [i, { key, now, before }] of versions.entries()) {
+    if (i % RANK_REFRESH.breatheEvery === 0) await breathe();
+    for (const term of new Set([...(now?.counts.keys() ?? []), ...(before?.counts.keys() ?? [])])) {
       const nowCounts = now?.counts.get(term);
       const beforeCounts = before?.counts.get(term);
       for (const col of SCOPES) {
-        if (!tracked.has(`${col}|${term}`)) continue;
-        if (nowCounts !== undefined && holds(nowCounts, col))
-          rows.push([term, col, key, termWeight(nowCounts, col, now!.length, stats)]);
-        else if (beforeCounts !== undefined && holds(beforeCounts, col)) rows.push([term, col, key, null]);
+        const floor = floors.get(`${col}|${term}`);
+        if (floor === undefined) continue;
+        const weight =
+          nowCounts !== undefined && holds(nowCounts, col) ? termWeight(nowCounts, col, now!.length, stats) : null;
+        if (weight !== null && weight >= floor) staged.push([term, col, key, weight]);
+        else if (
+          beforeCounts !== undefined &&
+          holds(beforeCounts, col) &&
+          termWeight(beforeCounts, col, before!.length, stats) >= floor * (1 - RANK_REFRESH.floorMargin)
+        )
+          staged.push([term, col, key, null]);
       }
     }
   }
   const last = changed.at(-1)!.paper_key;
-  const writes: D1PreparedStatement[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
-    writes.push(
+  const rows: D1PreparedStatement[] = [];
+  for (let i = 0; i < staged.length; i += RANK_REFRESH.rowsPerInsert)
+    rows.push(
       db
         .prepare(
           "INSERT OR REPLACE INTO arxiv_rank_staged (term, col, paper_key, weight) " +
             "SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?)",
         )
-        .bind(JSON.stringify(rows.slice(i, i + ROWS_PER_INSERT))),
+        .bind(JSON.stringify(staged.slice(i, i + RANK_REFRESH.rowsPerInsert))),
     );
-  const touchedTerms = [...touched];
-  for (let i = 0; i < touchedTerms.length; i += ROWS_PER_INSERT)
+  const writes = [
+    db
+      .prepare("INSERT OR IGNORE INTO arxiv_rank_touched (term) SELECT value FROM json_each(?)")
+      .bind(JSON.stringify([...touched])),
+    db.prepare("DELETE FROM arxiv_rank_changes WHERE paper_key > ? AND paper_key <= ?").bind(after, last),
+  ];
+  return { last, papers: changed.length, staged: staged.length, rows, writes };
+}
+
+/** The impact lists whose floors are not known yet (built before floors were kept): `lists` of them get one. */
+export async function setImpactFloors(
+  db: D1Database,
+  lists = 100,
+): Promise<{ done: boolean; writes: D1PreparedStatement[] }> {
+  const [statsRows, rows] = await db.batch<Record<string, unknown>>([
+    db.prepare(STATS_SQL),
+    db.prepare("SELECT term, col, postings FROM arxiv_rank_impacts WHERE floor IS NULL LIMIT ?").bind(lists),
+  ]);
+  const depth = impactDepth(readStats(statsRows!.results[0]?.block).rows);
+  const writes: D1PreparedStatement[] = [];
+  for (const [i, r] of (rows!.results as { term: string; col: number; postings: string }[]).entries()) {
+    if (i % RANK_REFRESH.breatheEvery === 0) await breathe();
+    const { scores } = scaledImpacts(decodeImpactList(r.postings));
+    // A list built a little shallower than today's depth (the mirror grew) is still a cut list.
+    const floor = listFloor(Array.from(scores), Math.floor(depth * (1 - RANK_REFRESH.drift)));
     writes.push(
-      db
-        .prepare("INSERT OR IGNORE INTO arxiv_rank_touched (term) SELECT value FROM json_each(?)")
-        .bind(JSON.stringify(touchedTerms.slice(i, i + ROWS_PER_INSERT))),
+      db.prepare("UPDATE arxiv_rank_impacts SET floor = ? WHERE term = ? AND col = ?").bind(floor, r.term, r.col),
     );
-  writes.push(db.prepare("DELETE FROM arxiv_rank_changes WHERE paper_key > ? AND paper_key <= ?").bind(after, last));
-  return { last, papers: changed.length, staged: rows.length, writes };
+  }
+  return { done: rows!.results.length < lists, writes };
 }

@@ -30,13 +30,22 @@ export const DELETE_CHAMPIONS_SQL = "DELETE FROM arxiv_rank_champions WHERE term
 export const DELETE_IMPACTS_SQL = "DELETE FROM arxiv_rank_impacts WHERE term > ? AND term <= ?";
 /** ?5 stamps the write (a held copy of the list is reused only while the stamp is the same). */
 export const INSERT_IMPACTS_SQL =
-  "INSERT OR REPLACE INTO arxiv_rank_impacts (term, col, docs, postings, stamp) VALUES (?, ?, ?, ?, ?)";
+  "INSERT OR REPLACE INTO arxiv_rank_impacts (term, col, docs, postings, stamp, floor) VALUES (?, ?, ?, ?, ?, ?)";
 
 /** Columns with impact lists: any column, and the title (the words of a pasted title as `ti:`). */
 export const IMPACT_COLUMNS: readonly number[] = [-1, 0];
 /** A title term held by this many titles gets an impact list (titles are short: the lists are too). */
 export const IMPACT_TITLE_MIN_DOCS = 20;
-export const INSERT_TERM_SQL = "INSERT INTO arxiv_rank_terms (term, col, docs) VALUES (?, ?, ?)";
+/** ?4: the champion list's floor (listFloor), NULL for a term FTS5 cannot be asked for. */
+export const INSERT_TERM_SQL = "INSERT OR REPLACE INTO arxiv_rank_terms (term, col, docs, floor) VALUES (?, ?, ?, ?)";
+
+/** The weight a paper needs to enter a list kept `depth` deep: its last paper's, or 0 while it holds every paper of its term. */
+export function listFloor(weights: readonly number[], depth: number): number {
+  if (weights.length < depth) return 0;
+  let floor = Number.POSITIVE_INFINITY;
+  for (const weight of weights) floor = Math.min(floor, weight);
+  return floor;
+}
 /** One champion list in one statement: ?3 is a JSON array of [weight, paper_key]. */
 export const INSERT_CHAMPIONS_SQL =
   "INSERT OR REPLACE INTO arxiv_rank_champions (term, col, weight, paper_key) SELECT ?1, ?2, " +
@@ -194,16 +203,29 @@ export async function rankSlice(
         : await db.batch<{ k: number; s: number }>(
             askable.map((t) => db.prepare(CHAMPIONS_SQL).bind(t.match, listDepth(t, depth))),
           );
-    for (const t of common) writes.push(db.prepare(INSERT_TERM_SQL).bind(t.term, t.col, t.docs));
+    const floors = new Map<RankTerm, number>();
     askable.forEach((t, i) => {
       const weighted = hits[i]!.results.map((h) => [h.k, championWeight(h.s, stats, t.docs)] as const);
       if (common.includes(t)) {
         const champions = weighted.slice(0, CHAMPIONS_PER_TERM).map(([k, w]) => [w, k]);
+        floors.set(
+          t,
+          listFloor(
+            champions.map(([w]) => w!),
+            CHAMPIONS_PER_TERM,
+          ),
+        );
         writes.push(db.prepare(INSERT_CHAMPIONS_SQL).bind(t.term, t.col, JSON.stringify(champions)));
       }
-      if (IMPACT_COLUMNS.includes(t.col))
-        writes.push(db.prepare(INSERT_IMPACTS_SQL).bind(t.term, t.col, t.docs, encodeImpacts(weighted), stamp));
+      if (IMPACT_COLUMNS.includes(t.col)) {
+        const floor = listFloor(
+          weighted.map(([, w]) => w),
+          listDepth(t, depth),
+        );
+        writes.push(db.prepare(INSERT_IMPACTS_SQL).bind(t.term, t.col, t.docs, encodeImpacts(weighted), stamp, floor));
+      }
     });
+    for (const t of common) writes.push(db.prepare(INSERT_TERM_SQL).bind(t.term, t.col, t.docs, floors.get(t) ?? null));
     terms += common.length;
     lists += common.filter((t) => t.match !== null).length;
     last = term;

@@ -60,13 +60,13 @@ export const cursorSchema = z.discriminatedUnion("kind", [
   /**
    * After the verify: the ranking tables (src/store/arxiv-rank-refresh.ts). No phase: the plan
    * (or, with `after` set, a full rebuild begun before phases existed); clear then full: the
-   * whole vocabulary, a slice per step; stage then merge: the run's changed papers, then the terms
-   * they touched. `after` is the last term (or, staging, paper key) done.
+   * whole vocabulary, a slice per step; floors (once, for lists built before floors were kept),
+   * stage, then merge: the run's changed papers, then the terms they touched. `after` is the last term (or, staging, paper key) done.
    */
   z.object({
     kind: z.literal("rank"),
     step,
-    phase: z.enum(["clear", "full", "stage", "merge"]).optional(),
+    phase: z.enum(["clear", "full", "floors", "stage", "merge"]).optional(),
     after: z.string().max(200),
     terms: z.number().int().min(0),
     /** Changed papers staged so far. */
