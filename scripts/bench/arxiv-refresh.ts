@@ -164,14 +164,17 @@ async function searchDuringRefresh(
   let finished = false;
   let rankSince: number | null = null;
   let last = before;
+  // What the run was at when: each search is counted in the step that was to come when it started.
+  const timeline: { at: number; step: string }[] = [];
   const poller = (async () => {
     for (;;) {
       last = await status(url);
+      timeline.push({ at: performance.now() - t0, step: String(last.run.pending_step) });
       if (last.status === "error") throw new Error(`the refresh failed: ${last.last_error}`);
       if (rankSince === null && String(last.run.pending_step).startsWith("rank")) rankSince = performance.now();
       if (last.status === "done" && last.started_at !== before.started_at && last.run.pending_step === null) break;
       if (rankSince !== null && performance.now() - rankSince > limitMs) return;
-      await sleep(500);
+      await sleep(200);
     }
     finished = true;
   })();
@@ -179,11 +182,15 @@ async function searchDuringRefresh(
   void poller.finally(() => (stop = true)).catch(() => undefined);
   const rows = await stream(mcpUrl, mix, () => stop);
   await poller;
+  const stepAt = (at: number) => timeline.filter((p) => p.at <= at).at(-1)?.step ?? "list";
+  const byStep: Record<string, Timed[]> = {};
+  for (const row of rows) (byStep[stepAt(row.at)] ??= []).push(row);
   return {
     runId,
     finished,
     wall_s: round((performance.now() - t0) / 1000, 1),
     rows,
+    by_step: Object.fromEntries(Object.entries(byStep).map(([step, list]) => [step, summary(list)])),
     rankStartedS: rankSince === null ? null : round((rankSince - t0) / 1000, 1),
     status: last,
   };
@@ -255,6 +262,7 @@ try {
     rank_started_s: merge.rankStartedS,
     searches: summary(merge.rows),
     during_rank: summary(merge.rows.filter((r) => merge.rankStartedS !== null && r.at / 1000 >= merge.rankStartedS)),
+    searches_by_step: merge.by_step,
     p95_ratio_to_idle: round(latency(merge.rows.map((r) => r.ms)).p95_ms / report.idle.p95_ms, 2),
     database: merge.status.run.database,
     by_phase: stepCosts(logs, merge.runId),
@@ -313,6 +321,10 @@ const md = [
   "| step | steps | SQL ms | longest statement ms | longest call ms | rows read | rows written |",
   "|---|---|---|---|---|---|---|",
   phases(r.by_phase),
+  "",
+  "Searches by the step the refresh was at when they started:",
+  "",
+  ...Object.entries(r.searches_by_step).map(([step, l]) => `- ${step}: ${lat(l)}`),
   "",
   ...(report.full_rebuild
     ? [

@@ -26,17 +26,17 @@ import { decodeImpactList, impactDepth, scaledImpacts } from "../search/impacts.
 import { listFloor } from "./arxiv-rank-tables.ts";
 export const RANK_REFRESH = {
   /** Changed papers staged per step. */
-  stagePapers: 200,
+  stagePapers: 100,
   /** Staged rows per statement: each statement is its own call, so a search waits for one at most. */
   rowsPerInsert: 2_000,
   /** Papers (staging) or terms (merging) worked through between two yields to the event loop. */
-  breatheEvery: 20,
+  breatheEvery: 5,
   /** An entry the ranking tables knew is taken out when its weight now is within this share of the floor. */
   floorMargin: 0.02,
   /** Touched terms merged per step. */
-  mergeTerms: 100,
+  mergeTerms: 50,
   /** Document frequencies are read in groups whose doclists hold about this many papers (FTS5 walks them). */
-  vocabGroupDocs: 300_000,
+  vocabGroupDocs: 150_000,
   /** A full rebuild instead once more papers changed since the last one than this share of the mirror. */
   changedShare: 0.05,
   /** ... or once the mirror's size or its mean document length moved by more than this share. */
