@@ -206,7 +206,8 @@ const report: Record<string, any> = {
 const oai = await startOaiServer();
 let d1File = "";
 const stack = await startStack({
-  vars: stackVars(oai, 0),
+  // The production crawl delay (3 s a request): a refresh's pages come as far apart as arXiv has them.
+  vars: stackVars(oai, 3000),
   readyTimeoutMs: 600_000,
   workerLogs: true,
   prepareState: async (file) => {

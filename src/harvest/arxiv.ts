@@ -23,6 +23,7 @@ import {
 } from "../store/arxiv-mirror-verify";
 import { pageWriteStatements } from "../store/arxiv-mirror-writes";
 import { emptyMeter, meteredDatabase, meterFields } from "../store/d1-meter";
+import { pacedDatabase } from "../store/d1-pacing";
 import { rankSlice } from "../store/arxiv-rank-tables";
 import {
   clearRankChanges,
@@ -66,6 +67,8 @@ import { firstColdWindow, nextWindow, planRetry, refreshWindow, type HarvestWind
 import type { AppContext } from "../context";
 
 const MAX_PAGE_BYTES = 50_000_000;
+/** The share of the database the steps after a run may take (src/store/d1-pacing.ts). */
+const BACKGROUND_DB_SHARE = 0.5;
 /** Records written per call (about 20 ms of D1 at 1,000,000 papers, where a whole page took over 200 ms). */
 const PAGE_WRITES_PER_CALL = 100;
 /** Rows checked per verify message on a large mirror (well under a second of D1 each). */
@@ -710,7 +713,10 @@ export const arxivHarvester: Harvester = {
     if (afterRun ? state.status !== "done" : state.status !== "running") return; // stopped, or already finished
     // Each step's statements are metered: the run's database time is on /status (docs/operations.md).
     const meter = emptyMeter();
-    const metered: AppContext = { ...ctx, env: { ...ctx.env, DB: meteredDatabase(ctx.env.DB, meter) } };
+    // The steps after the run (verify, ranking tables) are paced: searches have the database at
+    // least half the time while they run. A listing step is paced by the upstream already.
+    const database = afterRun ? pacedDatabase(ctx.env.DB, BACKGROUND_DB_SHARE) : ctx.env.DB;
+    const metered: AppContext = { ...ctx, env: { ...ctx.env, DB: meteredDatabase(database, meter) } };
     try {
       if (cursor.kind === "list") await listStep(metered, state, msg.run_id, cursor);
       else if (cursor.kind === "skipped") await skippedStep(metered, state, msg.run_id, cursor);
