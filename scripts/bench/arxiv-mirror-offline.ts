@@ -4,6 +4,7 @@
 // D1-shaped wrapper, so each time is the database's time plus the ranker's TypeScript, with no
 // MCP or HTTP around it. Builds the file first (synthetic + real papers, ranking tables) unless
 // --db names one that exists. Writes bench/results/mirror-offline-<papers>.md and .json.
+import { latency, round } from "./mirror-stack.ts";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,17 +24,6 @@ const arg = (flag, fallback) => {
 const PAPERS = Number(arg("--papers", "1000000"));
 const FILE = arg("--db", path.join(os.tmpdir(), `papers-mcp-mirror-${PAPERS}.sqlite`));
 const QUALITY_SAMPLE = Number(arg("--quality-sample", "100"));
-const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const latency = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    n: sorted.length,
-    p50_ms: round(percentile(sorted, 50)),
-    p95_ms: round(percentile(sorted, 95)),
-    max_ms: round(sorted[sorted.length - 1]),
-  };
-};
 
 const report: Record<string, any> = {
   name: "mirror-offline",

@@ -177,6 +177,15 @@ export async function mergeRankTerms(db: D1Database, after: string, options: Mer
   return { last, terms: terms.length, lists: out.written, groups: out.groups.filter((g) => g.length > 0), writes };
 }
 
+/** A champion list's floor (on its term's row); null for a term without a list. */
+const championFloor = (champions: Entries | null): number | null =>
+  champions === null
+    ? null
+    : listFloor(
+        champions.map(([, w]) => w),
+        CHAMPIONS_PER_TERM,
+      );
+
 /** The statements that write lists. */
 class ListWrites {
   readonly groups: D1PreparedStatement[][] = [[]];
@@ -199,14 +208,7 @@ class ListWrites {
 
   /** A common term's row: its document count and its champion list's floor. */
   termRow(t: RankTerm, champions: Entries | null): void {
-    const floor =
-      champions === null
-        ? null
-        : listFloor(
-            champions.map(([, w]) => w),
-            CHAMPIONS_PER_TERM,
-          );
-    this.add(INSERT_TERM_SQL, t.term, t.col, t.docs, floor);
+    this.add(INSERT_TERM_SQL, t.term, t.col, t.docs, championFloor(champions));
   }
 
   lists(t: RankTerm, champions: Entries | null, impacts: Entries | null): void {
@@ -283,14 +285,7 @@ function mergeTerm(
     if (missing.some((m) => m.t === t && m.isChampion)) continue;
     const key = `${t.col}|${term}`;
     const champions = championsNow.get(t.col) ?? null;
-    const floor =
-      champions === null
-        ? null
-        : listFloor(
-            champions.map(([, w]) => w),
-            CHAMPIONS_PER_TERM,
-          );
-    if (held.docs.get(key) !== t.docs || held.floors.get(key) !== floor) out.termRow(t, champions);
+    if (held.docs.get(key) !== t.docs || held.floors.get(key) !== championFloor(champions)) out.termRow(t, champions);
   }
   return missing;
 }
