@@ -26,7 +26,7 @@ import {
 } from "../src/store/arxiv-rank-refresh";
 import { CHAMPIONS_SQL, rankSlice } from "../src/store/arxiv-rank-tables";
 import type { MirrorRecord } from "../src/store/arxiv-row";
-import { resetUpstream } from "./helpers";
+import { resetUpstream, statusJson } from "./helpers";
 import { driveHarvest, sampleRecords, seedMirror } from "./mirror/driver";
 
 const MIN_DOCS = 40;
@@ -457,6 +457,9 @@ describe("through the harvest", () => {
       "UPDATE arxiv_papers SET abstract = 'An abstract since replaced.' WHERE paper_key IN (SELECT paper_key FROM arxiv_papers LIMIT 3)",
     ).run();
     expect(await count("SELECT count(*) AS n FROM arxiv_rank_changes")).toBe(3);
+    const waiting = (await statusJson()).mirrors.find((m: { source: string }) => m.source === "arxiv").ranking;
+    expect(waiting).toMatchObject({ changed_since_full_build: 0, merged_at: null, changes_waiting: 3 });
+    expect(waiting.full_build_at).toEqual(expect.any(String));
     await resetUpstream();
     const refresh = await driveHarvest({ mode: "refresh", maxDeliveries: 200 });
     expect(refresh.errors).toEqual([]);
@@ -465,6 +468,9 @@ describe("through the harvest", () => {
     expect(await count("SELECT count(*) AS n FROM arxiv_rank_changes")).toBe(0);
     expect(await count("SELECT count(*) AS n FROM arxiv_rank_touched")).toBe(0);
     expect(await env.DB.prepare("SELECT changed_since FROM arxiv_rank_build").first("changed_since")).toBe(3);
+    const ranking = (await statusJson()).mirrors.find((m: { source: string }) => m.source === "arxiv").ranking;
+    expect(ranking).toMatchObject({ changed_since_full_build: 3, changes_waiting: 0, full_rebuild_requested: false });
+    expect(ranking.merged_at).toEqual(expect.any(String));
     // The title lists (20 titles) the harvest keeps on the sample have the counts of the index.
     const lists = (
       await env.DB.prepare(

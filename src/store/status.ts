@@ -49,6 +49,18 @@ export interface MirrorStatus {
     current: { idx: number; from: string | null; until: string | null; pages: number; restarts: number } | null;
   };
   unreadable_records?: { open: number; recovered: number; deleted: number; without_id: number };
+  /**
+   * arXiv only: the ranking tables (docs/mirror.md "Keeping them up to date"): their last full
+   * build, the changed papers merged since (a full rebuild comes past 5% of the mirror), the last
+   * merge, whether the next run rebuilds whole on request, and changed papers waiting for it.
+   */
+  ranking?: {
+    full_build_at: string | null;
+    changed_since_full_build: number;
+    merged_at: string | null;
+    full_rebuild_requested: boolean;
+    changes_waiting: number;
+  };
 }
 
 /** A D1 database's size against D1's limit (10 GB a database, which Cloudflare does not raise). */
@@ -126,8 +138,8 @@ export async function readStoreHealth(db: D1Database): Promise<StoreHealth> {
 async function arxivHarvestDetail(
   db: D1Database,
   runId: string | null,
-): Promise<Pick<MirrorStatus, "windows" | "unreadable_records">> {
-  const [windows, current, skipped] = await db.batch([
+): Promise<Pick<MirrorStatus, "windows" | "unreadable_records" | "ranking">> {
+  const [windows, current, skipped, build, waiting] = await db.batch([
     db.prepare("SELECT count(*) AS done FROM arxiv_harvest_windows WHERE run_id = ? AND status = 'done'").bind(runId),
     db
       .prepare(
@@ -136,7 +148,13 @@ async function arxivHarvestDetail(
       )
       .bind(runId),
     db.prepare("SELECT status, count(*) AS n FROM arxiv_harvest_skipped GROUP BY status"),
+    db.prepare("SELECT built_at, changed_since, refreshed_at, full_requested FROM arxiv_rank_build WHERE id = 1"),
+    // Counted up to a bound: the log of a cold re-harvest can hold millions.
+    db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM arxiv_rank_changes LIMIT 1000000)"),
   ]);
+  const built = build!.results[0] as
+    | { built_at: string; changed_since: number; refreshed_at: string | null; full_requested: number }
+    | undefined;
   const open = current!.results[0] as
     | { idx: number; from_date: string | null; until_date: string | null; pages: number; restarts: number }
     | undefined;
@@ -153,6 +171,13 @@ async function arxivHarvestDetail(
       recovered: byStatus.get("recovered") ?? 0,
       deleted: byStatus.get("deleted") ?? 0,
       without_id: byStatus.get("unreadable") ?? 0,
+    },
+    ranking: {
+      full_build_at: built?.built_at ?? null,
+      changed_since_full_build: built?.changed_since ?? 0,
+      merged_at: built !== undefined && built.refreshed_at !== built.built_at ? built.refreshed_at : null,
+      full_rebuild_requested: built?.full_requested === 1,
+      changes_waiting: (waiting!.results[0] as { n: number } | undefined)?.n ?? 0,
     },
   };
 }
