@@ -471,6 +471,16 @@ describe("through the harvest", () => {
     const ranking = (await statusJson()).mirrors.find((m: { source: string }) => m.source === "arxiv").ranking;
     expect(ranking).toMatchObject({ changed_since_full_build: 3, changes_waiting: 0, full_rebuild_requested: false });
     expect(ranking.merged_at).toEqual(expect.any(String));
+    // A cold run re-lists everything: nothing is logged while it runs, and it ends in a full rebuild.
+    await env.DB.prepare(
+      "UPDATE arxiv_papers SET abstract = 'Changed again.' WHERE paper_key IN (SELECT paper_key FROM arxiv_papers LIMIT 3)",
+    ).run();
+    await resetUpstream();
+    const again = await driveHarvest({ maxDeliveries: 200 });
+    expect(again.errors).toEqual([]);
+    expect(new Set(again.rankPhases)).toEqual(new Set(["plan", "clear", "full"]));
+    expect(await count("SELECT count(*) AS n FROM arxiv_rank_changes")).toBe(0);
+    expect(await env.DB.prepare("SELECT changed_since FROM arxiv_rank_build").first("changed_since")).toBe(0);
     // The title lists (20 titles) the harvest keeps on the sample have the counts of the index.
     const lists = (
       await env.DB.prepare(

@@ -27,6 +27,7 @@ import { pacedDatabase } from "../store/d1-pacing";
 import { rankSlice } from "../store/arxiv-rank-tables";
 import {
   clearRankChanges,
+  forgetFullBuildStatement,
   fullBuildStatement,
   indexStats,
   planRankRefresh,
@@ -118,6 +119,9 @@ export async function startArxivHarvest(
   await ctx.env.DB.batch([
     startRunStatement(ctx.env.DB, { runId, mode, from: window.from, first, now }),
     windowStartStatement(ctx.env.DB, runId, window, now),
+    // A cold run re-lists everything and ends in a full rebuild of the ranking tables: nothing
+    // is logged for a merge meanwhile (the log would hold the old text of every paper it changes).
+    ...(mode === "cold" ? [forgetFullBuildStatement(ctx.env.DB)] : []),
   ]);
   await send(ctx, runId, first);
   return { run_id: runId, from: window.from };

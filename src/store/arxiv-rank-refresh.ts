@@ -165,6 +165,11 @@ export function refreshedStatement(
     .bind(papers, now, stats.rows, stats.tokens);
 }
 
+/** A cold run begins: the change log stops, and the run ends in a full rebuild (no build to merge into). */
+export function forgetFullBuildStatement(db: D1Database): D1PreparedStatement {
+  return db.prepare("DELETE FROM arxiv_rank_build");
+}
+
 /** The next run rebuilds whole (POST /admin/harvest?...&rank=full). */
 export function requestFullRebuildStatement(db: D1Database): D1PreparedStatement {
   return db.prepare("UPDATE arxiv_rank_build SET full_requested = 1 WHERE id = 1");
