@@ -46,6 +46,39 @@ describe("D1 telemetry", () => {
     expect(meter.rows_read).toBeGreaterThanOrEqual(3);
   });
 
+  it("a batch is one call: its statements' SQL time adds up to the longest call", async () => {
+    await seedMirror();
+    const meter = emptyMeter();
+    const db = meteredReader(env.DB, meter);
+    const scan = "SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH 'quantum OR field OR the'";
+    await db.batch([db.prepare(scan), db.prepare(scan), db.prepare(scan)]);
+    expect(meter.statements).toBe(3);
+    expect(meter.slowest_call_ms).toBeCloseTo(meter.sql_duration_ms, 6);
+    expect(meter.slowest_call_ms).toBeGreaterThanOrEqual(meter.slowest_ms);
+  });
+
+  it("a paced reader waits after each call as long as (1 - share) / share times the call took", async () => {
+    await seedMirror();
+    const timers: number[] = [];
+    const real = globalThis.setTimeout;
+    vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms?: number) => {
+      timers.push(ms ?? 0);
+      return real(fn, 0);
+    }) as typeof setTimeout);
+    // Date.now moves 20 ms across each call (a Worker's clock moves across I/O).
+    let now = 1_000_000;
+    vi.spyOn(Date, "now").mockImplementation(() => (now += 20));
+    const db = meteredReader(env.DB, emptyMeter(), { share: 0.5 });
+    await db.batch([db.prepare("SELECT 1 AS a")]);
+    await db.prepare("SELECT 2 AS b").first();
+    expect(timers).toEqual([20, 20]);
+    timers.length = 0;
+    await meteredReader(env.DB, emptyMeter(), { share: 0.25 }).prepare("SELECT 3 AS c").all();
+    expect(timers).toEqual([60]);
+    await meteredReader(env.DB, emptyMeter()).prepare("SELECT 4 AS d").all();
+    expect(timers).toEqual([60]);
+  });
+
   it("a mirror search through the tool logs one mirror_search line with what it cost", async () => {
     await seedMirror();
     const lines: string[] = [];

@@ -23,7 +23,6 @@ import {
 } from "../store/arxiv-mirror-verify";
 import { pageWriteStatements } from "../store/arxiv-mirror-writes";
 import { emptyMeter, meteredDatabase, meterFields } from "../store/d1-meter";
-import { pacedDatabase } from "../store/d1-pacing";
 import { rankSlice } from "../store/arxiv-rank-tables";
 import {
   clearRankChanges,
@@ -68,7 +67,7 @@ import { firstColdWindow, nextWindow, planRetry, refreshWindow, type HarvestWind
 import type { AppContext } from "../context";
 
 const MAX_PAGE_BYTES = 50_000_000;
-/** The share of the database the steps after a run may take (src/store/d1-pacing.ts). */
+/** The share of the database the steps after a run may take (MeterOptions in src/store/d1-meter.ts). */
 const BACKGROUND_DB_SHARE = 0.5;
 /** Records written per call (about 20 ms of D1 at 1,000,000 papers, where a whole page took over 200 ms). */
 const PAGE_WRITES_PER_CALL = 100;
@@ -719,8 +718,8 @@ export const arxivHarvester: Harvester = {
     const meter = emptyMeter();
     // The steps after the run (verify, ranking tables) are paced: searches have the database at
     // least half the time while they run. A listing step is paced by the upstream already.
-    const database = afterRun ? pacedDatabase(ctx.env.DB, BACKGROUND_DB_SHARE) : ctx.env.DB;
-    const metered: AppContext = { ...ctx, env: { ...ctx.env, DB: meteredDatabase(database, meter) } };
+    const paced = afterRun ? { share: BACKGROUND_DB_SHARE } : {};
+    const metered: AppContext = { ...ctx, env: { ...ctx.env, DB: meteredDatabase(ctx.env.DB, meter, paced) } };
     try {
       if (cursor.kind === "list") await listStep(metered, state, msg.run_id, cursor);
       else if (cursor.kind === "skipped") await skippedStep(metered, state, msg.run_id, cursor);

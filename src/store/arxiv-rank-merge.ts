@@ -3,8 +3,9 @@
 // frequencies read from the index, its lists merged with the staged entries, and a term that became
 // (or stopped being) common given (or stripped of) its rows as a full rebuild would.
 import { decodeImpactList, encodeImpacts, impactDepth, scaledImpacts } from "../search/impacts.ts";
+import { CHAMPION_COLUMNS } from "../search/rank.ts";
 import { readStats } from "../search/rank-statistics.ts";
-import { breathe, RANK_REFRESH, SCOPES, STATS_SQL, TERMS_IN } from "./arxiv-rank-refresh.ts";
+import { breathe, RANK_REFRESH, STATS_SQL, TERMS_IN } from "./arxiv-rank-refresh.ts";
 import {
   CHAMPIONS_PER_TERM,
   CHAMPIONS_SQL,
@@ -242,7 +243,7 @@ function mergeTerm(
 ): { t: RankTerm; isChampion: boolean }[] {
   const isCommon = (col: number) => common.some((t) => t.col === col);
   const asked = (col: number) => askable.some((t) => t.col === col);
-  for (const col of SCOPES) {
+  for (const col of CHAMPION_COLUMNS) {
     const key = `${col}|${term}`;
     if (held.docs.has(key) && !isCommon(col))
       out.add("DELETE FROM arxiv_rank_terms WHERE term = ? AND col = ?", term, col);

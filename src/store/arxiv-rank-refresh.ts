@@ -20,6 +20,7 @@
 // runs it under Node too.
 import { type CorpusStats, saturation, weightedCount } from "../search/bm25.ts";
 import { WEIGHTS } from "../search/expression.ts";
+import { CHAMPION_COLUMNS } from "../search/rank.ts";
 import { readStats } from "../search/rank-statistics.ts";
 import { tokens } from "../search/tokenize.ts";
 import { decodeImpactList, impactDepth, scaledImpacts } from "../search/impacts.ts";
@@ -43,8 +44,6 @@ export const RANK_REFRESH = {
   drift: 0.05,
 } as const;
 
-/** Column scopes a term can have lists in: any column (-1), then each column. */
-export const SCOPES = [-1, 0, 1, 2, 3, 4] as const;
 export const STATS_SQL = "SELECT block FROM arxiv_papers_fts_data WHERE id = 1";
 export const TERMS_IN = "term IN (SELECT value FROM json_each(?))";
 
@@ -283,7 +282,7 @@ export async function stageRankChanges(
     for (const term of new Set([...(now?.counts.keys() ?? []), ...(before?.counts.keys() ?? [])])) {
       const nowCounts = now?.counts.get(term);
       const beforeCounts = before?.counts.get(term);
-      for (const col of SCOPES) {
+      for (const col of CHAMPION_COLUMNS) {
         const floor = floors.get(`${col}|${term}`);
         if (floor === undefined) continue;
         const weight =

@@ -2,7 +2,8 @@
 // slice of the index's vocabulary, each common term's document frequency and champion list.
 // Pure (no runtime imports beyond src/search), so the bench and the seed build them with this
 // same code under Node, and the harvest rebuilds them in slices after each run.
-import { corpusStats, idf, type CorpusStats } from "../search/bm25.ts";
+import { idf, type CorpusStats } from "../search/bm25.ts";
+import { readStats } from "../search/rank-statistics.ts";
 import { encodeImpacts, impactDepth } from "../search/impacts.ts";
 import { BM25_SQL, CHAMPION_COLUMNS } from "../search/rank.ts";
 import { COLUMNS } from "../search/expression.ts";
@@ -182,10 +183,7 @@ export async function rankSlice(
   ]);
   const rows = vocab!.results as unknown as VocabRow[];
   if (rows.length === 0) return { last: null, terms: 0, lists: 0 };
-  const block = averages!.results[0]?.block;
-  const stats = corpusStats(
-    block instanceof Uint8Array ? block : new Uint8Array((block as ArrayBuffer | number[] | undefined) ?? []),
-  );
+  const stats = readStats(averages!.results[0]?.block);
   const depth = impactDepth(stats.rows);
   const byTerm = new Map<string, VocabRow[]>();
   for (const row of rows) byTerm.set(row.term, [...(byTerm.get(row.term) ?? []), row]);

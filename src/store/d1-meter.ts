@@ -50,25 +50,40 @@ function recordCall(meter: D1Meter, metas: (Meta | undefined)[]): void {
   meter.slowest_call_ms = Math.max(meter.slowest_call_ms, ms);
 }
 
+/**
+ * How a metered reader treats the database's other users. `share` (0-1): after each call it waits
+ * (1 - share) / share times what the call took, so background work (the harvest's steps after a
+ * run) leaves searches the database the rest of the time: D1 runs one statement at a time.
+ */
+export interface MeterOptions {
+  share?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs one call, adds its metadata to the meter, and waits after it as `options` asks. */
+async function call<R>(meter: D1Meter, options: MeterOptions, run: () => Promise<R>, metas: (r: R) => Meta[]) {
+  const started = Date.now();
+  const result = await run();
+  recordCall(meter, metas(result));
+  const { share } = options;
+  const busy = Date.now() - started;
+  if (share !== undefined && share < 1 && busy > 0) await sleep((busy * (1 - share)) / share);
+  return result;
+}
+
 const inner = new WeakMap<object, D1PreparedStatement>();
 
-function meteredStatement(statement: D1PreparedStatement, meter: D1Meter): D1PreparedStatement {
+function meteredStatement(statement: D1PreparedStatement, meter: D1Meter, options: MeterOptions): D1PreparedStatement {
+  const one = <R extends { meta: unknown }>(run: () => Promise<R>) =>
+    call(meter, options, run, (result) => [result.meta as Meta]);
   const wrapped = {
-    bind: (...values: unknown[]) => meteredStatement(statement.bind(...values), meter),
-    async all<T>() {
-      const result = await statement.all<T>();
-      recordCall(meter, [result.meta as Meta]);
-      return result;
-    },
-    async run<T>() {
-      const result = await statement.run<T>();
-      recordCall(meter, [result.meta as Meta]);
-      return result;
-    },
+    bind: (...values: unknown[]) => meteredStatement(statement.bind(...values), meter, options),
+    all: <T>() => one(() => statement.all<T>()),
+    run: <T>() => one(() => statement.run<T>()),
     // first() carries no metadata: the statement runs as all() and its first row is taken.
     async first<T>(column?: string) {
-      const result = await statement.all<Record<string, unknown>>();
-      recordCall(meter, [result.meta as Meta]);
+      const result = await one(() => statement.all<Record<string, unknown>>());
       const row = result.results[0];
       if (row === undefined) return null;
       return (column === undefined ? row : (row[column] ?? null)) as T;
@@ -79,26 +94,28 @@ function meteredStatement(statement: D1PreparedStatement, meter: D1Meter): D1Pre
   return wrapped;
 }
 
-/** A reader over `db` whose every statement adds to `meter`. */
-export function meteredReader<T extends D1Reader>(db: T, meter: D1Meter): T {
+/** A reader over `db` whose every statement adds to `meter` (a batch is one call). */
+export function meteredReader<T extends D1Reader>(db: T, meter: D1Meter, options: MeterOptions = {}): T {
   const reader = {
-    prepare: (sql: string) => meteredStatement(db.prepare(sql), meter),
-    async batch<R>(statements: D1PreparedStatement[]) {
-      const results = await db.batch<R>(statements.map((statement) => inner.get(statement) ?? statement));
-      for (const result of results) recordCall(meter, [result.meta as Meta]);
-      return results;
-    },
+    prepare: (sql: string) => meteredStatement(db.prepare(sql), meter, options),
+    batch: <R>(statements: D1PreparedStatement[]) =>
+      call(
+        meter,
+        options,
+        () => db.batch<R>(statements.map((statement) => inner.get(statement) ?? statement)),
+        (results) => results.map((result) => result.meta as Meta),
+      ),
   };
   return reader as unknown as T;
 }
 
 /** The whole database metered (sessions too; exec and dump pass through unmetered). */
-export function meteredDatabase(db: D1Database, meter: D1Meter): D1Database {
+export function meteredDatabase(db: D1Database, meter: D1Meter, options: MeterOptions = {}): D1Database {
   return {
-    ...meteredReader(db, meter),
+    ...meteredReader(db, meter, options),
     withSession: (constraint?: string) => {
       const session = db.withSession(constraint as D1SessionConstraint);
-      return { ...meteredReader(session, meter), getBookmark: () => session.getBookmark() };
+      return { ...meteredReader(session, meter, options), getBookmark: () => session.getBookmark() };
     },
     exec: (sql: string) => db.exec(sql),
     dump: () => db.dump(),
