@@ -1,7 +1,7 @@
 // The arXiv mirror as `npm start` runs it: wrangler dev with the bundled seed, the real local
 // Queues between pages, the admin route, /status, and tools answering from the mirror. The
 // OAI-PMH endpoint is the fake upstream (hand-made pages of real records, test/fixtures/SOURCES.md).
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -62,7 +62,12 @@ describe("arXiv mirror under wrangler dev", () => {
     expect(started.status).toBe(202);
     const deadline = Date.now() + 60_000;
     let status = await arxivStatus();
-    while (!(status.status === "done" && status.verified) && Date.now() < deadline) {
+    // Done means the steps after the run too (verify, then the ranking tables): the next test reads
+    // the database from another process, which must not race the ranking tables' writes.
+    while (
+      !(status.status === "done" && status.verified && status.run.pending_step === null) &&
+      Date.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       status = await arxivStatus();
     }
@@ -88,7 +93,7 @@ describe("arXiv mirror under wrangler dev", () => {
   }, 90_000);
 
   it("npm run mirror:verify checks the same database from outside", () => {
-    const out = execFileSync(
+    const result = spawnSync(
       process.execPath,
       ["scripts/arxiv/mirror-verify.ts", "--persist-to", path.join(stack.stateDir, "state")],
       {
@@ -96,6 +101,8 @@ describe("arXiv mirror under wrangler dev", () => {
         env: { ...process.env, XDG_CONFIG_HOME: path.join(stack.stateDir, "config"), WRANGLER_SEND_METRICS: "false" },
       },
     );
+    const out = result.stdout;
+    expect(result.status, `${out}\n${result.stderr}`.slice(-3000)).toBe(0);
     expect(out).toContain("arXiv mirror: 1,127 papers");
     expect(out).not.toContain("FAIL");
     expect(out.match(/^ok /gm)).toHaveLength(6);
