@@ -16,6 +16,9 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
+          // Three more databases for the sharded mirror's tests (test/arxiv-shards.test.ts); the
+          // deployment has DB alone unless ARXIV_MIRROR_SHARDS names more.
+          d1Databases: ["DB", "ARXIV_SHARD_1", "ARXIV_SHARD_2", "ARXIV_SHARD_3"],
           bindings: {
             TEST_MIGRATIONS: await readD1Migrations("migrations"),
             // The real records of data/arxiv-sample as mirror records (workerd has no file system).

@@ -5,13 +5,14 @@
 // never an upstream; a daily schedule after the harvest computes every watch's news in advance so
 // that a check answers from it. Methods are called over RPC from the tools (src/agent/client.ts)
 // and return { ok, ... } values: an error thrown across RPC would lose its type.
+import { arxivReaders } from "../store/arxiv-shards";
 import { Agent } from "agents";
 import { type AppContext, appContext } from "../context";
 import { type ErrorReason, PapersError } from "../errors";
 import { paperKey } from "../store/arxiv-key";
 import { mirrorLookup, mirrorNewestKey } from "../store/arxiv-mirror-lookup";
 import { mirrorState } from "../store/arxiv-mirror-state";
-import { searchMirror } from "../store/arxiv-mirror-search";
+import { searchShards } from "../store/arxiv-sharded-search";
 import { ftsQuery, mirrorPaper, newestNberNumber, nberPapersAfter } from "../store/nber-mirror";
 import { formatId, parseArxivId } from "../sources/arxiv/ids";
 import { rowToPaper } from "../sources/arxiv/mirror";
@@ -436,7 +437,7 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
         `The mirror cannot answer this query: ${planned.live}.`,
         "Simplify the query (no short prefixes or unsupported fields), then create the watch again.",
       );
-    return { ok: true, source: "arxiv", query, mark: await mirrorNewestKey(this.env.DB) };
+    return { ok: true, source: "arxiv", query, mark: await mirrorNewestKey(arxivReaders(this.app)) };
   }
 
   private async compute(row: WatchRow): Promise<Computed | { error: AgentError }> {
@@ -474,10 +475,10 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
           recovery: "Delete it and create a simpler one.",
         },
       };
-    const db = this.env.DB.withSession("first-unconstrained");
-    const newest = await mirrorNewestKey(db);
+    const shards = arxivReaders(this.app);
+    const newest = await mirrorNewestKey(shards);
     // Newest first; papers enter the mirror in key order, so the new ones are the keys above the mark.
-    const result = await searchMirror(db, planned.plan, {
+    const result = await searchShards(shards, planned.plan, {
       sortBy: "submitted",
       sortOrder: "descending",
       start: 0,
@@ -517,14 +518,14 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
   }): Promise<{ title: string | null; version: number | null }> {
     if (paper.source === "nber")
       return { title: (await mirrorPaper(this.env.DB, paper.id))?.title ?? null, version: null };
-    const row = (await mirrorLookup(this.env.DB, [paper.id])).get(paper.id);
+    const row = (await mirrorLookup(arxivReaders(this.app, "primary"), [paper.id])).get(paper.id);
     return { title: row?.title.replace(/\s+/g, " ") ?? null, version: row?.version ?? null };
   }
 
   private async latestVersions(ids: string[]): Promise<Map<string, { version: number; date: string }>> {
     const out = new Map<string, { version: number; date: string }>();
     if (ids.length === 0) return out;
-    const held = await mirrorLookup(this.env.DB.withSession("first-unconstrained"), ids);
+    const held = await mirrorLookup(arxivReaders(this.app), ids);
     for (const [id, row] of held) {
       const versions = JSON.parse(row.versions) as number[];
       out.set(id, {

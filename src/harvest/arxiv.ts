@@ -21,7 +21,8 @@ import {
   verifyPaperSlice,
   type VerifyResult,
 } from "../store/arxiv-mirror-verify";
-import { pageWriteStatements } from "../store/arxiv-mirror-writes";
+import { writePapers } from "../store/arxiv-mirror-writes";
+import { arxivShards } from "../store/arxiv-shards";
 import { emptyMeter, meteredDatabase, meterFields } from "../store/d1-meter";
 import { rankSlice } from "../store/arxiv-rank-tables";
 import {
@@ -181,9 +182,7 @@ async function listStep(ctx: AppContext, state: ArxivState, runId: string, curso
   // The page's records first, a chunk per call (a search waits for one chunk at most, not the
   // whole page): upserts and deletes are idempotent, so a crash before the checkpoint's batch
   // below replays the step and rewrites nothing twice.
-  const paperWrites = pageWriteStatements(ctx.env.DB, records, deleted);
-  for (let i = 0; i < paperWrites.length; i += PAGE_WRITES_PER_CALL)
-    await ctx.env.DB.batch(paperWrites.slice(i, i + PAGE_WRITES_PER_CALL));
+  await writePapers(arxivShards(ctx), records, deleted, PAGE_WRITES_PER_CALL);
   const statements = [
     ...skippedStatements(ctx.env.DB, runId, cursor.step, page.skipped, now),
     windowPageStatement(ctx.env.DB, runId, cursor.window.idx, {
@@ -368,16 +367,13 @@ async function skippedStep(
   try {
     const { page } = await fetchOai(ctx, path);
     const item = page.items[0];
+    // The paper first (in its shard), then the checkpoint: a replayed step rewrites it unchanged.
     if (item?.kind === "record") {
-      statements.push(
-        ...pageWriteStatements(ctx.env.DB, [item.record], []),
-        skippedTriedStatement(ctx.env.DB, candidate.identifier, runId, { status: "recovered" }),
-      );
+      await writePapers(arxivShards(ctx), [item.record], []);
+      statements.push(skippedTriedStatement(ctx.env.DB, candidate.identifier, runId, { status: "recovered" }));
     } else if (item?.kind === "deleted") {
-      statements.push(
-        ...pageWriteStatements(ctx.env.DB, [], [item.id]),
-        skippedTriedStatement(ctx.env.DB, candidate.identifier, runId, { status: "deleted" }),
-      );
+      await writePapers(arxivShards(ctx), [], [item.id]);
+      statements.push(skippedTriedStatement(ctx.env.DB, candidate.identifier, runId, { status: "deleted" }));
     } else {
       const problem = page.skipped[0]?.problem ?? "GetRecord returned no record";
       statements.push(
@@ -719,7 +715,11 @@ export const arxivHarvester: Harvester = {
     // The steps after the run (verify, ranking tables) are paced: searches have the database at
     // least half the time while they run. A listing step is paced by the upstream already.
     const paced = afterRun ? { share: BACKGROUND_DB_SHARE } : {};
-    const metered: AppContext = { ...ctx, env: { ...ctx.env, DB: meteredDatabase(ctx.env.DB, meter, paced) } };
+    // Every shard of the mirror is metered (DB is the first).
+    const meteredShards = Object.fromEntries(
+      arxivShards(ctx).map((shard) => [shard.binding, meteredDatabase(shard.db, meter, paced)]),
+    );
+    const metered: AppContext = { ...ctx, env: { ...ctx.env, ...meteredShards } };
     try {
       if (cursor.kind === "list") await listStep(metered, state, msg.run_id, cursor);
       else if (cursor.kind === "skipped") await skippedStep(metered, state, msg.run_id, cursor);

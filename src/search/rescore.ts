@@ -4,7 +4,7 @@
 // zeroed), sorted, the known item moved first, the page cut. Null when fewer candidates match
 // than the page needs: the caller ranks every hit instead.
 import { type CorpusStats, idf, scoreCounts } from "./bm25.ts";
-import { matchAndZero, type Phrase, phraseCounts, phraseKey } from "./expression.ts";
+import { matchAndZero, type Phrase, phraseCounts, phraseKey, type TextQuery } from "./expression.ts";
 import { knownItemFirst } from "./known-item.ts";
 import { flatOr, isSingleToken } from "./phrase-kinds.ts";
 import type { D1Reader, RankRequest, StageMark, StoredText } from "./rank-types.ts";
@@ -56,36 +56,22 @@ export async function rescoreCandidates<Row extends { paper_key: number }>(
     Object.fromEntries(columnNames.map((name, i) => [name, cells[i]])) as unknown as Row;
   const s2 = performance.now();
 
-  const idfs = phrases.map((p) => idf(stats, df.get(phraseKey(p))!));
+  const score = textScorer(request.query, phrases, stats, df);
   const scored: { paper: Candidate; score: number }[] = [];
-  // Queries of single words (pasted titles, questions in plain words) need only each word's count
-  // per column and the document's length: counted in one pass, no token lists kept.
-  const slots = phrases.every(isSingleToken)
-    ? new Map([...new Set(phrases.map((p) => p.stems[0]!))].map((word, i) => [word, i]))
-    : null;
-  // An OR of phrases (plain words) matches whenever one phrase is held, and zeroes nothing.
-  const plainOr = flatOr(request.query);
   // Only a paper whose title holds every word can be the known item (a pasted title's paper).
-  const titleHoldsAll = slots ? new Set<number>() : null;
+  const titleHoldsAll = score.wordsOnly ? new Set<number>() : null;
   for (const cells of candidates) {
     const paper: Candidate = { paper_key: cells[KEY] as number, title: (cells[TITLE] as string) ?? "", cells };
-    const columns = [
+    const scoredText = score([
       paper.title,
       (cells[AUTHORS] as string) ?? "",
       (cells[ABSTRACT] as string) ?? "",
       (cells[COMMENT] as string | null) ?? "",
       (cells[JOURNAL_REF] as string | null) ?? "",
-    ];
-    const { counts, length, titleHasAll } = slots
-      ? wordCounts(columns, phrases, slots)
-      : phraseCountsOf(columns, phrases);
-    if (titleHasAll) titleHoldsAll!.add(paper.paper_key);
-    // Zeroes what FTS5 would not count (a failed AND inside an OR): the score is FTS5's.
-    const matched = plainOr
-      ? counts.some((perColumn) => perColumn.some((n) => n > 0))
-      : matchAndZero(request.query, new Map(phrases.map((p, i) => [p, counts[i]!])));
-    if (!matched) continue;
-    scored.push({ paper, score: scoreCounts(idfs, counts, length, stats) });
+    ]);
+    if (scoredText === null) continue;
+    if (scoredText.titleHasAll) titleHoldsAll!.add(paper.paper_key);
+    scored.push({ paper, score: scoredText.score });
   }
   mark("rescore", s2);
   if (scored.length < pageEnd) return null;
@@ -102,6 +88,44 @@ export async function rescoreCandidates<Row extends { paper_key: number }>(
     method: "candidates",
     candidates: candidates.length,
   };
+}
+
+/** A paper's five text columns (title, authors, abstract, comment, journal-ref) -> its BM25 score, or null when it does not match. */
+export type TextScorer = ((columns: string[]) => { score: number; titleHasAll: boolean } | null) & {
+  /** Every phrase is one word: the title check for the known item is known. */
+  wordsOnly: boolean;
+};
+
+/**
+ * Scores papers as FTS5's bm25() would with these statistics (the index's own, or a sharded
+ * mirror's summed over its databases): each phrase counted per column, a failed AND inside an OR
+ * zeroed.
+ */
+export function textScorer(
+  query: TextQuery,
+  phrases: Phrase[],
+  stats: CorpusStats,
+  df: Map<string, number>,
+): TextScorer {
+  const idfs = phrases.map((p) => idf(stats, df.get(phraseKey(p))!));
+  // Queries of single words (pasted titles, questions in plain words) need only each word's count
+  // per column and the document's length: counted in one pass, no token lists kept.
+  const slots = phrases.every(isSingleToken)
+    ? new Map([...new Set(phrases.map((p) => p.stems[0]!))].map((word, i) => [word, i]))
+    : null;
+  // An OR of phrases (plain words) matches whenever one phrase is held, and zeroes nothing.
+  const plainOr = flatOr(query);
+  const scorer = (columns: string[]) => {
+    const { counts, length, titleHasAll } = slots
+      ? wordCounts(columns, phrases, slots)
+      : phraseCountsOf(columns, phrases);
+    // Zeroes what FTS5 would not count (a failed AND inside an OR): the score is FTS5's.
+    const matched = plainOr
+      ? counts.some((perColumn) => perColumn.some((n) => n > 0))
+      : matchAndZero(query, new Map(phrases.map((p, i) => [p, counts[i]!])));
+    return matched ? { score: scoreCounts(idfs, counts, length, stats), titleHasAll } : null;
+  };
+  return Object.assign(scorer, { wordsOnly: slots !== null });
 }
 
 /** Each phrase's count per column when every phrase is one word: one pass, no token lists kept. */

@@ -1,8 +1,9 @@
-// The arXiv mirror's lookups: papers by base ID (one query), the newest key, papers by DOI. They
-// hand back stored rows; sources/arxiv/mirror.ts turns them into paper records.
+// The arXiv mirror's lookups: papers by base ID (one query per shard holding one), the newest key,
+// papers by DOI (every shard). They hand back stored rows; sources/arxiv/mirror.ts turns them into paper records.
 import { paperKey } from "./arxiv-key";
 import { MIRROR_COLUMNS, type MirrorRow } from "./arxiv-row";
 import type { D1Reader } from "../search/rank";
+import { byShard, type MirrorShard } from "./arxiv-shards";
 
 export type StoredRow = Omit<MirrorRow, "paper_key">;
 /** The stored columns a lookup or a search page reads (everything but the key). */
@@ -10,47 +11,73 @@ export const SELECT_COLUMNS = MIRROR_COLUMNS.filter((column) => column !== "pape
   .map((column) => `p.${column}`)
   .join(", ");
 
-/** Papers held for these base IDs (one primary-key seek each, in one query; a D1 session may read a replica). */
-export async function mirrorLookup(db: D1Reader, baseIds: readonly string[]): Promise<Map<string, StoredRow>> {
+/** Papers held for these base IDs (one primary-key seek each, in one query per shard; a D1 session may read a replica). */
+export async function mirrorLookup(
+  shards: readonly MirrorShard<D1Reader>[],
+  baseIds: readonly string[],
+): Promise<Map<string, StoredRow>> {
   const found = new Map<string, StoredRow>();
   if (baseIds.length === 0) return found;
-  const keys = baseIds.map((id) => paperKey(id));
-  const { results } = await db
-    .prepare(`SELECT ${SELECT_COLUMNS} FROM json_each(?) k JOIN arxiv_papers p ON p.paper_key = k.value`)
-    .bind(JSON.stringify(keys))
-    .all<StoredRow>();
-  for (const row of results) if (baseIds.includes(row.id)) found.set(row.id, row);
+  const groups = byShard(shards, baseIds, (id) => paperKey(id));
+  const answers = await Promise.all(
+    groups.map(({ shard, items }) =>
+      shard.db
+        .prepare(`SELECT ${SELECT_COLUMNS} FROM json_each(?) k JOIN arxiv_papers p ON p.paper_key = k.value`)
+        .bind(JSON.stringify(items.map((id) => paperKey(id))))
+        .all<StoredRow>(),
+    ),
+  );
+  for (const { results } of answers) for (const row of results) if (baseIds.includes(row.id)) found.set(row.id, row);
   return found;
 }
 
 /** The newest paper key the mirror holds (papers enter in key order: a new submission has a higher key). */
-export async function mirrorNewestKey(db: D1Reader): Promise<number> {
-  const row = await db.prepare("SELECT max(paper_key) AS newest FROM arxiv_papers").first<{ newest: number | null }>();
-  return row?.newest ?? 0;
+export async function mirrorNewestKey(shards: readonly MirrorShard<D1Reader>[]): Promise<number> {
+  // The newest shard that holds a paper holds the newest key.
+  for (const shard of [...shards].reverse()) {
+    const row = await shard.db
+      .prepare("SELECT max(paper_key) AS newest FROM arxiv_papers")
+      .first<{ newest: number | null }>();
+    if (row?.newest != null) return row.newest;
+  }
+  return 0;
 }
 
-/** Papers whose DOI field is this DOI (case-insensitive; the arxiv_papers_doi index). */
-export async function mirrorByDoi(db: D1Reader, doi: string): Promise<StoredRow[]> {
-  const { results } = await db
-    .prepare(`SELECT ${SELECT_COLUMNS} FROM arxiv_papers p WHERE lower(p.doi) = lower(?) AND p.doi IS NOT NULL LIMIT 5`)
-    .bind(doi.trim())
-    .all<StoredRow>();
-  return results;
+/** Papers whose DOI field is this DOI (case-insensitive; the arxiv_papers_doi index of every shard). */
+export async function mirrorByDoi(shards: readonly MirrorShard<D1Reader>[], doi: string): Promise<StoredRow[]> {
+  const answers = await Promise.all(
+    shards.map((shard) =>
+      shard.db
+        .prepare(
+          `SELECT ${SELECT_COLUMNS} FROM arxiv_papers p WHERE lower(p.doi) = lower(?) AND p.doi IS NOT NULL LIMIT 5`,
+        )
+        .bind(doi.trim())
+        .all<StoredRow>(),
+    ),
+  );
+  return answers.flatMap((answer) => answer.results).slice(0, 5);
 }
 
-/** Base IDs of the papers whose DOI field is one of these DOIs (lower-cased DOI -> base ID), a statement per 90. */
-export async function mirrorIdsByDoi(db: D1Reader, dois: readonly string[]): Promise<Map<string, string>> {
+/** Base IDs of the papers whose DOI field is one of these DOIs (lower-cased DOI -> base ID), a statement per 90 per shard. */
+export async function mirrorIdsByDoi(
+  shards: readonly MirrorShard<D1Reader>[],
+  dois: readonly string[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const unique = [...new Set(dois.map((doi) => doi.trim().toLowerCase()))];
   for (let i = 0; i < unique.length; i += 90) {
     const chunk = unique.slice(i, i + 90);
-    const { results } = await db
-      .prepare(
-        `SELECT p.id AS id, lower(p.doi) AS doi FROM arxiv_papers p WHERE p.doi IS NOT NULL AND lower(p.doi) IN (${chunk.map(() => "?").join(",")})`,
-      )
-      .bind(...chunk)
-      .all<{ id: string; doi: string }>();
-    for (const row of results) if (!out.has(row.doi)) out.set(row.doi, row.id);
+    const answers = await Promise.all(
+      shards.map((shard) =>
+        shard.db
+          .prepare(
+            `SELECT p.id AS id, lower(p.doi) AS doi FROM arxiv_papers p WHERE p.doi IS NOT NULL AND lower(p.doi) IN (${chunk.map(() => "?").join(",")})`,
+          )
+          .bind(...chunk)
+          .all<{ id: string; doi: string }>(),
+      ),
+    );
+    for (const { results } of answers) for (const row of results) if (!out.has(row.doi)) out.set(row.doi, row.id);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 import { monthEndKey, monthStartKey } from "./arxiv-key";
 import { SELECT_COLUMNS } from "./arxiv-mirror-lookup";
 import type { MirrorRow } from "./arxiv-row";
+import { type ListedOrder, listedOrder } from "./arxiv-listed-order";
 import type { TextQuery } from "../search/expression";
 import { toMatch } from "../search/expression";
 import type { ImpactListCache } from "../search/impact-cache";
@@ -52,6 +53,8 @@ export type MirrorSearchResult =
       rows: MirrorRow[];
       ordering: MirrorOrdering;
       method?: RankMethod;
+      /** The capped count it came from (a sharded search sums its shards'). */
+      counted: { scanned: number; matched: number };
     }
   | { kind: "live"; reason: string; mirrorCouldApproximate: boolean };
 
@@ -142,7 +145,7 @@ function buildSource(plan: MirrorSearchPlan): { source: Source; filters: string[
 }
 
 /** Papers dated in the window whose keys lie outside the window's key range (a few old oddities). */
-async function outliersOutsideRange(db: D1Reader, submitted: { from: number; to: number }): Promise<number> {
+export async function outliersOutsideRange(db: D1Reader, submitted: { from: number; to: number }): Promise<number> {
   const outerLo = monthStartKey(new Date((submitted.from - MONTH_SECONDS) * 1000));
   const outerHi = monthEndKey(new Date((submitted.to + MONTH_SECONDS) * 1000));
   const row = await db
@@ -161,36 +164,90 @@ export async function searchMirror(
 ): Promise<MirrorSearchResult> {
   if (plan.submitted !== null && !options.ignoreDateOutliers) {
     const outliers = await outliersOutsideRange(db, plan.submitted);
-    if (outliers > 0) {
-      return {
-        kind: "live",
-        mirrorCouldApproximate: true,
-        reason: `${outliers} paper(s) dated in this window carry IDs of other months, which the mirror's date filter would miss`,
-      };
-    }
+    if (outliers > 0) return datedElsewhere(outliers);
   }
-  const { source, filters } = buildSource(plan);
-  const caps = options.caps ?? { count: COUNT_CAP, scan: SCAN_CAP, rank: RANK_CAP };
-  const counting = countingFor(db, source, filters, caps);
   // Relevance with words: always BM25 order, whatever the number of hits (src/search/rank.ts).
-  if (options.sortBy === "relevance" && plan.match !== null)
-    return rankedAnswer(db, plan, plan.match, options, counting, caps.count);
-  // A broad prefix or a phrase of common words is refused before the count matches it (rank.ts:
-  // FTS5 would merge the prefix in memory, and read the phrase's positions at length).
+  if (options.sortBy === "relevance" && plan.match !== null) return rankedAnswer(db, plan, plan.match, options);
+  const counted = await countListed(db, plan, options);
+  if ("kind" in counted) return counted;
+  const listing = listedDecision(plan, options, counted);
+  if (listing.kind === "live") return listing;
+  const rows = await listedRows(db, plan, listing.orderBy, options.start, options.limit);
+  return { ...listing.answer, rows };
+}
+
+/** The answer when papers dated in a window carry IDs of far-off months (the date filter would miss them). */
+export function datedElsewhere(outliers: number): MirrorSearchResult {
+  return {
+    kind: "live",
+    mirrorCouldApproximate: true,
+    reason: `${outliers} paper(s) dated in this window carry IDs of other months, which the mirror's date filter would miss`,
+  };
+}
+
+/** The capped counts, by caps, of a search listed without ranking (none when no cap is shrunk: the defaults). */
+const capsOf = (options: MirrorSearchOptions) => options.caps ?? { count: COUNT_CAP, scan: SCAN_CAP, rank: RANK_CAP };
+
+/** Whether the plan's hits are counted through a filter (a walk that stops at the scan cap). */
+export const countsThroughFilter = (plan: MirrorSearchPlan): boolean => buildSource(plan).filters.length > 0;
+
+/**
+ * The capped count of a listed search (no ranking), or why the mirror does not run it: a broad
+ * prefix or a phrase of common words is refused before the count matches it (rank.ts: FTS5 would
+ * merge the prefix in memory, and read the phrase's positions at length). `scanCap` narrows the
+ * walk of a filtered count (a sharded mirror counts its older shards with what is left of it).
+ */
+export async function countListed(
+  db: D1Reader,
+  plan: MirrorSearchPlan,
+  options: MirrorSearchOptions,
+  scanCap?: number,
+): Promise<Counted | Extract<MirrorSearchResult, { kind: "live" }>> {
+  const { source, filters } = buildSource(plan);
+  const caps = capsOf(options);
   const limits = { ...RANK_TUNING, ...options.tuning };
-  const broad =
-    plan.match === null
-      ? null
-      : await tooBroad(
-          db,
-          plan.match,
-          { prefixDocs: limits.prefixMaxDocs, phraseWork: limits.phraseMaxWork },
-          "merges",
-        );
-  if (broad !== null) return { kind: "live", reason: broad, mirrorCouldApproximate: false };
-  const counted = await counting.countWith().first<{ scanned: number; matched: number }>();
-  const matched = Math.min(counted?.matched ?? 0, caps.count);
-  const totalIsLowerBound = counting.lowerBound({ scanned: counted?.scanned ?? 0, matched: counted?.matched ?? 0 });
+  if (scanCap === undefined && plan.match !== null) {
+    const broad = await tooBroad(
+      db,
+      plan.match,
+      { prefixDocs: limits.prefixMaxDocs, phraseWork: limits.phraseMaxWork },
+      "merges",
+    );
+    if (broad !== null) return { kind: "live", reason: broad, mirrorCouldApproximate: false };
+  }
+  const counted = await countingFor(db, source, filters, { ...caps, scan: scanCap ?? caps.scan })
+    .countWith()
+    .first<Counted>();
+  return { scanned: counted?.scanned ?? 0, matched: counted?.matched ?? 0 };
+}
+
+/** A capped count: the rows the walk examined, and the hits among them. */
+export type Counted = { scanned: number; matched: number };
+
+/** Whether a count stopped at a cap (the total is a lower bound). */
+export function isLowerBound(plan: MirrorSearchPlan, options: MirrorSearchOptions, counted: Counted): boolean {
+  const caps = capsOf(options);
+  return countsThroughFilter(plan)
+    ? counted.scanned >= caps.scan || counted.matched >= caps.count
+    : counted.scanned >= caps.count;
+}
+
+/** How a counted listing is answered: its total and order (by update, by submission, newest first), or live. */
+export function listedDecision(
+  plan: MirrorSearchPlan,
+  options: MirrorSearchOptions,
+  counted: Counted,
+):
+  | Extract<MirrorSearchResult, { kind: "live" }>
+  | {
+      kind: "list";
+      answer: Omit<Extract<MirrorSearchResult, { kind: "answer" }>, "rows">;
+      orderBy: string;
+      order: ListedOrder;
+    } {
+  const caps = capsOf(options);
+  const matched = Math.min(counted.matched, caps.count);
+  const totalIsLowerBound = isLowerBound(plan, options, counted);
   const exact = !totalIsLowerBound && matched <= caps.rank;
   if (options.sortBy === "updated" && !exact) {
     return {
@@ -201,8 +258,24 @@ export async function searchMirror(
         `hits by last update needs arXiv's index (the mirror sorts at most ${caps.rank.toLocaleString("en-US")})`,
     };
   }
-  const { ordering, orderBy } = listedOrder(options, source.key, exact);
-  // The page with its rows in one query: the join touches only the rows the walk reaches.
+  const { ordering, orderBy, order } = listedOrder(options, buildSource(plan).source.key, exact);
+  return {
+    kind: "list",
+    answer: { kind: "answer", total: matched, totalIsLowerBound, ordering, counted },
+    orderBy,
+    order,
+  };
+}
+
+/** A listed page's rows, in one query: the join touches only the rows the walk reaches. */
+export async function listedRows(
+  db: D1Reader,
+  plan: MirrorSearchPlan,
+  orderBy: string,
+  start: number,
+  limit: number,
+): Promise<MirrorRow[]> {
+  const { source, filters } = buildSource(plan);
   const where = [...source.where, ...filters];
   const join = source.isPapers ? "" : `JOIN arxiv_papers p ON p.paper_key = ${source.key}`;
   const pageSql =
@@ -210,9 +283,9 @@ export async function searchMirror(
     `${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
   const { results } = await db
     .prepare(pageSql)
-    .bind(...source.binds, options.limit, options.start)
+    .bind(...source.binds, limit, start)
     .all<MirrorRow>();
-  return { kind: "answer", total: matched, totalIsLowerBound, rows: results, ordering };
+  return results;
 }
 
 type SearchSource = ReturnType<typeof buildSource>["source"];
@@ -268,9 +341,11 @@ async function rankedAnswer(
   plan: MirrorSearchPlan,
   match: NonNullable<MirrorSearchPlan["match"]>,
   options: MirrorSearchOptions,
-  { countWith, lowerBound }: Counting,
-  countCap: number,
 ): Promise<MirrorSearchResult> {
+  const { source, filters } = buildSource(plan);
+  const caps = capsOf(options);
+  const countCap = caps.count;
+  const { countWith, lowerBound } = countingFor(db, source, filters, caps);
   const ranked = await rankRelevance<MirrorRow>(db, {
     query: match,
     filters: keyFilters(plan),
@@ -294,21 +369,6 @@ async function rankedAnswer(
     rows: ranked.rows,
     ordering: "relevance",
     method: ranked.method,
+    counted: ranked.counted,
   };
-}
-
-/** The order of a listed page: by last update, by submission (exact or by key), or newest first. */
-function listedOrder(
-  options: MirrorSearchOptions,
-  key: string,
-  exact: boolean,
-): { ordering: MirrorOrdering; orderBy: string } {
-  const direction = options.sortOrder === "ascending" ? "ASC" : "DESC";
-  if (options.sortBy === "updated")
-    return { ordering: "updated", orderBy: `json_extract(p.versions, '$[#-1]') ${direction}, ${key} ${direction}` };
-  if (options.sortBy === "submitted" && exact)
-    return { ordering: "submitted", orderBy: `p.published ${direction}, ${key} ${direction}` };
-  if (options.sortBy === "submitted") return { ordering: "submitted", orderBy: `${key} ${direction}` };
-  // Relevance without words (only categories or dates): nothing to rank.
-  return { ordering: "newest_first", orderBy: `${key} DESC` };
 }

@@ -8,6 +8,7 @@
 import { SELECT_COLUMNS, type StoredRow } from "./arxiv-mirror-lookup";
 import type { MirrorPaper } from "./nber-mirror";
 import type { D1Reader } from "../search/rank";
+import type { MirrorShard } from "./arxiv-shards";
 
 /** Words held by more papers than this are left out of the NBER candidate walk (30,083 papers: 3%). */
 export const NBER_COMMON_DOCS = 1_000;
@@ -69,26 +70,36 @@ const NBER_SQL = `SELECT n.id, n.title, n.authors, n.date FROM (
   ORDER BY score LIMIT ?2) r JOIN nber_papers n ON n.rowid = r.k ORDER BY r.score`;
 
 /**
- * The best candidates of each mirror for these words (one batch; a mirror left out gets none).
- * Words must be index tokens (letters and digits only), so no FTS5 syntax can come through.
+ * The best candidates of each mirror for these words (one batch on DB, which holds the NBER mirror
+ * and the arXiv mirror's first shard; one more per other shard, in parallel; a mirror left out
+ * gets none). Each shard sends its best `limit`, interleaved by rank: the resolver checks every
+ * candidate against the text. Words must be index tokens (letters and digits only), so no FTS5
+ * syntax can come through.
  */
 export async function referenceCandidates(
-  db: D1Reader,
+  shards: readonly MirrorShard<D1Reader>[],
   words: CandidateWords,
   { arxiv, nber, limit }: { arxiv: boolean; nber: boolean; limit: number },
 ): Promise<ReferenceCandidates> {
   const arxivWords = words.arxiv.filter(([word]) => /^[\p{L}\p{N}]+$/u.test(word)).slice(0, CANDIDATE_WORDS);
   const nberWords = words.nber.filter((word) => /^[\p{L}\p{N}]+$/u.test(word)).slice(0, CANDIDATE_WORDS);
-  const statements: D1PreparedStatement[] = [];
   const useArxiv = arxiv && arxivWords.length > 0;
   const useNber = nber && nberWords.length > 0;
-  if (useArxiv) statements.push(db.prepare(ARXIV_ANY).bind(JSON.stringify(arxivWords), limit));
-  if (useNber) statements.push(db.prepare(NBER_SQL).bind(JSON.stringify(nberWords), limit, NBER_COMMON_DOCS));
+  const main = shards[0]!.db;
+  const arxivOn = (db: D1Reader) => db.prepare(ARXIV_ANY).bind(JSON.stringify(arxivWords), limit);
+  const statements: D1PreparedStatement[] = [];
+  if (useArxiv) statements.push(arxivOn(main));
+  if (useNber) statements.push(main.prepare(NBER_SQL).bind(JSON.stringify(nberWords), limit, NBER_COMMON_DOCS));
   if (statements.length === 0) return { arxiv: [], nber: [] };
-  const results = await db.batch(statements);
-  const arxivRows = useArxiv ? (results[0]!.results as StoredRow[]) : [];
+  const [results, ...others] = await Promise.all([
+    main.batch(statements),
+    ...(useArxiv ? shards.slice(1).map((shard) => arxivOn(shard.db).all<StoredRow>()) : []),
+  ]);
+  const arxivRows = useArxiv
+    ? interleave([results![0]!.results as StoredRow[], ...others.map((other) => other.results as StoredRow[])])
+    : [];
   const nberRows = useNber
-    ? (results[useArxiv ? 1 : 0]!.results as { id: string; title: string; authors: string; date: string | null }[])
+    ? (results![useArxiv ? 1 : 0]!.results as { id: string; title: string; authors: string; date: string | null }[])
     : [];
   return {
     arxiv: arxivRows,
@@ -103,9 +114,25 @@ export async function referenceCandidates(
 }
 
 /** arXiv papers whose titles hold two neighbouring words of the reference (the second walk, when the first verified none). */
-export async function arxivTitlePairs(db: D1Reader, words: [string, string][], limit: number): Promise<StoredRow[]> {
+export async function arxivTitlePairs(
+  shards: readonly MirrorShard<D1Reader>[],
+  words: [string, string][],
+  limit: number,
+): Promise<StoredRow[]> {
   const safe = words.filter(([word]) => /^[\p{L}\p{N}]+$/u.test(word)).slice(0, CANDIDATE_WORDS);
   if (safe.length < 2) return [];
-  const { results } = await db.prepare(ARXIV_TWO).bind(JSON.stringify(safe), limit, PAIR_MAX_DOCS).all<StoredRow>();
-  return results;
+  const answers = await Promise.all(
+    shards.map((shard) =>
+      shard.db.prepare(ARXIV_TWO).bind(JSON.stringify(safe), limit, PAIR_MAX_DOCS).all<StoredRow>(),
+    ),
+  );
+  return interleave(answers.map((answer) => answer.results));
+}
+
+/** Each shard's first, then each one's second, ...: no shard's candidates crowd out another's best. */
+function interleave<T>(lists: readonly T[][]): T[] {
+  const out: T[] = [];
+  const longest = Math.max(0, ...lists.map((list) => list.length));
+  for (let i = 0; i < longest; i++) for (const list of lists) if (i < list.length) out.push(list[i]!);
+  return out;
 }

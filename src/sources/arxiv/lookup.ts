@@ -1,5 +1,6 @@
 // Metadata by ID for tools and resources: parse every spelling, look up, and say exactly why
 // each miss missed. Throws only when nothing at all can be answered.
+import { arxivReaders } from "../../store/arxiv-shards";
 import { PapersError } from "../../errors";
 import { mirrorLookup } from "../../store/arxiv-mirror-lookup";
 import { mirrorState } from "../../store/arxiv-mirror-state";
@@ -121,7 +122,7 @@ async function lookupWithMirror(ctx: AppContext, ids: ArxivId[]): Promise<Map<st
   });
   if (unanswered.length === 0) return outcomes;
   const held = await mirrorLookup(
-    ctx.env.DB.withSession("first-unconstrained"),
+    arxivReaders(ctx),
     unanswered.map((id) => id.base),
   );
   for (const id of unanswered) {
@@ -144,7 +145,7 @@ async function lookupWholeMirror(
 ): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
   const held = await mirrorLookup(
-    ctx.env.DB.withSession("first-unconstrained"),
+    arxivReaders(ctx),
     ids.map((id) => id.base),
   );
   const rest: ArxivId[] = [];

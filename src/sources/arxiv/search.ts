@@ -4,7 +4,9 @@
 import { emptyMeter, meterFields, meteredReader } from "../../store/d1-meter";
 import { PapersError } from "../../errors";
 import { mirrorState, type MirrorState } from "../../store/arxiv-mirror-state";
-import { searchMirror, type MirrorOrdering } from "../../store/arxiv-mirror-search";
+import type { MirrorOrdering } from "../../store/arxiv-mirror-search";
+import { searchShards } from "../../store/arxiv-sharded-search";
+import { arxivReaders, readThrough } from "../../store/arxiv-shards";
 import { searchArxiv, type ServedFrom, type SortBy } from "./api";
 import { rowToPaper } from "./mirror";
 import { planMirrorSearch, type MirrorPlan } from "./mirror-query";
@@ -111,14 +113,20 @@ async function mirrorAnswer(
   // What the search cost the database is logged (docs/operations.md): rows read, SQL time, region.
   const meter = emptyMeter();
   const started = performance.now();
-  const result = await searchMirror(meteredReader(ctx.env.DB.withSession("first-unconstrained"), meter), plan, {
+  const shards = readThrough(arxivReaders(ctx), (session) => meteredReader(session, meter));
+  const result = await searchShards(shards, plan, {
     sortBy: input.sortBy,
     sortOrder: input.sortOrder,
     start: input.start,
     limit: input.maxResults,
     ignoreDateOutliers,
   });
-  ctx.log({ event: "mirror_search", ...meterFields(meter), ms: Math.round(performance.now() - started) });
+  ctx.log({
+    event: "mirror_search",
+    ...meterFields(meter),
+    ...(shards.length > 1 ? { shards: shards.length } : {}),
+    ms: Math.round(performance.now() - started),
+  });
   if (result.kind === "live") return { live: result.reason, mirrorCouldApproximate: result.mirrorCouldApproximate };
   const note = ORDERING_NOTE[result.ordering];
   return {

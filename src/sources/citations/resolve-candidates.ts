@@ -2,6 +2,7 @@
 // exactly), the walks over both mirrors' titles by the reference's rarer words and by its
 // neighbouring word pairs, and the arXiv search as the last resort. Each gives Found papers that
 // resolve.ts scores against the reference's own text.
+import { arxivReaders } from "../../store/arxiv-shards";
 import { PapersError } from "../../errors";
 import { mirrorByDoi } from "../../store/arxiv-mirror-lookup";
 import { mirrorState } from "../../store/arxiv-mirror-state";
@@ -72,7 +73,7 @@ export async function lookupIdentifiers(
     return;
   }
   for (const doi of journalDois) {
-    const rows = await mirrorByDoi(ctx.env.DB.withSession("first-unconstrained"), doi);
+    const rows = await mirrorByDoi(arxivReaders(ctx), doi);
     for (const row of rows)
       found.push({ ...fromArxivPaper(rowToPaper(row), `journal DOI ${doi} in the arXiv mirror`), exact: `DOI ${doi}` });
     const held =
@@ -95,7 +96,7 @@ export async function walkMirrors(
   const arxivMirror =
     sources.includes("arxiv") && ctx.config.ARXIV_MIRROR_ENABLED && (await mirrorState(ctx.env.DB)).ready;
   const candidates = await referenceCandidates(
-    ctx.env.DB.withSession("first-unconstrained"),
+    arxivReaders(ctx),
     { arxiv: words.map((word) => [word, stem(word)]), nber: words },
     { arxiv: arxivMirror, nber: sources.includes("nber"), limit: WALK_CANDIDATES },
   );
@@ -117,7 +118,7 @@ export async function pairArxivTitles(
 ): Promise<void> {
   if (!ctx.config.ARXIV_MIRROR_ENABLED || !(await mirrorState(ctx.env.DB)).ready) return;
   const rows = await arxivTitlePairs(
-    ctx.env.DB.withSession("first-unconstrained"),
+    arxivReaders(ctx),
     words.map((word) => [word, stem(word)]),
     WALK_CANDIDATES,
   );

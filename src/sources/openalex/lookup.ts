@@ -2,6 +2,7 @@
 // D1: its ID, citation count and counts by year. A DOI OpenAlex does not know is cached too, for
 // less time (new papers appear within days). An arXiv paper OpenAlex lacks under its arXiv DOI is
 // tried under the journal DOI the mirror holds for it.
+import { arxivReaders } from "../../store/arxiv-shards";
 import { PapersError } from "../../errors";
 import { mirrorLookup } from "../../store/arxiv-mirror-lookup";
 import { cacheGetMany, cachePut, type CacheHit } from "../../store/cache";
@@ -126,7 +127,7 @@ export async function findWork(ctx: AppContext, target: CitationTarget, deadline
   const direct = await lookupDoi(ctx, target.doi, deadline);
   if (direct) return direct;
   if (target.source === "arxiv") {
-    const row = (await mirrorLookup(ctx.env.DB, [target.id])).get(target.id);
+    const row = (await mirrorLookup(arxivReaders(ctx, "primary"), [target.id])).get(target.id);
     const journal = row?.doi ? bareDoi(row.doi) : null;
     if (journal && journal !== target.doi) {
       const published = await lookupDoi(ctx, journal, deadline);

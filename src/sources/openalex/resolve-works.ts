@@ -4,6 +4,7 @@
 // authors and year against both mirrors, for a page's works only when the page is read (each is
 // a few D1 queries: a whole chunk's would hold the database for a page nobody reads). Never an
 // upstream. A match must verify as any reference would (resolve-score.ts).
+import { arxivReaders } from "../../store/arxiv-shards";
 import { mirrorIdsByDoi } from "../../store/arxiv-mirror-lookup";
 import { mapLimited } from "../citations/map-limited";
 import { resolveReference } from "../citations/resolve";
@@ -22,7 +23,7 @@ export async function resolveByDoi(ctx: AppContext, works: readonly GraphWork[])
   const withDoi = out.filter((work) => isUnknown(work) && work.doi);
   if (withDoi.length === 0) return out;
   const byDoi = await mirrorIdsByDoi(
-    ctx.env.DB,
+    arxivReaders(ctx, "primary"),
     withDoi.map((work) => work.doi!),
   );
   for (const work of withDoi) {

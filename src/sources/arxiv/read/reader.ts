@@ -1,5 +1,6 @@
 // arxiv_read_paper's engine: resolve the version, then arxiv.org HTML -> ar5iv -> PDF text, all
 // inside one time budget, with the extracted document cached in R2 per (id, version, source).
+import { arxivReaders } from "../../../store/arxiv-shards";
 import { PapersError } from "../../../errors";
 import {
   arxivPdfKey,
@@ -167,7 +168,7 @@ async function resolveVersion(
   }
   // arXiv's API is unreachable or rate-limited: the mirror's latest version will do.
   const held = config.ARXIV_MIRROR_ENABLED
-    ? await mirrorLookup(ctx.env.DB, [id.base]).catch(() => undefined)
+    ? await mirrorLookup(arxivReaders(ctx, "primary"), [id.base]).catch(() => undefined)
     : undefined;
   const paper = held?.get(id.base);
   if (paper) {

@@ -1,0 +1,165 @@
+// The arXiv mirror's search over its shards (store/arxiv-shards.ts): every shard is asked in
+// parallel, and the answers are merged so that the page, the total and its lower-bound flag are
+// the ones one database holding every paper would give.
+// - Ranked: each shard ranks its own hits (its own ranking tables pick its candidates) and sends
+//   more than the page; every row sent is rescored with BM25 statistics summed over the shards
+//   (search/global-statistics.ts), and the page is cut from that order.
+// - Listed (by date, by key): the shards' counts are combined first (the order may depend on the
+//   total), then each sends the first rows of the page's order and the rows are merged.
+import { textScorer } from "../search/rescore";
+import { phraseKey, phrasesOf } from "../search/expression";
+import { shardStatistics, sumStatistics } from "../search/global-statistics";
+import { knownItemFirst, type D1Reader } from "../search/rank";
+import type { MirrorRow } from "./arxiv-row";
+import type { MirrorShard } from "./arxiv-shards";
+import { compareListed } from "./arxiv-listed-order";
+import {
+  COUNT_CAP,
+  type Counted,
+  countListed,
+  countsThroughFilter,
+  datedElsewhere,
+  isLowerBound,
+  listedDecision,
+  listedRows,
+  type MirrorSearchOptions,
+  type MirrorSearchPlan,
+  type MirrorSearchResult,
+  outliersOutsideRange,
+  SCAN_CAP,
+  searchMirror,
+} from "./arxiv-mirror-search";
+
+type Answer = Extract<MirrorSearchResult, { kind: "answer" }>;
+
+/** Rows each shard sends beyond the page, so that a paper its own statistics rank a little lower still reaches the merge. */
+export const SHARD_PAGE_MARGIN = { factor: 2, atLeast: 20 };
+
+export async function searchShards(
+  shards: readonly MirrorShard<D1Reader>[],
+  plan: MirrorSearchPlan,
+  options: MirrorSearchOptions,
+): Promise<MirrorSearchResult> {
+  if (shards.length === 1) return searchMirror(shards[0]!.db, plan, options);
+  if (plan.submitted !== null && !options.ignoreDateOutliers) {
+    const outliers = await Promise.all(shards.map((shard) => outliersOutsideRange(shard.db, plan.submitted!)));
+    const total = outliers.reduce((a, b) => a + b, 0);
+    if (total > 0) return datedElsewhere(total);
+  }
+  const sharded = { ...options, ignoreDateOutliers: true };
+  if (options.sortBy === "relevance" && plan.match !== null) return rankedAcross(shards, plan, sharded);
+  return listedAcross(shards, plan, sharded);
+}
+
+/** Newest shard first: the order in which one database's walk (by key, descending) meets them. */
+const newestFirst = <T>(shards: readonly T[]): T[] => [...shards].reverse();
+
+/**
+ * The shards' counts as one database would count: plain counts add up (each capped; the sum is
+ * capped by the caller); a filtered count walks the newest rows up to the scan cap, so the shards
+ * are taken newest first with what is left of the walk, and a shard that walked further than that
+ * is counted again with the rest of the walk.
+ */
+async function combineCounts(
+  shards: readonly MirrorShard<D1Reader>[],
+  counts: readonly Counted[],
+  plan: MirrorSearchPlan,
+  options: MirrorSearchOptions,
+): Promise<Counted> {
+  if (!countsThroughFilter(plan))
+    return counts.reduce((sum, c) => ({ scanned: sum.scanned + c.scanned, matched: sum.matched + c.matched }), {
+      scanned: 0,
+      matched: 0,
+    });
+  let left = options.caps?.scan ?? SCAN_CAP;
+  const total = { scanned: 0, matched: 0 };
+  for (const [shard, counted] of newestFirst(shards.map((shard, i) => [shard, counts[i]!] as const))) {
+    if (left === 0) break;
+    let own = counted;
+    if (counted.scanned > left) {
+      const again = await countListed(shard.db, plan, options, left);
+      if ("kind" in again) break;
+      own = again;
+    }
+    total.scanned += own.scanned;
+    total.matched += own.matched;
+    left -= own.scanned;
+  }
+  return total;
+}
+
+async function listedAcross(
+  shards: readonly MirrorShard<D1Reader>[],
+  plan: MirrorSearchPlan,
+  options: MirrorSearchOptions,
+): Promise<MirrorSearchResult> {
+  const counts = await Promise.all(shards.map((shard) => countListed(shard.db, plan, options)));
+  const live = counts.find((counted) => "kind" in counted);
+  if (live && "kind" in live) return live;
+  const counted = await combineCounts(shards, counts as Counted[], plan, options);
+  const listing = listedDecision(plan, options, counted);
+  if (listing.kind === "live") return listing;
+  const pageEnd = options.start + options.limit;
+  const pages = await Promise.all(
+    shards.map((shard, i) =>
+      (counts[i] as Counted).matched > 0 ? listedRows(shard.db, plan, listing.orderBy, 0, pageEnd) : [],
+    ),
+  );
+  const rows = pages.flat().sort(compareListed(listing.order));
+  return { ...listing.answer, rows: rows.slice(options.start, pageEnd) };
+}
+
+async function rankedAcross(
+  shards: readonly MirrorShard<D1Reader>[],
+  plan: MirrorSearchPlan,
+  options: MirrorSearchOptions,
+): Promise<MirrorSearchResult> {
+  const match = plan.match!;
+  const pageEnd = options.start + options.limit;
+  const sent = Math.max(pageEnd * SHARD_PAGE_MARGIN.factor, pageEnd + SHARD_PAGE_MARGIN.atLeast);
+  const phrases = phrasesOf(match);
+  const unique = [...new Map(phrases.map((p) => [phraseKey(p), p])).values()];
+  // The shards' pages and their statistics in parallel: neither waits for the other.
+  const [answers, statistics] = await Promise.all([
+    Promise.all(shards.map((shard) => searchMirror(shard.db, plan, { ...options, start: 0, limit: sent }))),
+    Promise.all(shards.map((shard) => shardStatistics(shard.db, unique))),
+  ]);
+  const live = answers.find((answer) => answer.kind === "live");
+  if (live) return live;
+  const ranked = answers as Answer[];
+  const counted = await combineCounts(
+    shards,
+    ranked.map((answer) => answer.counted),
+    plan,
+    options,
+  );
+  const { stats, df } = sumStatistics(unique, statistics);
+  const score = textScorer(match, phrases, stats, df);
+  const ascending = options.sortOrder === "ascending";
+  const scored = ranked
+    .flatMap((answer) => answer.rows)
+    .map((row) => ({
+      row,
+      score:
+        score([row.title, row.authors, row.abstract, row.comment ?? "", row.journal_ref ?? ""])?.score ??
+        Number.NEGATIVE_INFINITY,
+    }))
+    .sort((a, b) =>
+      ascending
+        ? a.score - b.score || a.row.paper_key - b.row.paper_key
+        : b.score - a.score || b.row.paper_key - a.row.paper_key,
+    )
+    .map((entry) => entry.row);
+  const ordered: MirrorRow[] = options.reference ? scored : knownItemFirst(match, scored);
+  const countCap = options.caps?.count ?? COUNT_CAP;
+  const methods = new Set(ranked.map((answer) => answer.method));
+  return {
+    kind: "answer",
+    total: Math.min(counted.matched, countCap),
+    totalIsLowerBound: isLowerBound(plan, options, counted),
+    rows: ordered.slice(options.start, pageEnd),
+    ordering: "relevance",
+    method: methods.size === 1 ? ranked[0]!.method : "candidates",
+    counted,
+  };
+}

@@ -1,0 +1,91 @@
+// The arXiv mirror across several D1 databases (one database holds at most 10 GB; all of arXiv
+// outgrows it within a few years). Papers live by their key (store/arxiv-key.ts: the ID's month
+// first), so a shard holds a range of ID months: the first shard everything before the second's
+// first month, the last everything from its month on. New papers enter the last shard, and a
+// shard that fills is split by moving its newest months to a new database (docs/operations.md).
+// Everything else the Worker keeps (harvest state, caches, logs) stays in the first shard, DB.
+import { SHARD_MONTH, type ShardSpec, ShardMapError } from "../config";
+import type { D1Reader } from "../search/rank-types";
+import { monthStartKey } from "./arxiv-key";
+
+/** A shard: its database (or a reader of it: a session, a metered one) and its key range. */
+export interface MirrorShard<Db = D1Database> {
+  binding: string;
+  db: Db;
+  /** The first key it holds. */
+  firstKey: number;
+  /** The first key past it (Infinity for the last shard). */
+  endKey: number;
+}
+
+/** The first key of an ID month ("2015-01"). */
+export function monthKey(month: string): number {
+  const [, year, mm] = SHARD_MONTH.exec(month)!;
+  return monthStartKey(new Date(Date.UTC(Number(year), Number(mm) - 1, 1)));
+}
+
+/** The shards of a spec over the Worker's bindings; a binding that is not a D1 database is an error. */
+export function mirrorShards(env: object, specs: readonly ShardSpec[]): MirrorShard[] {
+  return specs.map((spec, index) => {
+    const db = (env as Record<string, unknown>)[spec.binding] as D1Database | undefined;
+    if (typeof db?.prepare !== "function" || typeof db.batch !== "function")
+      throw new ShardMapError(`ARXIV_MIRROR_SHARDS names ${spec.binding}, which is not a D1 binding of this Worker`);
+    const next = specs[index + 1];
+    return {
+      binding: spec.binding,
+      db,
+      firstKey: spec.fromMonth === null ? 0 : monthKey(spec.fromMonth),
+      endKey: next ? monthKey(next.fromMonth!) : Number.POSITIVE_INFINITY,
+    };
+  });
+}
+
+/** The same shards read through something else (a session, a metered reader). */
+export function readThrough<A, B>(
+  shards: readonly MirrorShard<A>[],
+  wrap: (db: A, binding: string) => B,
+): MirrorShard<B>[] {
+  return shards.map((shard) => ({ ...shard, db: wrap(shard.db, shard.binding) }));
+}
+
+/** The shard that holds a key. */
+export function shardOf<Db>(shards: readonly MirrorShard<Db>[], key: number): MirrorShard<Db> {
+  for (let i = shards.length - 1; i > 0; i--) if (key >= shards[i]!.firstKey) return shards[i]!;
+  return shards[0]!;
+}
+
+/** Items grouped by the shard holding each one's key (shards without items left out). */
+export function byShard<Db, T>(
+  shards: readonly MirrorShard<Db>[],
+  items: readonly T[],
+  keyOf: (item: T) => number,
+): { shard: MirrorShard<Db>; items: T[] }[] {
+  const groups = new Map<MirrorShard<Db>, T[]>();
+  for (const item of items) {
+    const shard = shardOf(shards, keyOf(item));
+    const group = groups.get(shard);
+    if (group) group.push(item);
+    else groups.set(shard, [item]);
+  }
+  return [...groups].map(([shard, grouped]) => ({ shard, items: grouped }));
+}
+
+/** The mirror's shards of this Worker, as ARXIV_MIRROR_SHARDS maps them. */
+export function arxivShards(ctx: {
+  env: object;
+  config: { ARXIV_MIRROR_SHARDS: readonly ShardSpec[] };
+}): MirrorShard[] {
+  return mirrorShards(ctx.env, ctx.config.ARXIV_MIRROR_SHARDS);
+}
+
+/**
+ * The shards as a search or a lookup reads them: through a D1 session each (first-unconstrained:
+ * a read replica may answer) or from the primaries.
+ */
+export function arxivReaders(
+  ctx: { env: object; config: { ARXIV_MIRROR_SHARDS: readonly ShardSpec[] } },
+  read: "session" | "primary" = "session",
+): MirrorShard<D1Reader>[] {
+  const shards = arxivShards(ctx);
+  return read === "primary" ? shards : readThrough(shards, (db) => db.withSession("first-unconstrained"));
+}

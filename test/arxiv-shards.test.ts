@@ -1,0 +1,202 @@
+// The arXiv mirror split across three local D1 databases (issue 34): the same 1,128 real records
+// of data/arxiv-sample in one database and in three (by ID month: before April 2007, April 2007,
+// after it; 124, 1,004 and 60 papers, so each shard's own statistics are far from the whole's).
+// Every search must give the same page, total and lower-bound flag; lookups find each paper in
+// its shard.
+import { applyD1Migrations } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { parseShardSpec, ShardMapError } from "../src/config";
+import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
+import { paperKey } from "../src/store/arxiv-key";
+import { mirrorByDoi, mirrorIdsByDoi, mirrorLookup, mirrorNewestKey } from "../src/store/arxiv-mirror-lookup";
+import { type MirrorSearchOptions, searchMirror } from "../src/store/arxiv-mirror-search";
+import { writePapers } from "../src/store/arxiv-mirror-writes";
+import { rankSlice } from "../src/store/arxiv-rank-tables";
+import { searchShards } from "../src/store/arxiv-sharded-search";
+import { type MirrorShard, mirrorShards, shardOf } from "../src/store/arxiv-shards";
+import { sampleRecords, seedMirror } from "./mirror/driver";
+
+const records = sampleRecords();
+const SHARDS = [
+  { binding: "ARXIV_SHARD_1", fromMonth: null },
+  { binding: "ARXIV_SHARD_2", fromMonth: "2007-04" },
+  { binding: "ARXIV_SHARD_3", fromMonth: "2007-05" },
+];
+let shards: MirrorShard[];
+let single: MirrorShard[];
+
+/** The ranking tables of one database, with a threshold its papers reach. */
+async function buildRankTables(db: D1Database, minDocs = 20): Promise<void> {
+  let after = "";
+  for (;;) {
+    const slice = await rankSlice(db, after, { terms: 500, minDocs });
+    if (slice.last === null) return;
+    after = slice.last;
+  }
+}
+
+beforeEach(async () => {
+  shards = mirrorShards(env, SHARDS);
+  single = mirrorShards(env, [{ binding: "DB", fromMonth: null }]);
+  for (const shard of shards) await applyD1Migrations(shard.db, env.TEST_MIGRATIONS);
+  await seedMirror();
+  await writePapers(shards, records, []);
+  for (const db of [env.DB, ...shards.map((shard) => shard.db)]) await buildRankTables(db);
+});
+
+const paperCount = async (db: D1Database) =>
+  (await db.prepare("SELECT count(*) AS n FROM arxiv_papers").first<{ n: number }>())!.n;
+
+describe("the shard map", () => {
+  it("reads ARXIV_MIRROR_SHARDS and refuses a map that would misplace papers", () => {
+    expect(parseShardSpec("DB")).toEqual([{ binding: "DB", fromMonth: null }]);
+    expect(parseShardSpec(" DB , ARXIV_SHARD_2@2015-01,ARXIV_SHARD_3@2021-06 ")).toEqual([
+      { binding: "DB", fromMonth: null },
+      { binding: "ARXIV_SHARD_2", fromMonth: "2015-01" },
+      { binding: "ARXIV_SHARD_3", fromMonth: "2021-06" },
+    ]);
+    for (const bad of [
+      "ARXIV_SHARD_2",
+      "DB@2015-01",
+      "DB, ARXIV_SHARD_2",
+      "DB, ARXIV_SHARD_2@2015-13",
+      "DB, ARXIV_SHARD_2@2021-01, ARXIV_SHARD_3@2015-01",
+      "DB, ARXIV_SHARD_2@2015-01, ARXIV_SHARD_2@2021-01",
+      "DB, shard@2015-01",
+    ])
+      expect(() => parseShardSpec(bad), bad).toThrow(ShardMapError);
+    expect(() => mirrorShards(env, parseShardSpec("DB, NO_SUCH_DB@2015-01"))).toThrow(/not a D1 binding/);
+  });
+
+  it("writes each paper to the shard of its ID month only, and finds it there by ID, DOI and newest key", async () => {
+    const counts = await Promise.all(shards.map((shard) => paperCount(shard.db)));
+    // By ID month, as the IDs spell it: before 0704, 0704, after it.
+    const month = (id: string) => {
+      const yymm = id.includes("/") ? id.split("/")[1]!.slice(0, 4) : id.slice(0, 4);
+      return (
+        (Number(yymm.slice(0, 2)) >= 91 ? 1900 : 2000) * 100 + Number(yymm.slice(0, 2)) * 100 + Number(yymm.slice(2))
+      );
+    };
+    const byMonth = [
+      records.filter((r) => month(r.id) < 200704).length,
+      records.filter((r) => month(r.id) === 200704).length,
+      records.filter((r) => month(r.id) > 200704).length,
+    ];
+    expect(counts).toEqual(byMonth);
+    expect(Math.min(...counts)).toBeGreaterThan(40);
+    for (const shard of shards) {
+      const { results } = await shard.db.prepare("SELECT paper_key FROM arxiv_papers").all<{ paper_key: number }>();
+      for (const row of results) expect(shardOf(shards, row.paper_key)).toBe(shard);
+    }
+    const ids = ["acc-phys/9411001", "0704.0010", "2401.00001", records.at(-1)!.id, "0705.9999"];
+    const held = await mirrorLookup(shards, ids);
+    const heldSingle = await mirrorLookup(single, ids);
+    expect([...held.keys()].sort()).toEqual([...heldSingle.keys()].sort());
+    expect(held.size).toBeGreaterThanOrEqual(3);
+    expect(await mirrorNewestKey(shards)).toBe(await mirrorNewestKey(single));
+    expect(await mirrorNewestKey(shards)).toBe(Math.max(...records.map((r) => paperKey(r.id))));
+    const withDoi = records.filter((r) => r.doi).slice(0, 3);
+    for (const record of withDoi)
+      expect((await mirrorByDoi(shards, record.doi!)).map((r) => r.id)).toEqual(
+        (await mirrorByDoi(single, record.doi!)).map((r) => r.id),
+      );
+    expect(
+      await mirrorIdsByDoi(
+        shards,
+        withDoi.map((r) => r.doi!.toUpperCase()),
+      ),
+    ).toEqual(
+      await mirrorIdsByDoi(
+        single,
+        withDoi.map((r) => r.doi!.toUpperCase()),
+      ),
+    );
+  });
+});
+
+/** Every search of the list, in one database and in three: the same answer, row for row. */
+async function expectSameAnswers(queries: [string, Record<string, unknown>?][], options: Partial<MirrorSearchOptions>) {
+  let answered = 0;
+  for (const [query, filters] of queries) {
+    const planned = planMirrorSearch(query, filters ?? {});
+    if (!("plan" in planned)) throw new Error(`expected a mirror plan for ${query}`);
+    const full: MirrorSearchOptions = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...options };
+    const one = await searchMirror(env.DB, planned.plan, full);
+    const three = await searchShards(
+      shards.map((shard) => ({ ...shard })),
+      planned.plan,
+      full,
+    );
+    const label = `${query} ${JSON.stringify(options)}`;
+    expect(three.kind, label).toBe(one.kind);
+    if (one.kind !== "answer" || three.kind !== "answer") continue;
+    answered++;
+    expect({ total: three.total, lowerBound: three.totalIsLowerBound, ordering: three.ordering }, label).toEqual({
+      total: one.total,
+      lowerBound: one.totalIsLowerBound,
+      ordering: one.ordering,
+    });
+    expect(
+      three.rows.map((row) => row.id),
+      label,
+    ).toEqual(one.rows.map((row) => row.id));
+  }
+  return answered;
+}
+
+const RANKED: [string, Record<string, unknown>?][] = [
+  ["quantum"],
+  ["ti:quantum"],
+  ["quantum field theory"],
+  ["entanglement of spin chains in a magnetic field at finite temperature"],
+  ["non-abelian gauge theory on the lattice with gauge fixing"],
+  ["ti:quantum ti:field ti:theory ti:lattice ti:gauge"],
+  ['"dark matter"'],
+  ['"quantum field theory"'],
+  ["ti:quantum AND abs:field"],
+  ["quantum ANDNOT gauge"],
+  ["au:smith OR au:wang"],
+  ["galax*"],
+  ["black hole", { categories: ["astro-ph", "gr-qc"] }],
+  ["neutrino", { submitted_from: "2007-04-01", submitted_to: "2007-12-31" }],
+  ["cat:hep-th AND string"],
+];
+
+describe("searches across three shards give one database's pages", () => {
+  it("ranks by BM25 with statistics summed over the shards: the same pages, totals and bounds", async () => {
+    expect(await expectSameAnswers(RANKED, {})).toBeGreaterThanOrEqual(13);
+    expect(await expectSameAnswers(RANKED, { start: 10 })).toBeGreaterThanOrEqual(10);
+    expect(await expectSameAnswers(RANKED, { sortOrder: "ascending" })).toBeGreaterThanOrEqual(13);
+  });
+
+  it("gives the same pages where the count stops at its cap and the ranker proposes candidates", async () => {
+    const capped = { caps: { count: 20, scan: 40, rank: 10 } };
+    expect(await expectSameAnswers(RANKED, capped)).toBeGreaterThanOrEqual(13);
+    expect(await expectSameAnswers(RANKED, { ...capped, start: 10 })).toBeGreaterThanOrEqual(10);
+    expect(await expectSameAnswers(RANKED, { caps: { count: 1000, scan: 60, rank: 1000 } })).toBeGreaterThanOrEqual(13);
+  });
+
+  it("lists by date, by update and newest first: the same pages, totals and bounds (capped counts too)", async () => {
+    const listed: [string, Record<string, unknown>?][] = [
+      ["cat:hep-th"],
+      ["cat:hep-th OR cat:astro-ph"],
+      ["quantum"],
+      ["ti:quantum", { categories: ["quant-ph"] }],
+      ["cat:math.CO"],
+      ["cat:hep-ph", { submitted_from: "2007-03-01", submitted_to: "2007-06-30" }],
+    ];
+    for (const sortBy of ["submitted", "updated"] as const)
+      for (const sortOrder of ["descending", "ascending"] as const)
+        for (const extra of [
+          {},
+          { start: 7 },
+          { caps: { count: 30, scan: 50, rank: 25 } },
+          // The walk of a filtered count stops before the count does: the shards share what is left of it.
+          { caps: { count: 1000, scan: 60, rank: 1000 } },
+        ])
+          await expectSameAnswers(listed, { sortBy, sortOrder, ...extra });
+    // Relevance without words: newest first.
+    expect(await expectSameAnswers([["cat:hep-th"], ["cat:hep-ph"]], {})).toBe(2);
+  });
+});
