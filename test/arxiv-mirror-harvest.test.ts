@@ -14,6 +14,10 @@ import { callTool, resetUpstream, upstreamHits } from "./helpers";
 import { driveHarvest, harvestEnv, mirrorSnapshot, type Fault } from "./mirror/driver";
 import { appContext } from "../src/context";
 import { fixtureText } from "./support/fixtures";
+import { mirrorShards } from "../src/store/arxiv-shards";
+
+/** The mirror as one database: DB alone. */
+const dbOnly = () => mirrorShards(env, [{ binding: "DB", fromMonth: null }]);
 
 // The fake upstream's fail-first routes and its request log start fresh for every test.
 beforeEach(resetUpstream);
@@ -272,7 +276,7 @@ describe("harvest faults end in the same mirror as an uninterrupted run", { time
         withoutState(expected),
       );
       expect(run.errors).toEqual([]);
-      const verify = await verifyMirror(env.DB);
+      const verify = await verifyMirror(dbOnly());
       expect(verify.ok, JSON.stringify(verify)).toBe(true);
       await env.DB.prepare("DELETE FROM arxiv_papers").run();
     }
@@ -525,19 +529,19 @@ describe("cron and watchdog", { timeout: 60_000 }, () => {
 describe("verify", { timeout: 60_000 }, () => {
   it("finds an FTS index out of step with the papers, and category rows out of step with them", async () => {
     await driveHarvest();
-    expect((await verifyMirror(env.DB)).ok).toBe(true);
+    expect((await verifyMirror(dbOnly())).ok).toBe(true);
     // A category row deleted behind the triggers' back, and an orphan one added.
     await env.DB.prepare(
       "DELETE FROM arxiv_paper_categories WHERE category = 'hep-ph' AND paper_key = (SELECT paper_key FROM arxiv_papers WHERE id = '0704.0001')",
     ).run();
     await env.DB.prepare("INSERT INTO arxiv_paper_categories (category, paper_key) VALUES ('cs.AI', 1)").run();
-    const broken = await verifyMirror(env.DB);
+    const broken = await verifyMirror(dbOnly());
     expect(broken).toMatchObject({ ok: false, papers_without_primary_category_row: 1, orphan_category_rows: 1 });
     // An index entry for a paper that is not in the table.
     await env.DB.prepare(
       "INSERT INTO arxiv_papers_fts (rowid, title, authors, abstract, comment, journal_ref) VALUES (42, 'ghost', 'nobody', 'nothing', '', '')",
     ).run();
-    expect((await verifyMirror(env.DB)).fts_integrity).not.toBe("ok");
+    expect((await verifyMirror(dbOnly())).fts_integrity).not.toBe("ok");
   });
 });
 

@@ -11,11 +11,14 @@ import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { paperKey } from "../src/store/arxiv-key";
 import { mirrorByDoi, mirrorIdsByDoi, mirrorLookup, mirrorNewestKey } from "../src/store/arxiv-mirror-lookup";
 import { type MirrorSearchOptions, searchMirror } from "../src/store/arxiv-mirror-search";
-import { writePapers } from "../src/store/arxiv-mirror-writes";
+import { pageWriteStatements, writePapers } from "../src/store/arxiv-mirror-writes";
 import { rankSlice } from "../src/store/arxiv-rank-tables";
 import { searchShards } from "../src/store/arxiv-sharded-search";
 import { type MirrorShard, mirrorShards, shardOf } from "../src/store/arxiv-shards";
-import { sampleRecords, seedMirror } from "./mirror/driver";
+import { driveHarvest, sampleRecords, seedMirror } from "./mirror/driver";
+import { verifyMirror } from "../src/store/arxiv-mirror-verify";
+import { readStoreHealth } from "../src/store/status";
+import { callToolWith } from "./helpers";
 
 const records = sampleRecords();
 const SHARDS = [
@@ -198,5 +201,100 @@ describe("searches across three shards give one database's pages", () => {
           await expectSameAnswers(listed, { sortBy, sortOrder, ...extra });
     // Relevance without words: newest first.
     expect(await expectSameAnswers([["cat:hep-th"], ["cat:hep-ph"]], {})).toBe(2);
+  });
+});
+
+/** What the search and lookup tools answer for a few requests (ids, totals, where from). */
+async function toolAnswers(shardVars: Record<string, string>) {
+  // Every answer from the mirror: no search goes live for being recent.
+  const vars = { ...shardVars, ARXIV_MIRROR_RECENT_DAYS_LIVE: "0" };
+  const answers = [];
+  for (const query of ["quantum field theory", "ti:quantum AND cat:quant-ph", "au:smith", '"dark matter"'])
+    for (const sort_by of ["relevance", "submitted"]) {
+      const { result } = await callToolWith("arxiv_search_papers", { query, sort_by, max_results: 10 }, vars);
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      const { total, papers, served_from } = result.structuredContent;
+      expect(served_from, query).toBe("mirror");
+      answers.push({ query, sort_by, total, served_from, ids: papers.map((p: { id: string }) => p.id) });
+    }
+  const { result } = await callToolWith(
+    "arxiv_get_metadata",
+    { paper_ids: ["0704.0010", "acc-phys/9411001", records.at(-1)!.id] },
+    vars,
+  );
+  answers.push(result.structuredContent.papers.map((p: { id: string; served_from: string }) => [p.id, p.served_from]));
+  return answers;
+}
+
+describe("a harvest into three shards", { timeout: 120_000 }, () => {
+  const SHARDED = { ARXIV_MIRROR_SHARDS: "DB, ARXIV_SHARD_2@2007-04, ARXIV_SHARD_3@2007-05" };
+  const allPapers = async (dbs: D1Database[]) =>
+    (
+      await Promise.all(
+        dbs.map(async (db) => (await db.prepare("SELECT * FROM arxiv_papers ORDER BY paper_key").all()).results),
+      )
+    ).flat();
+
+  it("writes every record to its shard, verifies and ranks each shard, and counts the whole mirror", async () => {
+    const dbs = [env.DB, env.ARXIV_SHARD_2, env.ARXIV_SHARD_3];
+    const sharded = mirrorShards(env, parseShardSpec(SHARDED.ARXIV_MIRROR_SHARDS));
+    for (const db of dbs) await db.exec("DELETE FROM arxiv_papers");
+    // A cold run over the sample mirror in DB alone: what the shards together must hold after it.
+    await writePapers(single, records, []);
+    await driveHarvest({ maxDeliveries: 400 });
+    const expected = await allPapers([env.DB]);
+    const answersOneDb = await toolAnswers({});
+    await env.DB.exec("DELETE FROM arxiv_papers");
+    // The same run over the sample mirror in three shards (the run's pages are all April 2007).
+    await writePapers(sharded, records, []);
+    const run = await driveHarvest({ vars: SHARDED, maxDeliveries: 400 });
+    expect(run.errors).toEqual([]);
+    const held = await allPapers(dbs);
+    expect(held.map((row) => row.id)).toEqual(expected.map((row) => row.id));
+    expect(held).toEqual(expected);
+    const counts = await Promise.all(dbs.map(paperCount));
+    expect(Math.min(...counts)).toBeGreaterThan(40);
+    for (const shard of sharded) {
+      const { results } = await shard.db.prepare("SELECT paper_key FROM arxiv_papers").all<{ paper_key: number }>();
+      for (const row of results) expect(shardOf(sharded, row.paper_key)).toBe(shard);
+    }
+    // Each shard's ranking tables were planned and built on its own.
+    expect(run.rankPhases.filter((phase) => phase === "plan")).toHaveLength(3);
+    for (const db of dbs)
+      expect(
+        (await db.prepare("SELECT count(*) AS n FROM arxiv_rank_build").first<{ n: number }>())!.n,
+        "a full build recorded",
+      ).toBe(1);
+    const state = await env.DB.prepare(
+      "SELECT records, shard_records, verified FROM harvest_state WHERE source = 'arxiv'",
+    ).first<{ records: number; shard_records: number; verified: string }>();
+    expect(state!.records + state!.shard_records).toBe(expected.length);
+    expect(state!.shard_records).toBe(counts[1]! + counts[2]!);
+    expect(JSON.parse(state!.verified)).toMatchObject({
+      ok: true,
+      papers: expected.length,
+      papers_outside_their_shard: 0,
+    });
+    // The tools, configured with the shards, answer as they did from one database.
+    expect(await toolAnswers(SHARDED)).toEqual(answersOneDb);
+    // /status: each shard's size and papers.
+    const health = await readStoreHealth(env.DB, sharded);
+    expect(health.reachable && health.databases.map((d) => [d.binding, d.arxiv_papers ?? null])).toEqual([
+      ["DB", null],
+      ["ARXIV_SHARD_2", counts[1]],
+      ["ARXIV_SHARD_3", counts[2]],
+    ]);
+  });
+
+  it("verifies every shard, and finds a paper left in the wrong shard", async () => {
+    expect(await verifyMirror(shards)).toMatchObject({
+      ok: true,
+      papers: records.length,
+      papers_outside_their_shard: 0,
+    });
+    // What a half-done shard move leaves: an April 2007 paper still in the first shard too.
+    const stray = records.find((r) => r.id.startsWith("0704."))!;
+    await shards[0]!.db.batch(pageWriteStatements(shards[0]!.db, [stray], []));
+    expect(await verifyMirror(shards)).toMatchObject({ ok: false, papers_outside_their_shard: 1 });
   });
 });

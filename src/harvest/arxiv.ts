@@ -22,7 +22,7 @@ import {
   type VerifyResult,
 } from "../store/arxiv-mirror-verify";
 import { writePapers } from "../store/arxiv-mirror-writes";
-import { arxivShards } from "../store/arxiv-shards";
+import { arxivShards, shardRecordsStatement } from "../store/arxiv-shards";
 import { emptyMeter, meteredDatabase, meterFields } from "../store/d1-meter";
 import { rankSlice } from "../store/arxiv-rank-tables";
 import {
@@ -116,6 +116,8 @@ export async function startArxivHarvest(
   const runId = `arxiv-${new Date().toISOString()}`;
   const now = new Date().toISOString();
   const first: ListCursor = { kind: "list", step: 1, window, token: null, window_pages: 0 };
+  // The other shards forget theirs first (DB's goes with the run's start, in its batch).
+  if (mode === "cold") for (const shard of arxivShards(ctx).slice(1)) await forgetFullBuildStatement(shard.db).run();
   await ctx.env.DB.batch([
     startRunStatement(ctx.env.DB, { runId, mode, from: window.from, first, now }),
     windowStartStatement(ctx.env.DB, runId, window, now),
@@ -182,7 +184,9 @@ async function listStep(ctx: AppContext, state: ArxivState, runId: string, curso
   // The page's records first, a chunk per call (a search waits for one chunk at most, not the
   // whole page): upserts and deletes are idempotent, so a crash before the checkpoint's batch
   // below replays the step and rewrites nothing twice.
-  await writePapers(arxivShards(ctx), records, deleted, PAGE_WRITES_PER_CALL);
+  const shards = arxivShards(ctx);
+  await writePapers(shards, records, deleted, PAGE_WRITES_PER_CALL);
+  const shardCount = await shardRecordsStatement(shards);
   const statements = [
     ...skippedStatements(ctx.env.DB, runId, cursor.step, page.skipped, now),
     windowPageStatement(ctx.env.DB, runId, cursor.window.idx, {
@@ -193,6 +197,7 @@ async function listStep(ctx: AppContext, state: ArxivState, runId: string, curso
       now,
     }),
   ];
+  if (shardCount) statements.push(shardCount);
   const recovered = recoveredStatement(
     ctx.env.DB,
     records.map((record) => record.id),
@@ -395,6 +400,8 @@ async function skippedStep(
     );
   }
   const next: Cursor = { kind: "skipped", step: cursor.step + 1 };
+  const shardCount = await shardRecordsStatement(arxivShards(ctx));
+  if (shardCount) statements.push(shardCount);
   statements.push(stepStatement(ctx.env.DB, { runId, step: cursor.step, next, now }));
   await ctx.env.DB.batch(statements);
   await advance(ctx, runId, next);
@@ -414,27 +421,45 @@ export async function verifyStep(
   const started = Date.now();
   let result: VerifyResult | undefined;
   let next: VerifyCursor | undefined;
+  // A sharded mirror is checked shard after shard (cursor.shard), the totals summed at the end.
+  const shards = arxivShards(ctx);
+  const index = cursor.shard ?? 0;
+  const shard = shards[Math.min(index, shards.length - 1)]!;
+  const afterShard = (counts: VerifyCursor["counts"]): VerifyCursor =>
+    index + 1 < shards.length
+      ? {
+          ...cursor,
+          step: cursor.step + 1,
+          shard: index + 1,
+          phase: "papers",
+          category: null,
+          after: Number.MIN_SAFE_INTEGER,
+          counts,
+        }
+      : { ...cursor, step: cursor.step + 1, phase: "totals", category: null, counts };
   if (
     cursor.phase === "papers" &&
+    index === 0 &&
     cursor.after === Number.MIN_SAFE_INTEGER &&
     ((await readArxivState(ctx.env.DB))?.records ?? 0) <= FULL_VERIFY_MAX_PAPERS
   ) {
-    result = await verifyMirror(ctx.env.DB);
+    result = await verifyMirror(shards);
   } else if (cursor.phase === "papers") {
-    const { last, counts } = await verifyPaperSlice(ctx.env.DB, cursor.after, sliceSize);
+    const { last, counts } = await verifyPaperSlice(shard, cursor.after, sliceSize);
     const sum = {
       ...cursor.counts,
       papers: cursor.counts.papers + counts.papers,
       missing: cursor.counts.missing + counts.missing,
       fts_missing: cursor.counts.fts_missing + counts.fts_missing,
       fts_orphans: cursor.counts.fts_orphans + counts.fts_orphans,
+      misplaced: (cursor.counts.misplaced ?? 0) + counts.misplaced,
     };
     if (last !== null) next = { ...cursor, step: cursor.step + 1, after: last, counts: sum };
     else {
-      const first = await nextCategory(ctx.env.DB, "");
+      const first = await nextCategory(shard.db, "");
       next =
         first === null
-          ? { ...cursor, step: cursor.step + 1, phase: "totals", counts: sum }
+          ? afterShard(sum)
           : {
               ...cursor,
               step: cursor.step + 1,
@@ -445,7 +470,7 @@ export async function verifyStep(
             };
     }
   } else if (cursor.phase === "categories" && cursor.category !== null) {
-    const slice = await verifyCategorySlice(ctx.env.DB, cursor.category, cursor.after, sliceSize);
+    const slice = await verifyCategorySlice(shard.db, cursor.category, cursor.after, sliceSize);
     const counts = {
       ...cursor.counts,
       orphans: cursor.counts.orphans + slice.orphans,
@@ -453,10 +478,10 @@ export async function verifyStep(
     };
     next =
       slice.next === null
-        ? { ...cursor, step: cursor.step + 1, phase: "totals", category: null, counts }
+        ? afterShard(counts)
         : { ...cursor, step: cursor.step + 1, category: slice.next.category, after: slice.next.after, counts };
   } else {
-    result = await finishSlicedVerify(ctx.env.DB, cursor.counts);
+    result = await finishSlicedVerify(shards, cursor.counts);
   }
   console.log(`arxiv harvest ${runId}: verify step ${cursor.phase} in ${Date.now() - started} ms`);
   if (next !== undefined) {
@@ -489,7 +514,11 @@ function inBatches(groups: D1PreparedStatement[][], size: number): D1PreparedSta
  * checkpoint's move commit in one batch. Until a term's turn comes, the ranker reads its previous rows.
  */
 export async function rankStep(ctx: AppContext, runId: string, cursor: RankCursor): Promise<void> {
-  const db = ctx.env.DB;
+  // A sharded mirror's shards each keep ranking tables of their own papers, refreshed one shard
+  // after another (cursor.shard), each planned from its own change log and statistics.
+  const shards = arxivShards(ctx);
+  const index = Math.min(cursor.shard ?? 0, shards.length - 1);
+  const db = shards[index]!.db;
   const started = Date.now();
   const now = new Date().toISOString();
   const phase = cursor.phase ?? (cursor.after === "" ? "plan" : "full");
@@ -506,6 +535,7 @@ export async function rankStep(ctx: AppContext, runId: string, cursor: RankCurso
       after: "",
       terms: 0,
       papers: 0,
+      ...(index > 0 ? { shard: index } : {}),
     };
   } else if (phase === "clear") {
     const cleared = await clearRankChanges(db);
@@ -550,8 +580,20 @@ export async function rankStep(ctx: AppContext, runId: string, cursor: RankCurso
         : { ...cursor, step: cursor.step + 1, after: merged.last, terms: cursor.terms + merged.terms };
     if (next === null) writes.push(refreshedStatement(db, cursor.papers ?? 0, await indexStats(db), now));
   }
-  console.log(`arxiv harvest ${runId}: ranking tables, ${phase}: ${did} in ${Date.now() - started} ms`);
-  await db.batch([...writes, stepStatement(db, { runId, step: cursor.step, next, now })]);
+  // This shard is done: the next one's plan.
+  if (next === null && index + 1 < shards.length)
+    next = { kind: "rank", step: cursor.step + 1, after: "", terms: 0, shard: index + 1 };
+  console.log(
+    `arxiv harvest ${runId}: ranking tables${shards.length > 1 ? ` of ${shards[index]!.binding}` : ""}, ${phase}: ${did} in ${Date.now() - started} ms`,
+  );
+  const checkpoint = stepStatement(ctx.env.DB, { runId, step: cursor.step, next, now });
+  // On DB the step's writes and the checkpoint commit together; on another shard its writes go
+  // first (each is idempotent: a step replayed after a crash between the two gives the same tables).
+  if (db === ctx.env.DB) await db.batch([...writes, checkpoint]);
+  else {
+    if (writes.length > 0) await db.batch(writes);
+    await checkpoint.run();
+  }
   if (next !== null) return advance(ctx, runId, next);
 }
 

@@ -8,8 +8,9 @@ import { startArxivHarvest } from "../harvest/arxiv";
 import { nberHarvester } from "../harvest/nber";
 import { bearerToken, tokenMatches, unauthorized } from "../http/auth";
 import { requestFullRebuildStatement } from "../store/arxiv-rank-refresh";
+import { arxivShards } from "../store/arxiv-shards";
 import { readStoreHealth } from "../store/status";
-import { appContextOf, type RouteContext } from "./identity";
+import { appContextOf, mirrorShardsOf, type RouteContext } from "./identity";
 
 export const adminRoutes = new Hono<{ Bindings: Env }>();
 
@@ -29,7 +30,7 @@ adminRoutes.use("/admin/*", async (c, next) => {
   await next();
 });
 
-const progress = async (c: RouteContext) => c.json(await readStoreHealth(c.env.DB));
+const progress = async (c: RouteContext) => c.json(await readStoreHealth(c.env.DB, mirrorShardsOf(c)));
 adminRoutes.get("/admin/status", progress);
 adminRoutes.get("/admin/harvest", progress);
 
@@ -59,7 +60,7 @@ adminRoutes.post("/admin/harvest", async (c) => {
   try {
     const ctx = appContextOf(c);
     const run = await startArxivHarvest(ctx, mode);
-    if (rank === "full") await requestFullRebuildStatement(ctx.env.DB).run();
+    if (rank === "full") for (const shard of arxivShards(ctx)) await requestFullRebuildStatement(shard.db).run();
     return c.json({ started: "arxiv", mode, ...run, ...(rank ? { rank } : {}), progress: "/admin/harvest" }, 202);
   } catch (error) {
     if (error instanceof PapersError)

@@ -1,5 +1,6 @@
 // Who is calling, for limits and per-client state, in each AUTH_MODE; and how that identity
 // travels to the MCP server factory (an internal header, never one the client sent).
+import { arxivShards, type MirrorShard } from "../store/arxiv-shards";
 import type { Context } from "hono";
 import type { Config } from "../config";
 import { type AppContext, appContext } from "../context";
@@ -60,4 +61,13 @@ export function withIdentity(request: Request, identity: string | null, body?: s
   headers.delete(IDENTITY_HEADER);
   if (identity) headers.set(IDENTITY_HEADER, identity);
   return new Request(request.url, { method: request.method, headers, ...(body === undefined ? {} : { body }) });
+}
+
+/** The arXiv mirror's shards for /status and /health: none listed when the configuration is broken (the page still answers). */
+export function mirrorShardsOf(c: RouteContext): MirrorShard[] {
+  try {
+    return arxivShards(appContextOf(c));
+  } catch {
+    return [];
+  }
 }

@@ -4,7 +4,7 @@ import { renderLanding } from "../landing";
 import { TOOLS } from "../mcp/registry";
 import { openAlexAllowance } from "../sources/openalex/client";
 import { readStoreHealth } from "../store/status";
-import { appContextOf } from "./identity";
+import { appContextOf, mirrorShardsOf } from "./identity";
 import { SERVER_NAME, SERVER_VERSION } from "../version";
 
 export const siteRoutes = new Hono<{ Bindings: Env }>();
@@ -12,7 +12,7 @@ export const siteRoutes = new Hono<{ Bindings: Env }>();
 // Mirror progress for anyone: records, pages, rate, started/finished, last error; and what is
 // left of today's paid upstream allowance (OpenAlex's list calls).
 siteRoutes.get("/status", async (c) => {
-  const store = await readStoreHealth(c.env.DB);
+  const store = await readStoreHealth(c.env.DB, mirrorShardsOf(c));
   const allowances = store.reachable ? { openalex: await openAlexAllowance(appContextOf(c)).catch(() => null) } : {};
   return c.json(
     { name: SERVER_NAME, version: SERVER_VERSION, ...store, upstream_allowances: allowances },
@@ -21,7 +21,7 @@ siteRoutes.get("/status", async (c) => {
 });
 
 siteRoutes.get("/health", async (c) => {
-  const store = await readStoreHealth(c.env.DB);
+  const store = await readStoreHealth(c.env.DB, mirrorShardsOf(c));
   return c.json(
     { name: SERVER_NAME, version: SERVER_VERSION, status: store.reachable ? "ok" : "degraded", d1: store },
     store.reachable ? 200 : 503,
@@ -34,7 +34,7 @@ siteRoutes.get("/", async (c) => {
     mcpUrl: `${url.origin}/mcp`,
     version: SERVER_VERSION,
     tools: TOOLS.map(({ name, title, description }) => ({ name, title, description })),
-    health: await readStoreHealth(c.env.DB),
+    health: await readStoreHealth(c.env.DB, mirrorShardsOf(c)),
   });
   return c.html(html);
 });

@@ -47,7 +47,7 @@ async function readMirrorState(db: D1Database): Promise<MirrorState> {
   const row = await db
     .prepare(
       `SELECT (SELECT version FROM mirror_schema WHERE source = 'arxiv') AS schema_version,
-              h.status, h.records, h.last_datestamp, h.complete_at, h.complete_scope, h.last_success_at, h.watermark, h.mode,
+              h.status, h.records + h.shard_records AS records, h.last_datestamp, h.complete_at, h.complete_scope, h.last_success_at, h.watermark, h.mode,
               (SELECT max(coalesce(until_date, 'now')) FROM arxiv_harvest_windows w WHERE w.run_id = h.run_id
                 AND w.status = 'done') AS listed_until
        FROM (SELECT 1) LEFT JOIN harvest_state h ON h.source = 'arxiv'`,

@@ -7,6 +7,7 @@ import {
   VERIFY_COUNTS_SQL,
   type VerifyCounts,
 } from "./arxiv-row";
+import type { MirrorShard } from "./arxiv-shards";
 
 export interface VerifyResult {
   ok: boolean;
@@ -16,42 +17,77 @@ export interface VerifyResult {
   category_rows: number;
   papers_without_primary_category_row: number;
   orphan_category_rows: number;
+  /** Papers in a shard whose key range does not hold them (a shard move left half done). */
+  papers_outside_their_shard: number;
   state_records: number | null;
   schema_version: number | null;
   checked_at: string;
 }
 
-/** SQLite integrity check, FTS5 integrity check, and counts that must agree. */
-export async function verifyMirror(db: D1Database): Promise<VerifyResult> {
-  const integrity = await db.prepare("PRAGMA quick_check").all<Record<string, string>>();
-  const integrityText = integrity.results.map((row) => Object.values(row)[0]).join("; ");
-  let ftsIntegrity = "ok";
-  try {
-    await db.prepare(FTS_INTEGRITY_SQL).run();
-  } catch (error) {
-    ftsIntegrity = error instanceof Error ? error.message : String(error);
-  }
-  const counts = await db.prepare(VERIFY_COUNTS_SQL).first<VerifyCounts>();
+/** The first key past a shard, as SQL can bind it. */
+const endOf = (shard: MirrorShard) => (Number.isFinite(shard.endKey) ? shard.endKey : Number.MAX_SAFE_INTEGER);
+
+/**
+ * SQLite integrity check, FTS5 integrity check, and counts that must agree, on every shard: each
+ * shard's papers lie in its key range and its own harvest_state.records counts them.
+ */
+export async function verifyMirror(shards: readonly MirrorShard[]): Promise<VerifyResult> {
+  const parts: Awaited<ReturnType<typeof checkShard>>[] = [];
+  // One shard after another: each check holds its database for a while, not all at once.
+  for (const shard of shards) parts.push(await checkShard(shard));
+  const joined = (texts: string[]) =>
+    texts.every((text) => text === "ok")
+      ? "ok"
+      : texts.map((text, i) => (shards.length > 1 ? `${shards[i]!.binding}: ${text}` : text)).join("; ");
+  const sum = (pick: (part: (typeof parts)[number]) => number) => parts.reduce((total, part) => total + pick(part), 0);
   const result: VerifyResult = {
     ok: false,
-    integrity: integrityText,
-    fts_integrity: ftsIntegrity,
-    papers: counts!.papers,
-    category_rows: counts!.category_rows,
-    papers_without_primary_category_row: counts!.missing,
-    orphan_category_rows: counts!.orphans,
-    state_records: counts!.state_records,
-    schema_version: counts!.schema_version,
+    integrity: joined(parts.map((part) => part.integrity)),
+    fts_integrity: joined(parts.map((part) => part.fts)),
+    papers: sum((part) => part.counts.papers),
+    category_rows: sum((part) => part.counts.category_rows),
+    papers_without_primary_category_row: sum((part) => part.counts.missing),
+    orphan_category_rows: sum((part) => part.counts.orphans),
+    papers_outside_their_shard: sum((part) => part.misplaced),
+    state_records: parts.some((part) => part.counts.state_records === null)
+      ? null
+      : sum((part) => part.counts.state_records ?? 0),
+    schema_version: parts.every((part) => part.counts.schema_version === parts[0]!.counts.schema_version)
+      ? parts[0]!.counts.schema_version
+      : null,
     checked_at: new Date().toISOString(),
   };
   result.ok =
-    integrityText === "ok" &&
-    ftsIntegrity === "ok" &&
+    result.integrity === "ok" &&
+    result.fts_integrity === "ok" &&
     result.papers_without_primary_category_row === 0 &&
     result.orphan_category_rows === 0 &&
-    (result.state_records === null || result.state_records === result.papers) &&
+    result.papers_outside_their_shard === 0 &&
+    parts.every((part) => part.counts.state_records === null || part.counts.state_records === part.counts.papers) &&
     result.schema_version === MIRROR_SCHEMA_VERSION;
   return result;
+}
+
+async function checkShard(shard: MirrorShard) {
+  const { db } = shard;
+  const integrity = await db.prepare("PRAGMA quick_check").all<Record<string, string>>();
+  let fts = "ok";
+  try {
+    await db.prepare(FTS_INTEGRITY_SQL).run();
+  } catch (error) {
+    fts = error instanceof Error ? error.message : String(error);
+  }
+  const counts = (await db.prepare(VERIFY_COUNTS_SQL).first<VerifyCounts>())!;
+  const outside = await db
+    .prepare("SELECT count(*) AS n FROM arxiv_papers WHERE paper_key < ? OR paper_key >= ?")
+    .bind(shard.firstKey, endOf(shard))
+    .first<{ n: number }>();
+  return {
+    integrity: integrity.results.map((row) => Object.values(row)[0]).join("; "),
+    fts,
+    counts,
+    misplaced: outside?.n ?? 0,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -74,6 +110,8 @@ export interface SliceCounts {
   fts_orphans: number;
   orphans: number;
   category_rows: number;
+  /** Papers outside their shard's key range. */
+  misplaced?: number;
 }
 
 /**
@@ -81,20 +119,24 @@ export interface SliceCounts {
  * and no FTS entry in the keys they span may lack its paper. last is null when no paper is left.
  */
 export async function verifyPaperSlice(
-  db: D1Database,
+  shard: MirrorShard,
   after: number,
   size: number,
-): Promise<{ last: number | null; counts: Pick<SliceCounts, "papers" | "missing" | "fts_missing" | "fts_orphans"> }> {
+): Promise<{
+  last: number | null;
+  counts: Pick<SliceCounts, "papers" | "missing" | "fts_missing" | "fts_orphans"> & { misplaced: number };
+}> {
+  const { db } = shard;
   const row = await db
     .prepare(
-      `SELECT max(paper_key) AS last, count(*) AS n,
+      `SELECT max(paper_key) AS last, count(*) AS n, coalesce(sum(paper_key < ?3 OR paper_key >= ?4), 0) AS misplaced,
               coalesce(sum(NOT EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category =
                 json_extract(s.categories, '$[0]') AND c.paper_key = s.paper_key)), 0) AS missing,
               coalesce(sum(NOT EXISTS (SELECT 1 FROM arxiv_papers_fts_docsize d WHERE d.id = s.paper_key)), 0) AS fts_missing
-       FROM (SELECT paper_key, categories FROM arxiv_papers WHERE paper_key > ? ORDER BY paper_key LIMIT ?) s`,
+       FROM (SELECT paper_key, categories FROM arxiv_papers WHERE paper_key > ?1 ORDER BY paper_key LIMIT ?2) s`,
     )
-    .bind(after, size)
-    .first<{ last: number | null; n: number; missing: number; fts_missing: number }>();
+    .bind(after, size, shard.firstKey, endOf(shard))
+    .first<{ last: number | null; n: number; misplaced: number; missing: number; fts_missing: number }>();
   const last = row?.last ?? null;
   // FTS entries between the previous slice and this one's end (after the last paper: all the rest, a slice at a time).
   const orphans = await (last === null
@@ -115,6 +157,7 @@ export async function verifyPaperSlice(
       missing: row?.missing ?? 0,
       fts_missing: row?.fts_missing ?? 0,
       fts_orphans: orphans?.n ?? 0,
+      misplaced: row?.misplaced ?? 0,
     },
   };
 }
@@ -153,42 +196,57 @@ export async function nextCategory(db: D1Database, category: string): Promise<st
   return row?.category ?? null;
 }
 
-/** The end of a sliced verify: the counts must agree, and (up to a size) the FTS index's structure is checked. */
-export async function finishSlicedVerify(db: D1Database, counts: SliceCounts): Promise<VerifyResult> {
-  const totals = await db
-    .prepare(
-      "SELECT (SELECT records FROM harvest_state WHERE source = 'arxiv') AS state_records, (SELECT " +
-        "version FROM mirror_schema WHERE source = 'arxiv') AS schema_version",
-    )
-    .first<{ state_records: number | null; schema_version: number | null }>();
-  let ftsIntegrity: string;
+/** The end of a sliced verify: the counts must agree, and (up to a size) each shard's FTS index structure is checked. */
+export async function finishSlicedVerify(shards: readonly MirrorShard[], counts: SliceCounts): Promise<VerifyResult> {
+  const totals = await Promise.all(
+    shards.map((shard) =>
+      shard.db
+        .prepare(
+          "SELECT (SELECT records FROM harvest_state WHERE source = 'arxiv') AS state_records, (SELECT " +
+            "version FROM mirror_schema WHERE source = 'arxiv') AS schema_version",
+        )
+        .first<{ state_records: number | null; schema_version: number | null }>(),
+    ),
+  );
+  const stateRecords = totals.some((row) => row?.state_records == null)
+    ? null
+    : totals.reduce((sum, row) => sum + row!.state_records!, 0);
+  const schemaVersion = totals.every((row) => row?.schema_version === totals[0]?.schema_version)
+    ? (totals[0]?.schema_version ?? null)
+    : null;
+  let ftsIntegrity = "ok (index structure)";
   if (counts.papers <= FTS_CHECK_MAX_PAPERS) {
-    try {
-      await db.prepare(FTS_STRUCTURE_SQL).run();
-      ftsIntegrity = "ok (index structure)";
-    } catch (error) {
-      ftsIntegrity = error instanceof Error ? error.message : String(error);
+    for (const shard of shards) {
+      try {
+        await shard.db.prepare(FTS_STRUCTURE_SQL).run();
+      } catch (error) {
+        ftsIntegrity = `${shards.length > 1 ? `${shard.binding}: ` : ""}${error instanceof Error ? error.message : String(error)}`;
+        break;
+      }
     }
   } else {
     ftsIntegrity = "entries checked per slice; the index structure check is left to npm run mirror:verify at this size";
   }
   if (counts.fts_missing > 0 || counts.fts_orphans > 0)
     ftsIntegrity = `${counts.fts_missing} paper(s) without an FTS entry, ${counts.fts_orphans} FTS entr(ies) without a paper`;
+  const misplaced = counts.misplaced ?? 0;
   return {
     ok:
       (ftsIntegrity.startsWith("ok") || ftsIntegrity.startsWith("entries checked")) &&
       counts.missing === 0 &&
       counts.orphans === 0 &&
-      (totals!.state_records === null || totals!.state_records === counts.papers) &&
-      totals!.schema_version === MIRROR_SCHEMA_VERSION,
+      misplaced === 0 &&
+      (stateRecords === null || stateRecords === counts.papers) &&
+      schemaVersion === MIRROR_SCHEMA_VERSION,
     integrity: "not run after a harvest at this size (npm run mirror:verify)",
     fts_integrity: ftsIntegrity,
     papers: counts.papers,
     category_rows: counts.category_rows,
     papers_without_primary_category_row: counts.missing,
     orphan_category_rows: counts.orphans,
-    state_records: totals!.state_records,
-    schema_version: totals!.schema_version,
+    papers_outside_their_shard: misplaced,
+    state_records: stateRecords,
+    schema_version: schemaVersion,
     checked_at: new Date().toISOString(),
   };
 }

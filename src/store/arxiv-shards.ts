@@ -89,3 +89,21 @@ export function arxivReaders(
   const shards = arxivShards(ctx);
   return read === "primary" ? shards : readThrough(shards, (db) => db.withSession("first-unconstrained"));
 }
+
+/**
+ * With more than one shard: the statement that records, in DB's harvest_state, how many papers
+ * the other shards hold (each keeps its own count by trigger; one read per shard), for the
+ * harvest's checkpoint batch. Null with DB alone.
+ */
+export async function shardRecordsStatement(shards: readonly MirrorShard[]): Promise<D1PreparedStatement | null> {
+  if (shards.length === 1) return null;
+  const counts = await Promise.all(
+    shards
+      .slice(1)
+      .map((shard) =>
+        shard.db.prepare("SELECT records FROM harvest_state WHERE source = 'arxiv'").first<{ records: number }>(),
+      ),
+  );
+  const total = counts.reduce((sum, row) => sum + (row?.records ?? 0), 0);
+  return shards[0]!.db.prepare("UPDATE harvest_state SET shard_records = ? WHERE source = 'arxiv'").bind(total);
+}

@@ -54,7 +54,11 @@ export const cursorSchema = z.discriminatedUnion("kind", [
       fts_orphans: z.number().int().min(0),
       orphans: z.number().int().min(0),
       category_rows: z.number().int().min(0),
+      /** Papers outside their shard's key range. */
+      misplaced: z.number().int().min(0).optional(),
     }),
+    /** The shard being checked (ARXIV_MIRROR_SHARDS order; absent: the first). */
+    shard: z.number().int().min(0).optional(),
     ...retryFields,
   }),
   /**
@@ -71,6 +75,8 @@ export const cursorSchema = z.discriminatedUnion("kind", [
     terms: z.number().int().min(0),
     /** Changed papers staged so far. */
     papers: z.number().int().min(0).optional(),
+    /** The shard whose tables are refreshed (ARXIV_MIRROR_SHARDS order; absent: the first). */
+    shard: z.number().int().min(0).optional(),
     ...retryFields,
   }),
 ]);
@@ -91,6 +97,7 @@ export interface ArxivState {
   updated_at: string | null;
   watermark: string | null;
   complete_at: string | null;
+  /** The mirror's papers, every shard's. */
   records: number;
 }
 
@@ -98,7 +105,7 @@ export async function readArxivState(db: D1Database): Promise<ArxivState | null>
   return db
     .prepare(
       `SELECT status, run_id, mode, step, enqueued_step, next_cursor, next_attempt_at, started_at,
-        updated_at, watermark, complete_at, records
+        updated_at, watermark, complete_at, records + shard_records AS records
        FROM harvest_state WHERE source = 'arxiv'`,
     )
     .first<ArxivState>();

@@ -7,6 +7,8 @@ export const harvestState = sqliteTable("harvest_state", {
     .notNull()
     .default("idle"),
   records: integer("records").notNull().default(0),
+  /** Papers in the arXiv mirror's other shards as of the last page written (migration 0014). */
+  shardRecords: integer("shard_records").notNull().default(0),
   pages: integer("pages").notNull().default(0),
   lastDatestamp: text("last_datestamp"),
   resumptionToken: text("resumption_token"),

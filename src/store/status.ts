@@ -1,4 +1,5 @@
 // Health and mirror status, read from D1. Never throws: an unreachable D1 is reported, not raised.
+import type { MirrorShard } from "./arxiv-shards";
 import { drizzle } from "drizzle-orm/d1";
 import { harvestState } from "./schema";
 
@@ -66,6 +67,8 @@ export interface MirrorStatus {
 /** A D1 database's size against D1's limit (10 GB a database, which Cloudflare does not raise). */
 export interface DatabaseSize {
   binding: string;
+  arxiv_papers?: number;
+  first_key?: number;
   size_bytes: number | null;
   limit_bytes: number;
   used_percent: number | null;
@@ -80,7 +83,8 @@ export type StoreHealth =
 /** The sources a mirror exists for; a source with no harvest yet shows as idle with 0 records. */
 const MIRRORED_SOURCES = ["arxiv", "nber"] as const;
 
-export async function readStoreHealth(db: D1Database): Promise<StoreHealth> {
+/** The store's health; `shards`: the arXiv mirror's databases after DB, whose sizes are shown too. */
+export async function readStoreHealth(db: D1Database, shards: readonly MirrorShard[] = []): Promise<StoreHealth> {
   const started = Date.now();
   try {
     const rows = await drizzle(db).select().from(harvestState).all();
@@ -90,7 +94,8 @@ export async function readStoreHealth(db: D1Database): Promise<StoreHealth> {
       return {
         source,
         status: row?.status ?? "idle",
-        records: row?.records ?? 0,
+        // A sharded arXiv mirror: DB's own papers and the other shards' (migration 0014).
+        records: (row?.records ?? 0) + (row?.shardRecords ?? 0),
         pages: row?.pages ?? 0,
         last_datestamp: row?.lastDatestamp ?? null,
         started_at: row?.startedAt ?? null,
@@ -129,7 +134,15 @@ export async function readStoreHealth(db: D1Database): Promise<StoreHealth> {
     });
     const arxiv = mirrors.find((mirror) => mirror.source === "arxiv")!;
     Object.assign(arxiv, await arxivHarvestDetail(db, bySource.get("arxiv")?.runId ?? null));
-    return { reachable: true, latency_ms: Date.now() - started, databases: [await databaseSize(db, "DB")], mirrors };
+    return {
+      reachable: true,
+      latency_ms: Date.now() - started,
+      databases: await Promise.all([
+        databaseSize(db, "DB"),
+        ...shards.filter((shard) => shard.db !== db).map((shard) => databaseSize(shard.db, shard.binding, shard)),
+      ]),
+      mirrors,
+    };
   } catch (error) {
     return { reachable: false, error: error instanceof Error ? error.message : String(error), mirrors: [] };
   }
@@ -198,11 +211,13 @@ function parseJson(text: string | null): unknown {
 }
 
 /** The database's size as D1 reports it after any statement (meta.size_after). */
-async function databaseSize(db: D1Database, binding: string): Promise<DatabaseSize> {
-  const probe = await db.prepare("SELECT 1").run();
+async function databaseSize(db: D1Database, binding: string, shard?: MirrorShard): Promise<DatabaseSize> {
+  const probe = await db.prepare("SELECT records FROM harvest_state WHERE source = 'arxiv'").run<{ records: number }>();
   const size = typeof probe.meta.size_after === "number" ? probe.meta.size_after : null;
   return {
     binding,
+    // An arXiv mirror shard after DB: the papers it holds and the first key of its range.
+    ...(shard ? { arxiv_papers: probe.results[0]?.records ?? 0, first_key: shard.firstKey } : {}),
     size_bytes: size,
     limit_bytes: D1_LIMIT_BYTES,
     used_percent: size === null ? null : Math.round((size / D1_LIMIT_BYTES) * 10_000) / 100,

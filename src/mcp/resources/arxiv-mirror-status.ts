@@ -1,5 +1,6 @@
 // arxiv://mirror/status: how complete and how fresh the arXiv mirror is, and its harvest's progress
 // (records, pages, rate, started/finished, last error, last verify). The same data as /status.
+import { arxivShards } from "../../store/arxiv-shards";
 import { mirrorState } from "../../store/arxiv-mirror-state";
 import { readStoreHealth } from "../../store/status";
 import { defineResource } from "../resource";
@@ -11,7 +12,7 @@ export const arxivMirrorStatus = defineResource({
   description: "Whether searches can be answered from the arXiv metadata mirror, and its harvest progress",
   read: async (_request, context) => {
     const [health, state] = await Promise.all([
-      readStoreHealth(context.env.DB),
+      readStoreHealth(context.env.DB, arxivShards(context)),
       mirrorState(context.env.DB).catch(() => undefined),
     ]);
     const arxiv = health.mirrors.find((mirror) => mirror.source === "arxiv") ?? null;
