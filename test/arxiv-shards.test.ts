@@ -19,6 +19,8 @@ import { driveHarvest, sampleRecords, seedMirror } from "./mirror/driver";
 import { verifyMirror } from "../src/store/arxiv-mirror-verify";
 import { readStoreHealth } from "../src/store/status";
 import { callToolWith } from "./helpers";
+import { startArxivHarvest } from "../src/harvest/arxiv";
+import { appContext } from "../src/context";
 
 const records = sampleRecords();
 const SHARDS = [
@@ -46,7 +48,8 @@ beforeEach(async () => {
   await seedMirror();
   await writePapers(shards, records, []);
   for (const db of [env.DB, ...shards.map((shard) => shard.db)]) await buildRankTables(db);
-});
+  // Four databases migrated, filled and ranked: longer than a hook's default 10 s on a busy machine.
+}, 60_000);
 
 const paperCount = async (db: D1Database) =>
   (await db.prepare("SELECT count(*) AS n FROM arxiv_papers").first<{ n: number }>())!.n;
@@ -296,5 +299,50 @@ describe("a harvest into three shards", { timeout: 120_000 }, () => {
     const stray = records.find((r) => r.id.startsWith("0704."))!;
     await shards[0]!.db.batch(pageWriteStatements(shards[0]!.db, [stray], []));
     expect(await verifyMirror(shards)).toMatchObject({ ok: false, papers_outside_their_shard: 1 });
+  });
+});
+
+describe("a shard added when one fills", { timeout: 120_000 }, () => {
+  const BEFORE = "DB, ARXIV_SHARD_2@2007-04";
+  const AFTER = "DB, ARXIV_SHARD_2@2007-04, ARXIV_SHARD_3@2007-05";
+
+  it("moves the new shard's months out of the shard that held them, with no harvest: verified, ranked, the same answers", async () => {
+    const dbs = [env.DB, env.ARXIV_SHARD_2, env.ARXIV_SHARD_3];
+    for (const db of dbs) await db.exec("DELETE FROM arxiv_papers");
+    // The mirror before: two shards, the second holding April 2007 and everything after.
+    const before = mirrorShards(env, parseShardSpec(BEFORE));
+    await writePapers(before, records, []);
+    for (const shard of before) await buildRankTables(shard.db);
+    await env.DB.prepare(
+      "UPDATE harvest_state SET status = 'done', watermark = '2026-11-28', complete_at = '2026-11-29T00:00:00Z', shard_records = ? WHERE source = 'arxiv'",
+    )
+      .bind(await paperCount(env.ARXIV_SHARD_2))
+      .run();
+    const answersBefore = await toolAnswers({ ARXIV_MIRROR_SHARDS: BEFORE });
+    const later = records.filter((r) => paperKey(r.id) >= mirrorShards(env, parseShardSpec(AFTER))[2]!.firstKey);
+    expect(later.length).toBeGreaterThan(40);
+    expect(await paperCount(env.ARXIV_SHARD_3)).toBe(0);
+
+    const run = await driveHarvest({ mode: "rebalance", vars: { ARXIV_MIRROR_SHARDS: AFTER }, maxDeliveries: 400 });
+    expect(run.errors).toEqual([]);
+    expect(run.kinds.filter((kind) => kind === "list")).toEqual([]);
+    const counts = await Promise.all(dbs.map(paperCount));
+    expect(counts[2]).toBe(later.length);
+    expect(counts.reduce((a, b) => a + b)).toBe(records.length);
+    const state = await env.DB.prepare(
+      "SELECT status, mode, watermark, records + shard_records AS papers, verified FROM harvest_state WHERE source = 'arxiv'",
+    ).first<{ status: string; mode: string; watermark: string; papers: number; verified: string }>();
+    expect(state).toMatchObject({ status: "done", mode: "rebalance", watermark: "2026-11-28", papers: records.length });
+    expect(JSON.parse(state!.verified)).toMatchObject({ ok: true, papers_outside_their_shard: 0 });
+    // The shards that lost or gained papers rebuilt their ranking tables (more than 5% changed).
+    expect(run.rankPhases.filter((phase) => phase === "full").length).toBeGreaterThan(0);
+    expect(await toolAnswers({ ARXIV_MIRROR_SHARDS: AFTER })).toEqual(answersBefore);
+  });
+
+  it("refuses to move papers while a harvest run writes them", async () => {
+    await env.DB.prepare("UPDATE harvest_state SET status = 'running', mode = 'refresh' WHERE source = 'arxiv'").run();
+    await expect(
+      startArxivHarvest(appContext({ ...env, ARXIV_MIRROR_SHARDS: AFTER } as Env), "rebalance"),
+    ).rejects.toThrow(/under way/);
   });
 });

@@ -2,7 +2,7 @@
 // the fake upstream (recorded fixtures) and `wrangler dev` pointed at it. Every process it
 // starts, it stops (stop() kills wrangler's whole process group).
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -128,7 +128,9 @@ export interface StackOptions {
   readyTimeoutMs?: number;
   waitFor?: "health" | "ready";
   seed?: boolean;
-  prepareState?: (d1File: string) => void | Promise<void>;
+  prepareState?: (d1File: string, shardFiles: Record<string, string>) => void | Promise<void>;
+  /** More D1 bindings (the sharded mirror's ARXIV_SHARD_2, ...): served from a copy of wrangler.toml that adds them. */
+  moreDatabases?: string[];
   fixturesDir?: string;
   /** Keep the Worker's own log lines in logs() (wrangler's --log-level log). */
   workerLogs?: boolean;
@@ -142,20 +144,35 @@ export async function startStack({
   prepareState,
   fixturesDir,
   workerLogs = false,
+  moreDatabases = [],
 }: StackOptions = {}) {
   const fake = await startFakeUpstream(fixturesDir ? { fixturesDir } : {});
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-e2e-"));
   const env = quietWranglerEnv({ XDG_CONFIG_HOME: path.join(stateDir, "config") });
+  const config = moreDatabases.length > 0 ? withDatabases(stateDir, moreDatabases) : [];
+  const shardFiles: Record<string, string> = {};
   try {
     await runWrangler(
-      ["d1", "migrations", "apply", "DB", "--local", "--persist-to", path.join(stateDir, "state")],
+      ["d1", "migrations", "apply", "DB", "--local", "--persist-to", path.join(stateDir, "state"), ...config],
       env,
     );
+    // Each database's file is the one its migrations created.
+    for (const binding of moreDatabases) {
+      const before = new Set(d1Files(path.join(stateDir, "state")));
+      await runWrangler(
+        ["d1", "migrations", "apply", binding, "--local", "--persist-to", path.join(stateDir, "state"), ...config],
+        env,
+      );
+      const created = d1Files(path.join(stateDir, "state")).filter((file) => !before.has(file));
+      if (created.length !== 1) throw new Error(`expected one new D1 file for ${binding}, found ${created.length}`);
+      shardFiles[binding] = created[0]!;
+    }
     if (seed) {
       const { seedLocal } = await import("../seed-local.ts");
       seedLocal({ persistTo: path.join(stateDir, "state") });
     }
-    if (prepareState) await prepareState(localD1File(path.join(stateDir, "state")));
+    if (prepareState)
+      await prepareState(localD1File(path.join(stateDir, "state"), Object.values(shardFiles)), shardFiles);
   } catch (error) {
     await fake.close();
     rmSync(stateDir, { recursive: true, force: true });
@@ -170,6 +187,7 @@ export async function startStack({
     ...loopback,
     "--persist-to",
     path.join(stateDir, "state"),
+    ...config,
     ...Object.entries(allVars).flatMap(([key, value]) => ["--var", `${key}:${value}`]),
   ];
   const startedAt = Date.now();
@@ -219,12 +237,37 @@ export async function startStack({
   };
 }
 
-/** The SQLite file behind the local D1 binding under a --persist-to directory. */
-export function localD1File(persistTo: string): string {
+/** The SQLite files of the local D1 databases under a --persist-to directory. */
+function d1Files(persistTo: string): string[] {
   const dir = path.join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
-  const files = readdirSync(dir).filter((name) => /^[0-9a-f]{64}\.sqlite$/.test(name));
-  if (files.length !== 1) throw new Error(`expected one D1 database file in ${dir}, found ${files.length}`);
-  return path.join(dir, files[0]!);
+  return readdirSync(dir)
+    .filter((name) => /^[0-9a-f]{64}\.sqlite$/.test(name))
+    .map((name) => path.join(dir, name));
+}
+
+/** The SQLite file behind the local DB binding under a --persist-to directory (`others`: the other bindings' files). */
+export function localD1File(persistTo: string, others: string[] = []): string {
+  const files = d1Files(persistTo).filter((file) => !others.includes(file));
+  if (files.length !== 1)
+    throw new Error(`expected one D1 database file for DB under ${persistTo}, found ${files.length}`);
+  return files[0]!;
+}
+
+/** A copy of wrangler.toml with more D1 bindings (same migrations), as --config arguments. */
+function withDatabases(stateDir: string, bindings: string[]): string[] {
+  const base = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8")
+    .replace('main = "src/index.ts"', `main = ${JSON.stringify(path.join(ROOT, "src/index.ts"))}`)
+    .replaceAll('migrations_dir = "migrations"', `migrations_dir = ${JSON.stringify(path.join(ROOT, "migrations"))}`);
+  const more = bindings
+    .map(
+      (binding, i) =>
+        `\n[[d1_databases]]\nbinding = "${binding}"\ndatabase_name = "papers-mcp-${binding.toLowerCase().replaceAll("_", "-")}"\n` +
+        `database_id = "00000000-0000-0000-0000-00000000000${i + 1}"\nmigrations_dir = ${JSON.stringify(path.join(ROOT, "migrations"))}\n`,
+    )
+    .join("");
+  const file = path.join(stateDir, "wrangler.toml");
+  writeFileSync(file, base + more);
+  return ["--config", file];
 }
 
 /** Starts another Worker config (the bench-only extraction Worker) under wrangler dev. */

@@ -22,6 +22,7 @@ import {
   type VerifyResult,
 } from "../store/arxiv-mirror-verify";
 import { writePapers } from "../store/arxiv-mirror-writes";
+import { movePapers } from "../store/arxiv-shard-move";
 import { arxivShards, shardRecordsStatement } from "../store/arxiv-shards";
 import { emptyMeter, meteredDatabase, meterFields } from "../store/d1-meter";
 import { rankSlice } from "../store/arxiv-rank-tables";
@@ -59,6 +60,7 @@ import {
   type ArxivState,
   type Cursor,
   type ListCursor,
+  type MoveCursor,
   type VerifyCursor,
   type RankCursor,
 } from "../store/harvest-state";
@@ -95,7 +97,8 @@ async function advance(ctx: AppContext, runId: string, next: Cursor | null, page
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-export type HarvestMode = "cold" | "refresh";
+/** cold: list everything; refresh: from the watermark; rebalance: move papers to the shards the map gives them (no listing). */
+export type HarvestMode = "cold" | "refresh" | "rebalance";
 
 /** Starts a run: cold = everything, window by window; refresh = one window from the watermark (that day re-read). */
 export async function startArxivHarvest(
@@ -112,9 +115,24 @@ export async function startArxivHarvest(
       },
     );
   }
-  const window = mode === "refresh" ? refreshWindow(state!.watermark!) : firstColdWindow();
   const runId = `arxiv-${new Date().toISOString()}`;
   const now = new Date().toISOString();
+  if (mode === "rebalance") {
+    // Papers move between databases while no harvest writes them.
+    if (state?.status === "running")
+      throw new PapersError(
+        "invalid_request",
+        `A harvest run (${state.mode}) is under way; papers move only between runs.`,
+        {
+          recovery: "Wait until GET /admin/harvest shows the run done, then start the rebalance again.",
+        },
+      );
+    const move: Cursor = { kind: "move", step: 1, shard: 0, after: Number.MIN_SAFE_INTEGER, moved: 0 };
+    await startRunStatement(ctx.env.DB, { runId, mode, from: null, first: move, now }).run();
+    await send(ctx, runId, move);
+    return { run_id: runId, from: null };
+  }
+  const window = mode === "refresh" ? refreshWindow(state!.watermark!) : firstColdWindow();
   const first: ListCursor = { kind: "list", step: 1, window, token: null, window_pages: 0 };
   // The other shards forget theirs first (DB's goes with the run's start, in its batch).
   if (mode === "cold") for (const shard of arxivShards(ctx).slice(1)) await forgetFullBuildStatement(shard.db).run();
@@ -494,6 +512,63 @@ export async function verifyStep(
   return advance(ctx, runId, rank);
 }
 
+/**
+ * A rebalance run's step: a batch of one shard's papers that its key range does not hold, moved
+ * to their shards (src/store/arxiv-shard-move.ts); then the next shard; after the last, the run
+ * ends as a harvest run does (the other shards' count, the verify, each shard's ranking tables),
+ * its watermark unchanged.
+ */
+async function moveStep(ctx: AppContext, state: ArxivState, runId: string, cursor: MoveCursor): Promise<void> {
+  const now = new Date().toISOString();
+  const shards = arxivShards(ctx);
+  const { moved, last } =
+    cursor.shard < shards.length ? await movePapers(shards, cursor.shard, cursor.after) : { moved: 0, last: null };
+  console.log(
+    `arxiv harvest ${runId}: ${moved} papers moved out of ${shards[cursor.shard]?.binding ?? "a shard no longer mapped"}`,
+  );
+  const next: Cursor | null =
+    last !== null
+      ? { ...cursor, step: cursor.step + 1, after: last, moved: cursor.moved + moved }
+      : cursor.shard + 1 < shards.length
+        ? {
+            ...cursor,
+            step: cursor.step + 1,
+            shard: cursor.shard + 1,
+            after: Number.MIN_SAFE_INTEGER,
+            moved: cursor.moved + moved,
+          }
+        : null;
+  const shardCount = await shardRecordsStatement(shards);
+  if (next !== null) {
+    await ctx.env.DB.batch([
+      ...(shardCount ? [shardCount] : []),
+      stepStatement(ctx.env.DB, { runId, step: cursor.step, next, now, records: moved }),
+    ]);
+    return advance(ctx, runId, next);
+  }
+  const verify: VerifyCursor = {
+    kind: "verify",
+    step: cursor.step + 1,
+    phase: "papers",
+    after: Number.MIN_SAFE_INTEGER,
+    category: null,
+    counts: { papers: 0, missing: 0, fts_missing: 0, fts_orphans: 0, orphans: 0, category_rows: 0 },
+  };
+  await ctx.env.DB.batch([
+    ...(shardCount ? [shardCount] : []),
+    finishRunStatement(ctx.env.DB, {
+      runId,
+      step: cursor.step,
+      next: verify,
+      now,
+      watermark: state.watermark,
+      scope: scopeOf(ctx.config),
+    }),
+  ]);
+  console.log(`arxiv harvest ${runId}: rebalance done, ${cursor.moved + moved} papers moved`);
+  return advance(ctx, runId, verify);
+}
+
 /** Statements per call when a merge writes its lists: each call holds the database a few milliseconds. */
 const RANK_WRITES_PER_CALL = 8;
 
@@ -754,9 +829,9 @@ export const arxivHarvester: Harvester = {
     if (afterRun ? state.status !== "done" : state.status !== "running") return; // stopped, or already finished
     // Each step's statements are metered: the run's database time is on /status (docs/operations.md).
     const meter = emptyMeter();
-    // The steps after the run (verify, ranking tables) are paced: searches have the database at
-    // least half the time while they run. A listing step is paced by the upstream already.
-    const paced = afterRun ? { share: BACKGROUND_DB_SHARE } : {};
+    // The steps after the run (verify, ranking tables) and a rebalance's moves are paced: searches
+    // have the database at least half the time while they run. A listing step is paced by the upstream already.
+    const paced = afterRun || cursor.kind === "move" ? { share: BACKGROUND_DB_SHARE } : {};
     // Every shard of the mirror is metered (DB is the first).
     const meteredShards = Object.fromEntries(
       arxivShards(ctx).map((shard) => [shard.binding, meteredDatabase(shard.db, meter, paced)]),
@@ -764,6 +839,7 @@ export const arxivHarvester: Harvester = {
     const metered: AppContext = { ...ctx, env: { ...ctx.env, ...meteredShards } };
     try {
       if (cursor.kind === "list") await listStep(metered, state, msg.run_id, cursor);
+      else if (cursor.kind === "move") await moveStep(metered, state, msg.run_id, cursor);
       else if (cursor.kind === "skipped") await skippedStep(metered, state, msg.run_id, cursor);
       else if (cursor.kind === "verify") await verifyStep(metered, msg.run_id, cursor);
       else await rankStep(metered, msg.run_id, cursor);

@@ -1,7 +1,8 @@
 // Operator routes: always behind the admin token, whatever AUTH_MODE is. GET /admin/status and
 // /admin/harvest show the mirrors' progress; POST /admin/harvest starts a run
 // (?source=arxiv&mode=cold|refresh, or ?source=nber; POST /admin/harvest/nber is the same as the latter);
-// &rank=full makes the arXiv run end in a full rebuild of the ranking tables instead of a merge of its changes.
+// &rank=full makes the arXiv run end in a full rebuild of the ranking tables instead of a merge of its changes;
+// mode=rebalance lists nothing: it moves papers to the shards ARXIV_MIRROR_SHARDS gives them (a shard added).
 import { Hono } from "hono";
 import { PapersError } from "../errors";
 import { startArxivHarvest } from "../harvest/arxiv";
@@ -45,12 +46,17 @@ adminRoutes.post("/admin/harvest", async (c) => {
   const mode = c.req.query("mode") ?? "refresh";
   const rank = c.req.query("rank");
   if (source === "nber") return startNber(c);
-  if (source !== "arxiv" || (mode !== "cold" && mode !== "refresh") || (rank !== undefined && rank !== "full")) {
+  if (
+    source !== "arxiv" ||
+    (mode !== "cold" && mode !== "refresh" && mode !== "rebalance") ||
+    (rank !== undefined && rank !== "full")
+  ) {
     return c.json(
       {
         error: {
           reason: "invalid_request",
-          message: "source must be arxiv or nber; mode must be cold or refresh; rank, if given, must be full.",
+          message:
+            "source must be arxiv or nber; mode must be cold, refresh or rebalance; rank, if given, must be full.",
           recovery: "POST /admin/harvest?source=arxiv&mode=cold",
         },
       },

@@ -51,6 +51,12 @@ export async function searchShards(
   return listedAcross(shards, plan, sharded);
 }
 
+/** Each paper once: a paper caught between two shards by a move (store/arxiv-shard-move.ts) is in both for a moment. */
+function onceEach(rows: MirrorRow[]): MirrorRow[] {
+  const seen = new Set<number>();
+  return rows.filter((row) => !seen.has(row.paper_key) && seen.add(row.paper_key));
+}
+
 /** Newest shard first: the order in which one database's walk (by key, descending) meets them. */
 const newestFirst = <T>(shards: readonly T[]): T[] => [...shards].reverse();
 
@@ -105,7 +111,7 @@ async function listedAcross(
       (counts[i] as Counted).matched > 0 ? listedRows(shard.db, plan, listing.orderBy, 0, pageEnd) : [],
     ),
   );
-  const rows = pages.flat().sort(compareListed(listing.order));
+  const rows = onceEach(pages.flat()).sort(compareListed(listing.order));
   return { ...listing.answer, rows: rows.slice(options.start, pageEnd) };
 }
 
@@ -136,8 +142,7 @@ async function rankedAcross(
   const { stats, df } = sumStatistics(unique, statistics);
   const score = textScorer(match, phrases, stats, df);
   const ascending = options.sortOrder === "ascending";
-  const scored = ranked
-    .flatMap((answer) => answer.rows)
+  const scored = onceEach(ranked.flatMap((answer) => answer.rows))
     .map((row) => ({
       row,
       score:

@@ -37,6 +37,18 @@ export const cursorSchema = z.discriminatedUnion("kind", [
     window_pages: z.number().int().min(0),
     ...retryFields,
   }),
+  /**
+   * A rebalance run (a shard added): the papers of one shard that its key range does not hold,
+   * moved to their shards a batch per step (src/store/arxiv-shard-move.ts). `after`: the last key moved.
+   */
+  z.object({
+    kind: z.literal("move"),
+    step,
+    shard: z.number().int().min(0),
+    after: z.number().int(),
+    moved: z.number().int().min(0),
+    ...retryFields,
+  }),
   /** End of the run: retry one unreadable record with GetRecord (or finish when none is left). */
   z.object({ kind: z.literal("skipped"), step, ...retryFields }),
   /** The post-run verify, one slice per step. */
@@ -84,6 +96,7 @@ export type Cursor = z.infer<typeof cursorSchema>;
 export type ListCursor = Extract<Cursor, { kind: "list" }>;
 export type VerifyCursor = Extract<Cursor, { kind: "verify" }>;
 export type RankCursor = Extract<Cursor, { kind: "rank" }>;
+export type MoveCursor = Extract<Cursor, { kind: "move" }>;
 
 export interface ArxivState {
   status: "idle" | "running" | "done" | "error";
@@ -238,7 +251,7 @@ export function stepStatement(db: D1Database, update: StepUpdate): D1PreparedSta
  */
 export function finishRunStatement(
   db: D1Database,
-  run: { runId: string; step: number; next: Cursor; now: string; watermark: string; scope: string },
+  run: { runId: string; step: number; next: Cursor; now: string; watermark: string | null; scope: string },
 ): D1PreparedStatement {
   return db
     .prepare(

@@ -21,7 +21,7 @@ export interface DriveOptions {
   /** Faults by delivery number (1 = the first page message delivered). */
   faults?: Map<number, Fault>;
   maxDeliveries?: number;
-  mode?: "cold" | "refresh";
+  mode?: "cold" | "refresh" | "rebalance";
   vars?: Record<string, string>;
   /** The OAI endpoint, when not one of the fixture router's variants. */
   baseUrl?: string;

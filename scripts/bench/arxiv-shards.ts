@@ -1,0 +1,174 @@
+// npm run bench:shards [-- --db FILE] [-- --shards 4] [-- --known 150] [-- --questions 300]
+// The sharded mirror (issue 34) against one database, through wrangler dev and local D1, on the
+// same 1,000,000-paper mirror file (bench:mirror:offline builds it): the file served as DB alone,
+// then split by ID month into N shard files (scripts/bench/shard-files.ts) served as DB and
+// ARXIV_SHARD_2..N. Every search of the mix runs on both (twice each; the second is timed), and
+// the bench reports how many first pages are the same, latency of each, and the ratio of p95s.
+// Targets: at least 99.5% of first pages the same; p95 with shards within 1.3x of one database.
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { ROOT, startStack } from "../lib/dev-server.ts";
+import { copyMirrorFile, markMirrorComplete } from "../lib/mirror-file.ts";
+import { QUERIES } from "./arxiv-mirror-queries.ts";
+import { samplePools } from "./arxiv-synthetic.ts";
+import { knownItemSearches, knownRecords, loadResearchQuestions, questionText } from "./known-items.ts";
+import { callTool, latency, round, stackVars, startOaiServer } from "./mirror-stack.ts";
+import { buildShardFiles, shardSpec } from "./shard-files.ts";
+
+const arg = (flag: string, fallback: string) => {
+  const at = process.argv.indexOf(flag);
+  return at >= 0 ? process.argv[at + 1]! : fallback;
+};
+const DB_FILE = arg("--db", path.join(os.tmpdir(), "papers-mcp-mirror-1000000.sqlite"));
+const SHARDS = Number(arg("--shards", "4"));
+const KNOWN = Number(arg("--known", "150"));
+const QUESTIONS = Number(arg("--questions", "300"));
+const NAME = arg("--name", "mirror-shards");
+
+type Search = { kind: string; args: Record<string, unknown> };
+type Answer = { ms: number; ids: string[]; total: number; lowerBound: boolean; error?: string };
+
+/** Every search of bench:mirror's set (sorted ones too), known items, and research questions. */
+function searchMix(): Search[] {
+  const known = knownRecords(samplePools());
+  return [
+    ...(QUERIES as Search[]).map((q) => ({ kind: `bench ${q.args.sort_by ?? "relevance"}`, args: q.args })),
+    ...knownItemSearches(known, KNOWN).map((k) => ({ kind: "known", args: { query: k.query } })),
+    ...loadResearchQuestions()
+      .filter((_q, i) => i % Math.max(1, Math.floor(1000 / QUESTIONS)) === 0)
+      .slice(0, QUESTIONS)
+      .map((q) => ({ kind: "question", args: { query: questionText(q) } })),
+  ];
+}
+
+async function answer(mcpUrl: string, search: Search): Promise<Answer> {
+  let last: Answer | undefined;
+  // Twice: the second is timed (an isolate's caches warm, as in service).
+  for (let i = 0; i < 2; i++) {
+    const started = performance.now();
+    try {
+      const result = await callTool(mcpUrl, "arxiv_search_papers", { max_results: 10, ...search.args });
+      last = {
+        ms: performance.now() - started,
+        ids: result.papers.map((p: { base_id: string }) => p.base_id),
+        total: result.total,
+        lowerBound: result.total_is_lower_bound,
+        ...(result.served_from !== "mirror" ? { error: `not from the mirror: ${result.notices.join(" ")}` } : {}),
+      };
+    } catch (error) {
+      last = { ms: performance.now() - started, ids: [], total: 0, lowerBound: false, error: String(error) };
+    }
+  }
+  return last!;
+}
+
+async function serve(
+  label: string,
+  files: { binding: string; file: string }[],
+  vars: Record<string, string>,
+  mix: Search[],
+) {
+  const oai = await startOaiServer();
+  const stack = await startStack({
+    vars: { ...stackVars(oai, 3000), ...vars },
+    readyTimeoutMs: 600_000,
+    moreDatabases: files.slice(1).map((f) => f.binding),
+    prepareState: (dbFile, shardFiles) => {
+      for (const { binding, file } of files) {
+        const target = binding === "DB" ? dbFile : shardFiles[binding]!;
+        copyMirrorFile(file, target);
+        const db = new DatabaseSync(target);
+        if (binding === "DB") markMirrorComplete(db);
+        db.close();
+      }
+    },
+  });
+  try {
+    const answers: Answer[] = [];
+    const started = performance.now();
+    for (const search of mix) answers.push(await answer(stack.mcpUrl, search));
+    console.error(`bench: ${label}: ${mix.length} searches in ${round((performance.now() - started) / 1000, 1)} s`);
+    const health = await (await fetch(`${stack.url}/status`)).json();
+    return { answers, databases: (health as { databases: unknown[] }).databases };
+  } finally {
+    await stack.stop();
+    await oai.close();
+  }
+}
+
+const report: Record<string, unknown> = {
+  name: NAME,
+  date: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version },
+  file: DB_FILE,
+};
+const files = await buildShardFiles(DB_FILE, SHARDS);
+const spec = shardSpec(files);
+report.shards = files.map(({ binding, fromMonth, papers }) => ({ binding, from_month: fromMonth, papers }));
+report.shard_map = spec;
+const mix = searchMix();
+const one = await serve("one database", [{ binding: "DB", file: DB_FILE }], {}, mix);
+const sharded = await serve(`${SHARDS} shards`, files, { ARXIV_MIRROR_SHARDS: spec }, mix);
+
+const rows = mix.map((search, i) => ({ search, one: one.answers[i]!, sharded: sharded.answers[i]! }));
+const ok = rows.filter((r) => !r.one.error && !r.sharded.error);
+const same = ok.filter((r) => JSON.stringify(r.one.ids) === JSON.stringify(r.sharded.ids));
+const overlap = (a: string[], b: string[]) =>
+  a.length === 0 ? (b.length === 0 ? 1 : 0) : a.filter((id) => b.includes(id)).length / a.length;
+const byKind = new Map<string, typeof rows>();
+for (const row of ok) byKind.set(row.search.kind, [...(byKind.get(row.search.kind) ?? []), row]);
+const p95 = (values: number[]) => latency(values).p95_ms;
+const oneLatency = latency(ok.map((r) => r.one.ms));
+const shardLatency = latency(ok.map((r) => r.sharded.ms));
+report.searches = mix.length;
+report.failed = { one: rows.filter((r) => r.one.error).length, sharded: rows.filter((r) => r.sharded.error).length };
+report.failures = rows
+  .filter((r) => r.one.error || r.sharded.error)
+  .slice(0, 5)
+  .map((r) => ({ args: r.search.args, one: r.one.error, sharded: r.sharded.error }));
+report.same_first_page = round(same.length / Math.max(1, ok.length), 4);
+report.same_totals = round(
+  ok.filter((r) => r.one.total === r.sharded.total && r.one.lowerBound === r.sharded.lowerBound).length /
+    Math.max(1, ok.length),
+  4,
+);
+report.mean_overlap_at_10 = round(
+  ok.reduce((sum, r) => sum + overlap(r.one.ids, r.sharded.ids), 0) / Math.max(1, ok.length),
+  4,
+);
+report.latency = {
+  one: oneLatency,
+  sharded: shardLatency,
+  p95_ratio: round(shardLatency.p95_ms / oneLatency.p95_ms, 2),
+};
+report.by_kind = Object.fromEntries(
+  [...byKind].map(([kind, list]) => [
+    kind,
+    {
+      n: list.length,
+      same_first_page: round(
+        list.filter((r) => JSON.stringify(r.one.ids) === JSON.stringify(r.sharded.ids)).length / list.length,
+        3,
+      ),
+      p95_one_ms: p95(list.map((r) => r.one.ms)),
+      p95_sharded_ms: p95(list.map((r) => r.sharded.ms)),
+    },
+  ]),
+);
+report.differing = ok
+  .filter((r) => JSON.stringify(r.one.ids) !== JSON.stringify(r.sharded.ids))
+  .slice(0, 10)
+  .map((r) => ({ args: r.search.args, one: r.one.ids, sharded: r.sharded.ids }));
+report.targets = {
+  same_first_page_at_least: 0.995,
+  met_same: (report.same_first_page as number) >= 0.995,
+  p95_ratio_at_most: 1.3,
+  met_p95: (report.latency as { p95_ratio: number }).p95_ratio <= 1.3,
+};
+report.databases = sharded.databases;
+const dir = path.join(ROOT, "bench/results");
+mkdirSync(dir, { recursive: true });
+writeFileSync(path.join(dir, `${NAME}.json`), `${JSON.stringify(report, null, 2)}\n`);
+console.log(JSON.stringify({ ...report, differing: undefined }, null, 2));
