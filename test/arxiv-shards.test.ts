@@ -322,6 +322,11 @@ describe("a shard added when one fills", { timeout: 120_000 }, () => {
     const later = records.filter((r) => paperKey(r.id) >= mirrorShards(env, parseShardSpec(AFTER))[2]!.firstKey);
     expect(later.length).toBeGreaterThan(40);
     expect(await paperCount(env.ARXIV_SHARD_3)).toBe(0);
+    // Deployed with the new map, before the move: a lookup its shard cannot answer asks the others.
+    const moving = later.slice(0, 3).map((r) => r.id);
+    expect([...(await mirrorLookup(mirrorShards(env, parseShardSpec(AFTER)), moving)).keys()].sort()).toEqual(
+      [...moving].sort(),
+    );
 
     const run = await driveHarvest({ mode: "rebalance", vars: { ARXIV_MIRROR_SHARDS: AFTER }, maxDeliveries: 400 });
     expect(run.errors).toEqual([]);

@@ -3,7 +3,7 @@
 import { paperKey } from "./arxiv-key";
 import { MIRROR_COLUMNS, type MirrorRow } from "./arxiv-row";
 import type { D1Reader } from "../search/rank";
-import { byShard, type MirrorShard } from "./arxiv-shards";
+import { byShard, type MirrorShard, shardOf } from "./arxiv-shards";
 
 export type StoredRow = Omit<MirrorRow, "paper_key">;
 /** The stored columns a lookup or a search page reads (everything but the key). */
@@ -28,6 +28,20 @@ export async function mirrorLookup(
     ),
   );
   for (const { results } of answers) for (const row of results) if (baseIds.includes(row.id)) found.set(row.id, row);
+  // Not in its shard: while a rebalance moves papers (store/arxiv-shard-move.ts) it may still be in
+  // another. Only IDs the mirror lacks cost these seeks.
+  const missing = baseIds.filter((id) => !found.has(id));
+  if (missing.length > 0 && shards.length > 1) {
+    const elsewhere = await Promise.all(
+      shards.map((shard) =>
+        shard.db
+          .prepare(`SELECT ${SELECT_COLUMNS} FROM json_each(?) k JOIN arxiv_papers p ON p.paper_key = k.value`)
+          .bind(JSON.stringify(missing.filter((id) => shardOf(shards, paperKey(id)) !== shard).map(paperKey)))
+          .all<StoredRow>(),
+      ),
+    );
+    for (const { results } of elsewhere) for (const row of results) if (missing.includes(row.id)) found.set(row.id, row);
+  }
   return found;
 }
 
