@@ -40,7 +40,8 @@ export async function mirrorLookup(
           .all<StoredRow>(),
       ),
     );
-    for (const { results } of elsewhere) for (const row of results) if (missing.includes(row.id)) found.set(row.id, row);
+    for (const { results } of elsewhere)
+      for (const row of results) if (missing.includes(row.id)) found.set(row.id, row);
   }
   return found;
 }
