@@ -5,6 +5,12 @@
 // ARXIV_SHARD_2..N. Every search of the mix runs on both (twice each; the second is timed), and
 // the bench reports how many first pages are the same, latency of each, and the ratio of p95s.
 // Targets: at least 99.5% of first pages the same; p95 with shards within 1.3x of one database.
+// Offline (node:sqlite, the Worker's own code), on up to --offline N of the ranked searches:
+// - exactness: every hit scored (reference mode) in one database and across the shards: the same
+//   pages (the statistics summed across shards are one database's);
+// - quality: each side's served first page against that exhaustive page (overlap@10, first same);
+// - parallel latency: D1 runs the shards' statements in parallel, wrangler dev's local D1 one after
+//   another in one process; the model is the slowest shard's part plus the merge.
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,7 +21,9 @@ import { QUERIES } from "./arxiv-mirror-queries.ts";
 import { samplePools } from "./arxiv-synthetic.ts";
 import { knownItemSearches, knownRecords, loadResearchQuestions, questionText } from "./known-items.ts";
 import { callTool, latency, round, stackVars, startOaiServer } from "./mirror-stack.ts";
-import { buildShardFiles, shardSpec } from "./shard-files.ts";
+import { buildShardFiles, migratedCopy, shardSpec } from "./shard-files.ts";
+import { d1Over } from "../lib/d1-node.ts";
+import { importWorkerCode } from "../lib/worker-code.ts";
 
 const arg = (flag: string, fallback: string) => {
   const at = process.argv.indexOf(flag);
@@ -26,6 +34,7 @@ const SHARDS = Number(arg("--shards", "4"));
 const KNOWN = Number(arg("--known", "150"));
 const QUESTIONS = Number(arg("--questions", "300"));
 const NAME = arg("--name", "mirror-shards");
+const OFFLINE = Number(arg("--offline", "200"));
 
 type Search = { kind: string; args: Record<string, unknown> };
 type Answer = { ms: number; ids: string[]; total: number; lowerBound: boolean; error?: string };
@@ -168,6 +177,86 @@ report.targets = {
   met_p95: (report.latency as { p95_ratio: number }).p95_ratio <= 1.3,
 };
 report.databases = sharded.databases;
+report.offline = await offlineChecks(
+  ok.filter(
+    (r) => (!r.search.args.sort_by || r.search.args.sort_by === "relevance") && r.search.kind !== "bench submitted",
+  ),
+);
+console.error(`bench: offline checks on ${(report.offline as { queries: number }).queries} ranked searches`);
+/** Exactness, quality against exhaustive BM25, and the parallel latency model (see the header). */
+async function offlineChecks(rows: { search: Search; one: Answer; sharded: Answer }[]) {
+  const code = await importWorkerCode(path.join(ROOT, "scripts/bench/mirror-search-code.ts"));
+  const one = d1Over(new DatabaseSync(migratedCopy(DB_FILE), { readOnly: true }));
+  const dbs = files.map((f) => d1Over(new DatabaseSync(f.file, { readOnly: true })));
+  const monthKey = (m: string) => {
+    const [y, mm] = m.split("-").map(Number);
+    return (y! * 12 + mm! - 1) * 1_000_000;
+  };
+  const shardList = files.map((f, i) => ({
+    binding: f.binding,
+    db: dbs[i]!,
+    firstKey: f.fromMonth ? monthKey(f.fromMonth) : 0,
+    endKey: files[i + 1] ? monthKey(files[i + 1]!.fromMonth!) : Number.POSITIVE_INFINITY,
+  }));
+  const step = Math.max(1, Math.floor(rows.length / OFFLINE));
+  const sample = rows.filter((_r, i) => i % step === 0).slice(0, OFFLINE);
+  const overlap = (a: string[], b: string[]) =>
+    b.length === 0 ? (a.length === 0 ? 1 : 0) : b.filter((id) => a.includes(id)).length / b.length;
+  let exactSame = 0;
+  const quality = { one: { overlap: 0, first: 0 }, sharded: { overlap: 0, first: 0 } };
+  const times = { one: [] as number[], parallel: [] as number[], serial: [] as number[] };
+  let counted = 0;
+  const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10 };
+  for (const row of sample) {
+    const planned = code.planMirrorSearch(row.search.args.query, {
+      category: row.search.args.category,
+      submittedFrom: row.search.args.submitted_from,
+      submittedTo: row.search.args.submitted_to,
+    });
+    if (!("plan" in planned) || planned.plan.match === null) continue;
+    const exact = await code.searchMirror(one, planned.plan, { ...options, reference: true });
+    const exactShards = await code.searchShards(shardList, planned.plan, { ...options, reference: true });
+    if (exact.kind !== "answer" || exactShards.kind !== "answer") continue;
+    counted++;
+    const ids = (r: { rows: { id: string }[] }) => r.rows.map((x) => x.id.replace(/v\d+$/, ""));
+    const exactIds = ids(exact);
+    if (JSON.stringify(exactIds) === JSON.stringify(ids(exactShards))) exactSame++;
+    for (const side of ["one", "sharded"] as const) {
+      quality[side].overlap += overlap(row[side].ids, exactIds);
+      if (row[side].ids[0] === exactIds[0]) quality[side].first++;
+    }
+    // Timings: one database; each shard's part alone; the sharded search whole (its parts in sequence).
+    let t = performance.now();
+    await code.searchMirror(one, planned.plan, options);
+    times.one.push(performance.now() - t);
+    const parts = [];
+    for (const shard of shardList) {
+      t = performance.now();
+      await code.searchMirror(shard.db, planned.plan, { ...options, limit: 30, ignoreDateOutliers: true });
+      parts.push(performance.now() - t);
+    }
+    t = performance.now();
+    await code.searchShards(shardList, planned.plan, options);
+    const whole = performance.now() - t;
+    const sum = parts.reduce((a, b) => a + b, 0);
+    times.serial.push(whole);
+    times.parallel.push(Math.max(...parts) + Math.max(0, whole - sum));
+  }
+  const mean = (x: number) => round(x / Math.max(1, counted), 3);
+  const oneLatency = latency(times.one);
+  const parallel = latency(times.parallel);
+  return {
+    queries: counted,
+    exact_same_pages: round(exactSame / Math.max(1, counted), 4),
+    quality_vs_exhaustive: {
+      one: { mean_overlap_at_10: mean(quality.one.overlap), first_same: mean(quality.one.first) },
+      sharded: { mean_overlap_at_10: mean(quality.sharded.overlap), first_same: mean(quality.sharded.first) },
+    },
+    latency_node: { one: oneLatency, shards_in_sequence: latency(times.serial), shards_in_parallel_model: parallel },
+    p95_ratio_parallel_model: round(parallel.p95_ms / oneLatency.p95_ms, 2),
+  };
+}
+
 const dir = path.join(ROOT, "bench/results");
 mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(dir, `${NAME}.json`), `${JSON.stringify(report, null, 2)}\n`);

@@ -3,3 +3,4 @@ export { planMirrorSearch } from "../../src/sources/arxiv/mirror-query";
 export { searchMirror } from "../../src/store/arxiv-mirror-search";
 export { toMatch } from "../../src/search/expression";
 export { BM25_SQL } from "../../src/search/rank";
+export { searchShards } from "../../src/store/arxiv-sharded-search";

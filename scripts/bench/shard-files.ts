@@ -9,7 +9,7 @@ import { DatabaseSync } from "node:sqlite";
 import { MIRROR_COLUMNS } from "../../src/store/arxiv-row.ts";
 import { buildRankTables } from "../arxiv/rank-tables.ts";
 import { ROOT } from "../lib/dev-server.ts";
-import { MIGRATIONS_TABLE_SQL } from "../lib/mirror-file.ts";
+import { copyMirrorFile, MIGRATIONS_TABLE_SQL } from "../lib/mirror-file.ts";
 
 export interface ShardFile {
   /** The binding it is served under: DB, then ARXIV_SHARD_2, ... */
@@ -90,4 +90,16 @@ export async function buildShardFiles(source: string, count: number): Promise<Sh
   const held = files.reduce((sum, f) => sum + f.papers, 0);
   if (held !== total) throw new Error(`the shards hold ${held} papers, the source ${total}`);
   return files;
+}
+
+/** A copy of a mirror file at the current schema (the bench's offline checks read it), kept beside it while the source is unchanged. */
+export function migratedCopy(source: string): string {
+  const target = `${source}.migrated.sqlite`;
+  if (existsSync(target) && statSync(target).mtimeMs >= statSync(source).mtimeMs) return target;
+  rmSync(target, { force: true });
+  const db = new DatabaseSync(target);
+  db.exec(MIGRATIONS_TABLE_SQL);
+  db.close();
+  copyMirrorFile(source, target);
+  return target;
 }

@@ -3,6 +3,7 @@ import type { TextQuery } from "./expression.ts";
 import type { KeyFilters } from "./filters.ts";
 import type { ImpactListCache } from "./impact-cache.ts";
 import type { RANK_TUNING } from "./rank-tuning.ts";
+import type { CorpusStats } from "./bm25.ts";
 
 export interface RankRequest {
   query: TextQuery;
@@ -39,6 +40,11 @@ export type RankResult<Row> =
       counted: { scanned: number; matched: number };
       method: RankMethod;
       candidates: number;
+      /**
+       * The index's totals and the frequencies the ranking read (single words; phrases of several
+       * words only when the candidates needed them): a sharded search sums them across shards.
+       */
+      statistics?: { stats: CorpusStats; df: Map<string, number> };
       live?: undefined;
     }
   /** A search the mirror does not run (the reason says why); arXiv's API answers it. */

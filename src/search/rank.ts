@@ -76,6 +76,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
       counted,
       method: "exhaustive",
       candidates: 0,
+      statistics: { stats, df },
     };
   };
   const pageEnd = request.start + request.limit;
@@ -108,7 +109,7 @@ export async function rankRelevance<Row extends { paper_key: number }>(
   if (request.trace) await traceSources(db, parts, request.trace);
   if (parts.length === 0) return exhaustive();
   const page = await rescoreCandidates<Row>(db, request, parts, { phrases, stats, df, pageEnd, mark });
-  return page ? { ...page, counted } : exhaustive();
+  return page ? { ...page, counted, statistics: { stats, df } } : exhaustive();
 }
 
 /**

@@ -4,6 +4,7 @@ import { monthEndKey, monthStartKey } from "./arxiv-key";
 import { SELECT_COLUMNS } from "./arxiv-mirror-lookup";
 import type { MirrorRow } from "./arxiv-row";
 import { type ListedOrder, listedOrder } from "./arxiv-listed-order";
+import type { CorpusStats } from "../search/bm25";
 import type { TextQuery } from "../search/expression";
 import { toMatch } from "../search/expression";
 import type { ImpactListCache } from "../search/impact-cache";
@@ -55,6 +56,8 @@ export type MirrorSearchResult =
       method?: RankMethod;
       /** The capped count it came from (a sharded search sums its shards'). */
       counted: { scanned: number; matched: number };
+      /** A ranked answer's BM25 statistics, as the ranker read them (a sharded search sums its shards'). */
+      statistics?: { stats: CorpusStats; df: Map<string, number> };
     }
   | { kind: "live"; reason: string; mirrorCouldApproximate: boolean };
 
@@ -370,5 +373,6 @@ async function rankedAnswer(
     ordering: "relevance",
     method: ranked.method,
     counted: ranked.counted,
+    ...(ranked.statistics ? { statistics: ranked.statistics } : {}),
   };
 }

@@ -8,6 +8,7 @@
 //   total), then each sends the first rows of the page's order and the rows are merged.
 import { textScorer } from "../search/rescore";
 import { phraseKey, phrasesOf } from "../search/expression";
+import { isSingleToken } from "../search/phrase-kinds";
 import { shardStatistics, sumStatistics } from "../search/global-statistics";
 import { knownItemFirst, type D1Reader } from "../search/rank";
 import type { MirrorRow } from "./arxiv-row";
@@ -125,14 +126,29 @@ async function rankedAcross(
   const sent = Math.max(pageEnd * SHARD_PAGE_MARGIN.factor, pageEnd + SHARD_PAGE_MARGIN.atLeast);
   const phrases = phrasesOf(match);
   const unique = [...new Map(phrases.map((p) => [phraseKey(p), p])).values()];
-  // The shards' pages and their statistics in parallel: neither waits for the other.
-  const [answers, statistics] = await Promise.all([
+  // The ranker reads every single word's frequency and the totals in its first batch: a query of
+  // single words sums what the shards' rankings read. A phrase of several words or a prefix is
+  // counted only when a ranking needs it: read beside the rankings, in parallel.
+  const readApart = unique.some((p) => !isSingleToken(p));
+  const [answers, apart] = await Promise.all([
     Promise.all(shards.map((shard) => searchMirror(shard.db, plan, { ...options, start: 0, limit: sent }))),
-    Promise.all(shards.map((shard) => shardStatistics(shard.db, unique))),
+    readApart ? Promise.all(shards.map((shard) => shardStatistics(shard.db, unique))) : null,
   ]);
   const live = answers.find((answer) => answer.kind === "live");
   if (live) return live;
   const ranked = answers as Answer[];
+  const statistics =
+    apart ??
+    (await Promise.all(
+      ranked.map((answer, i) =>
+        answer.statistics
+          ? {
+              stats: answer.statistics.stats,
+              df: unique.map((p) => answer.statistics!.df.get(phraseKey(p)) ?? 0),
+            }
+          : shardStatistics(shards[i]!.db, unique),
+      ),
+    ));
   const counted = await combineCounts(
     shards,
     ranked.map((answer) => answer.counted),
