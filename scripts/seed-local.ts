@@ -1,22 +1,11 @@
 // Loads bundled sample data (seed/*.sql) into the local D1 when it is missing. See seed/README.md.
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT, quietWranglerEnv } from "./lib/wrangler-env.ts";
+import { ROOT, wranglerSync } from "./lib/wrangler-env.ts";
 import { buildArxivSeed } from "./arxiv/build-seed.ts";
 import { buildSeed } from "./nber/build-seed.ts";
 
-const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
-const wrangler = (...args: string[]) =>
-  execFileSync(process.execPath, [WRANGLER, ...args], {
-    cwd: ROOT,
-    env: quietWranglerEnv(
-      process.env.XDG_CONFIG_HOME ? {} : { XDG_CONFIG_HOME: path.join(ROOT, ".wrangler", "config") },
-    ),
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    maxBuffer: 64 * 1024 * 1024,
-  });
+const wrangler = wranglerSync;
 
 export function seedLocal({ persistTo }: { persistTo?: string } = {}) {
   const persist = persistTo ? ["--persist-to", persistTo] : [];

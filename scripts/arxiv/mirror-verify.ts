@@ -4,17 +4,14 @@
 // harvest_state.records = the number of papers). A sharded mirror: --shards "DB, ARXIV_SHARD_2@2024-01"
 // (ARXIV_MIRROR_SHARDS' value) checks every shard, and that each holds only its months' papers.
 // Exits 1 when any check fails.
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { parseShardSpec } from "../../src/config.ts";
 import { FTS_INTEGRITY_SQL, MIRROR_SCHEMA_VERSION, VERIFY_COUNTS_SQL } from "../../src/store/arxiv-row.ts";
 import { monthStartKey } from "../../src/store/arxiv-key.ts";
+import { wranglerSync } from "../lib/wrangler-env.ts";
 
 /** The first key of an ID month ("2024-01"), as the Worker's shard map computes it. */
 const monthKey = (month) => monthStartKey(new Date(`${month}-01T00:00:00Z`));
-import { ROOT, quietWranglerEnv } from "../lib/dev-server.ts";
 
-const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 const args = process.argv.slice(2);
 const where = args.includes("--remote")
   ? ["--remote"]
@@ -25,20 +22,7 @@ if (args.includes("--config")) where.push("--config", args[args.indexOf("--confi
 const specs = parseShardSpec(args.includes("--shards") ? args[args.indexOf("--shards") + 1] : "DB");
 
 function query(binding, sql) {
-  const out = execFileSync(
-    process.execPath,
-    [WRANGLER, "d1", "execute", binding, ...where, "--json", "--command", sql],
-    {
-      cwd: ROOT,
-      env: quietWranglerEnv(
-        process.env.XDG_CONFIG_HOME ? {} : { XDG_CONFIG_HOME: path.join(ROOT, ".wrangler", "config") },
-      ),
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  );
-  return JSON.parse(out)[0].results;
+  return JSON.parse(wranglerSync("d1", "execute", binding, ...where, "--json", "--command", sql))[0].results;
 }
 
 const checks = [];

@@ -22,6 +22,7 @@ import { samplePools } from "./arxiv-synthetic.ts";
 import { knownItemSearches, knownRecords, loadResearchQuestions, questionText } from "./known-items.ts";
 import { callTool, latency, round, stackVars, startOaiServer } from "./mirror-stack.ts";
 import { buildShardFiles, migratedCopy, shardSpec } from "./shard-files.ts";
+import { shardsMarkdown } from "./shards-report.ts";
 import { d1Over } from "../lib/d1-node.ts";
 import { importWorkerCode } from "../lib/worker-code.ts";
 
@@ -260,4 +261,5 @@ async function offlineChecks(rows: { search: Search; one: Answer; sharded: Answe
 const dir = path.join(ROOT, "bench/results");
 mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(dir, `${NAME}.json`), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(path.join(dir, `${NAME}.md`), shardsMarkdown(report));
 console.log(JSON.stringify({ ...report, differing: undefined }, null, 2));

@@ -357,14 +357,7 @@ async function skippedStep(
       ? await nextSkippedToRetry(ctx.env.DB, runId)
       : null;
   if (candidate === null) {
-    const verify: VerifyCursor = {
-      kind: "verify",
-      step: cursor.step + 1,
-      phase: "papers",
-      after: Number.MIN_SAFE_INTEGER,
-      category: null,
-      counts: { papers: 0, missing: 0, fts_missing: 0, fts_orphans: 0, orphans: 0, category_rows: 0 },
-    };
+    const verify = firstVerifyStep(cursor.step + 1);
     const watermark = (state.started_at ?? now).slice(0, 10);
     await ctx.env.DB.batch([
       finishRunStatement(ctx.env.DB, {
@@ -512,6 +505,18 @@ export async function verifyStep(
   return advance(ctx, runId, rank);
 }
 
+/** The verify after a run (or a rebalance): its first step, from the first shard's first paper. */
+function firstVerifyStep(step: number): VerifyCursor {
+  return {
+    kind: "verify",
+    step,
+    phase: "papers",
+    after: Number.MIN_SAFE_INTEGER,
+    category: null,
+    counts: { papers: 0, missing: 0, fts_missing: 0, fts_orphans: 0, orphans: 0, category_rows: 0 },
+  };
+}
+
 /**
  * A rebalance run's step: a batch of one shard's papers that its key range does not hold, moved
  * to their shards (src/store/arxiv-shard-move.ts); then the next shard; after the last, the run
@@ -546,14 +551,7 @@ async function moveStep(ctx: AppContext, state: ArxivState, runId: string, curso
     ]);
     return advance(ctx, runId, next);
   }
-  const verify: VerifyCursor = {
-    kind: "verify",
-    step: cursor.step + 1,
-    phase: "papers",
-    after: Number.MIN_SAFE_INTEGER,
-    category: null,
-    counts: { papers: 0, missing: 0, fts_missing: 0, fts_orphans: 0, orphans: 0, category_rows: 0 },
-  };
+  const verify = firstVerifyStep(cursor.step + 1);
   await ctx.env.DB.batch([
     ...(shardCount ? [shardCount] : []),
     finishRunStatement(ctx.env.DB, {
