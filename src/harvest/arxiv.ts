@@ -852,6 +852,8 @@ export const arxivHarvester: Harvester = {
         step: cursor.step,
         kind: cursor.kind,
         ...(cursor.kind === "rank" ? { phase: cursor.phase ?? "plan" } : {}),
+        // A sharded mirror's after-run and move steps work on one shard.
+        ...("shard" in cursor && cursor.shard !== undefined ? { shard: cursor.shard } : {}),
         ...meterFields(meter),
       }),
     );
