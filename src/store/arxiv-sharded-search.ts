@@ -107,9 +107,13 @@ async function listedAcross(
   const listing = listedDecision(plan, options, counted);
   if (listing.kind === "live") return listing;
   const pageEnd = options.start + options.limit;
+  // A shard whose count walked all its rows and found none has nothing to list (a filtered count
+  // stopped by its scan cap proves nothing about older rows).
+  const scanCap = options.caps?.scan ?? SCAN_CAP;
+  const empty = (c: Counted) => c.matched === 0 && c.scanned < scanCap;
   const pages = await Promise.all(
     shards.map((shard, i) =>
-      (counts[i] as Counted).matched > 0 ? listedRows(shard.db, plan, listing.orderBy, 0, pageEnd) : [],
+      empty(counts[i] as Counted) ? [] : listedRows(shard.db, plan, listing.orderBy, 0, pageEnd),
     ),
   );
   const rows = onceEach(pages.flat()).sort(compareListed(listing.order));
