@@ -44,6 +44,8 @@ const FULL_MINUTES = Number(arg("--full-minutes", "5"));
 // --db FILE: serve a copy of a mirror built before (bench:mirror:offline: the same fill and tables).
 const DB_FILE = arg("--db", undefined);
 const NAME = arg("--name", "mirror-refresh");
+// --no-quality: skip the exhaustive rankings before and after (minutes each at 3.2 million papers).
+const QUALITY = !process.argv.includes("--no-quality");
 const SLOW_MS = 2_000;
 
 type Search = { kind: string; args: Record<string, unknown> };
@@ -246,6 +248,7 @@ try {
   const idle = await stream(stack.mcpUrl, mix, (n) => n >= mix.length);
   report.idle = summary(idle);
   const qualityOf = async (rows: Timed[]) =>
+    QUALITY &&
     summarizeQuality(
       await qualityAgainstExhaustive(
         d1File,
@@ -316,7 +319,9 @@ const md = [
   `- Idle: ${lat(report.idle)}.`,
   `- During the refresh (list ${CHANGED.toLocaleString("en-US")} changed papers, verify, merge into the ranking tables; ${r.wall_s} s, the ranking steps from ${r.rank_started_s} s): **${lat(r.searches)}**; p95 **${r.p95_ratio_to_idle}x** idle (target at most 2x, none over 2 s, no failure). While the ranking steps ran: ${lat(r.during_rank)}.`,
   `- After it: ${lat(report.after)}.`,
-  `- Quality against an exhaustive BM25 ranking of the served file: before ${report.quality_before.queries} searches, overlap@10 ${report.quality_before.mean_overlap_at_10}, first ${report.quality_before.first_same}; after the merge ${report.quality_after.queries}, overlap@10 **${report.quality_after.mean_overlap_at_10}**, first **${report.quality_after.first_same}**.`,
+  report.quality_before
+    ? `- Quality against an exhaustive BM25 ranking of the served file: before ${report.quality_before.queries} searches, overlap@10 ${report.quality_before.mean_overlap_at_10}, first ${report.quality_before.first_same}; after the merge ${report.quality_after.queries}, overlap@10 **${report.quality_after.mean_overlap_at_10}**, first **${report.quality_after.first_same}**.`
+    : "- Quality against an exhaustive ranking: not measured in this run (--no-quality).",
   `- The refresh's database time: **${r.database.sql_ms} ms of SQL**, of which the ranking tables **${r.database.rank_rebuild_sql_ms} ms**; rows read ${r.database.rows_read.toLocaleString("en-US")}, written ${r.database.rows_written.toLocaleString("en-US")}; longest statement ${r.database.slowest_statement_ms} ms.`,
   "",
   "| step | steps | SQL ms | longest statement ms | longest call ms | rows read | rows written |",
