@@ -5,7 +5,7 @@
 // MCP or HTTP around it. Builds the file first (synthetic + real papers, ranking tables) unless
 // --db names one that exists. Writes bench/results/mirror-offline-<papers>.md and .json.
 import { latency, round } from "./mirror-stack.ts";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -15,7 +15,7 @@ import { importWorkerCode } from "../lib/worker-code.ts";
 import { buildRankTables } from "../arxiv/rank-tables.ts";
 import { fillMirror, samplePools } from "./arxiv-synthetic.ts";
 import { knownItemSearches, knownRecords, loadResearchQuestions, questionText } from "./known-items.ts";
-import { MIGRATIONS_TABLE_SQL } from "../lib/mirror-file.ts";
+import { createMirrorFile } from "../lib/mirror-file.ts";
 
 const arg = (flag, fallback) => {
   const at = process.argv.indexOf(flag);
@@ -36,14 +36,7 @@ const pools = samplePools();
 const known = knownRecords(pools);
 if (!existsSync(FILE)) {
   const started = performance.now();
-  const db = new DatabaseSync(FILE);
-  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;");
-  // Recorded as wrangler records them, so that a bench serving the file later applies only newer ones.
-  db.exec(MIGRATIONS_TABLE_SQL);
-  for (const migration of readdirSync(path.join(ROOT, "migrations")).sort()) {
-    db.exec(readFileSync(path.join(ROOT, "migrations", migration), "utf8"));
-    db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").run(migration);
-  }
+  const db = createMirrorFile(FILE);
   fillMirror(db, PAPERS, { pools }, known);
   report.fill_s = round((performance.now() - started) / 1000, 1);
   console.error(`offline bench: ${PAPERS} papers filled in ${report.fill_s} s; ranking tables`);

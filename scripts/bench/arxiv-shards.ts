@@ -21,7 +21,7 @@ import { QUERIES } from "./arxiv-mirror-queries.ts";
 import { samplePools } from "./arxiv-synthetic.ts";
 import { knownItemSearches, knownRecords, loadResearchQuestions, questionText } from "./known-items.ts";
 import { callTool, latency, round, stackVars, startOaiServer } from "./mirror-stack.ts";
-import { buildShardFiles, migratedCopy, shardSpec } from "./shard-files.ts";
+import { buildShardFiles, firstKeyOf, migratedCopy, shardSpec } from "./shard-files.ts";
 import { shardsMarkdown } from "./shards-report.ts";
 import { d1Over } from "../lib/d1-node.ts";
 import { importWorkerCode } from "../lib/worker-code.ts";
@@ -189,15 +189,11 @@ async function offlineChecks(rows: { search: Search; one: Answer; sharded: Answe
   const code = await importWorkerCode(path.join(ROOT, "scripts/bench/mirror-search-code.ts"));
   const one = d1Over(new DatabaseSync(migratedCopy(DB_FILE), { readOnly: true }));
   const dbs = files.map((f) => d1Over(new DatabaseSync(f.file, { readOnly: true })));
-  const monthKey = (m: string) => {
-    const [y, mm] = m.split("-").map(Number);
-    return (y! * 12 + mm! - 1) * 1_000_000;
-  };
   const shardList = files.map((f, i) => ({
     binding: f.binding,
     db: dbs[i]!,
-    firstKey: f.fromMonth ? monthKey(f.fromMonth) : 0,
-    endKey: files[i + 1] ? monthKey(files[i + 1]!.fromMonth!) : Number.POSITIVE_INFINITY,
+    firstKey: f.fromMonth ? firstKeyOf(f.fromMonth) : 0,
+    endKey: files[i + 1] ? firstKeyOf(files[i + 1]!.fromMonth!) : Number.POSITIVE_INFINITY,
   }));
   const step = Math.max(1, Math.floor(rows.length / OFFLINE));
   const sample = rows.filter((_r, i) => i % step === 0).slice(0, OFFLINE);

@@ -3,13 +3,11 @@
 // rows and category rows made by the migrations' triggers), with ranking tables of its own. The
 // months are chosen so that the shards hold about equal numbers of papers. Files are kept beside
 // the source and reused while the source is unchanged.
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
-import path from "node:path";
+import { existsSync, renameSync, rmSync, statSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { MIRROR_COLUMNS } from "../../src/store/arxiv-row.ts";
 import { buildRankTables } from "../arxiv/rank-tables.ts";
-import { ROOT } from "../lib/dev-server.ts";
-import { copyMirrorFile, MIGRATIONS_TABLE_SQL } from "../lib/mirror-file.ts";
+import { copyMirrorFile, createMirrorFile, MIGRATIONS_TABLE_SQL } from "../lib/mirror-file.ts";
 
 export interface ShardFile {
   /** The binding it is served under: DB, then ARXIV_SHARD_2, ... */
@@ -24,7 +22,8 @@ const monthOfKey = (key: number) => {
   const index = Math.floor(key / 1_000_000);
   return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
 };
-const firstKeyOf = (month: string) => {
+/** The first key of an ID month ("2012-02"), as the Worker's shard map computes it. */
+export const firstKeyOf = (month: string) => {
   const [year, mm] = month.split("-").map(Number);
   return (year! * 12 + mm! - 1) * 1_000_000;
 };
@@ -58,13 +57,7 @@ export async function buildShardFiles(source: string, count: number): Promise<Sh
       const started = performance.now();
       const building = `${file}.building`;
       rmSync(building, { force: true });
-      const db = new DatabaseSync(building);
-      db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;");
-      db.exec(MIGRATIONS_TABLE_SQL);
-      for (const migration of readdirSync(path.join(ROOT, "migrations")).sort()) {
-        db.exec(readFileSync(path.join(ROOT, "migrations", migration), "utf8"));
-        db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").run(migration);
-      }
+      const db = createMirrorFile(building);
       db.exec(`ATTACH DATABASE '${source.replaceAll("'", "''")}' AS src`);
       const columns = MIRROR_COLUMNS.join(", ");
       db.exec("BEGIN");

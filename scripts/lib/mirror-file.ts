@@ -68,3 +68,18 @@ export function markMirrorComplete(db: DatabaseSync, now = new Date()): void {
     "UPDATE harvest_state SET status = 'done', mode = 'bench', last_datestamp = ?, watermark = ?, finished_at = ?, complete_at = ?, complete_scope = 'the benchmark mirror', last_success_at = ? WHERE source = 'arxiv'",
   ).run(yesterday, yesterday, at, at, at);
 }
+
+/**
+ * A new mirror file at the current schema (WAL, unsynced: a bench builds it in one go), every
+ * migration recorded as wrangler records them, so that a bench serving it later applies only newer ones.
+ */
+export function createMirrorFile(file: string): DatabaseSync {
+  const db = new DatabaseSync(file);
+  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;");
+  db.exec(MIGRATIONS_TABLE_SQL);
+  for (const migration of readdirSync(MIGRATIONS).sort()) {
+    db.exec(readFileSync(path.join(MIGRATIONS, migration), "utf8"));
+    db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").run(migration);
+  }
+  return db;
+}
