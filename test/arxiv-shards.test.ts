@@ -18,9 +18,13 @@ import { type MirrorShard, mirrorShards, shardOf } from "../src/store/arxiv-shar
 import { driveHarvest, sampleRecords, seedMirror } from "./mirror/driver";
 import { verifyMirror } from "../src/store/arxiv-mirror-verify";
 import { readStoreHealth } from "../src/store/status";
+import type { MirrorRecord } from "../src/store/arxiv-row";
 import { callToolWith } from "./helpers";
 import { startArxivHarvest } from "../src/harvest/arxiv";
 import { appContext } from "../src/context";
+import { getAgentByName } from "agents";
+import type { ResearchAgent } from "../src/agent/research-agent";
+import { inObject, newPaper } from "./support/agent";
 
 const records = sampleRecords();
 const SHARDS = [
@@ -349,5 +353,131 @@ describe("a shard added when one fills", { timeout: 120_000 }, () => {
     await expect(
       startArxivHarvest(appContext({ ...env, ARXIV_MIRROR_SHARDS: AFTER } as Env), "rebalance"),
     ).rejects.toThrow(/under way/);
+  });
+});
+
+describe("the citation tools, the known-item rule and the watches across three shards", { timeout: 120_000 }, () => {
+  const SHARDED = "DB, ARXIV_SHARD_2@2007-04, ARXIV_SHARD_3@2007-05";
+  const RANK_TABLES = ["arxiv_rank_terms", "arxiv_rank_impacts", "arxiv_rank_champions", "arxiv_rank_build"];
+  /** The sample held in three shards by SHARDED, each shard's ranking tables built from its own papers. */
+  async function shardTheMirror() {
+    const dbs = [env.DB, env.ARXIV_SHARD_2, env.ARXIV_SHARD_3];
+    for (const db of dbs) {
+      await db.exec("DELETE FROM arxiv_papers");
+      for (const table of RANK_TABLES) await db.exec(`DELETE FROM ${table}`);
+    }
+    await writePapers(mirrorShards(env, parseShardSpec(SHARDED)), records, []);
+    for (const db of dbs) await buildRankTables(db);
+    expect(Math.min(...(await Promise.all(dbs.map(paperCount))))).toBeGreaterThan(40);
+  }
+  // A paper of each shard: before April 2007, April 2007, after it.
+  const ofEachShard = () => [
+    records.find((r) => paperKey(r.id) < paperKey("0704.0001") && r.authors)!,
+    records.find((r) => r.id.startsWith("0704.") && r.doi)!,
+    records.findLast((r) => paperKey(r.id) >= paperKey("0705.0001") && r.authors)!,
+  ];
+  const year = (r: MirrorRecord) => new Date(r.versions[0]! * 1000).getUTCFullYear();
+  const reference = (r: MirrorRecord) => `${r.authors}. ${r.title.replace(/\s+/g, " ")}. ${year(r)}.`;
+
+  /** What the citation tools, versioned lookups and a pasted title answer (ids, statuses, confidences). */
+  async function citationAnswers(vars: Record<string, string>) {
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const { result } = await callToolWith(name, args, { ...vars, ARXIV_MIRROR_RECENT_DAYS_LIVE: "0" });
+      expect(result?.isError, `${name} ${JSON.stringify(result)}`).toBeFalsy();
+      // A tool whose text is the answer (an export) carries its fields in _meta.
+      const answer = result.structuredContent ?? result._meta?.["papers-mcp/answer"];
+      expect(answer, `${name} ${JSON.stringify(result)}`).toBeDefined();
+      return answer;
+    };
+    const papers = ofEachShard();
+    const answers: unknown[] = [];
+    for (const paper of papers) {
+      const resolved = await call("papers_resolve_reference", { reference: reference(paper) });
+      answers.push([
+        resolved.status,
+        resolved.matches.map((m: { id: string; confidence: number }) => [m.id, m.confidence]),
+      ]);
+      // The known-item rule: a pasted title puts its paper first.
+      const searched = await call("arxiv_search_papers", { query: paper.title.replace(/\s+/g, " "), max_results: 5 });
+      expect(searched.served_from).toBe("mirror");
+      answers.push(searched.papers.map((p: { base_id: string }) => p.base_id));
+    }
+    const byDoi = await call("papers_resolve_reference", { reference: `doi:${papers[1]!.doi}` });
+    answers.push([byDoi.status, byDoi.matches.map((m: { id: string }) => m.id)]);
+    const invented = await call("papers_resolve_reference", {
+      reference:
+        "A. Nobody. Gravitational lensing of invented photons by imaginary strings. Phys. Rev. D 99, 123456 (2007).",
+    });
+    answers.push([invented.status, invented.matches.length]);
+    const checked = await call("papers_check_bibliography", {
+      bibliography: [...papers.map(reference), "A. Nobody. Invented photons and imaginary strings. 2007."].join("\n"),
+    });
+    answers.push(
+      checked.summary,
+      checked.entries.map((e: { verdict: string; id?: string }) => [e.verdict, e.id ?? null]),
+    );
+    const exported = await call("papers_export_citations", {
+      ids: papers.map((p, i) => (i === 1 ? `${p.id}v${p.versions.length}` : p.id)),
+      format: "bibtex",
+    });
+    expect(exported.not_found).toEqual([]);
+    answers.push(exported.entries);
+    // Pinned to each paper's latest version: the version the mirror holds.
+    const metadata = await call("arxiv_get_metadata", { paper_ids: papers.map((p) => `${p.id}v${p.versions.length}`) });
+    answers.push(
+      metadata.papers.map((p: { id: string; version: number; served_from: string }) => [p.id, p.served_from]),
+    );
+    return answers;
+  }
+
+  it("resolve references, check a bibliography, export, look up versions and put a pasted title first as one database does", async () => {
+    const papers = ofEachShard();
+    expect(
+      new Set(papers.map((p) => shardOf(mirrorShards(env, parseShardSpec(SHARDED)), paperKey(p.id)).binding)).size,
+    ).toBe(3);
+    const oneDb = await citationAnswers({});
+    // Every one of the three references resolves to its paper, and each pasted title finds it first.
+    papers.forEach((paper, i) => {
+      const [status, matches] = oneDb[2 * i] as [string, [string, number][]];
+      expect([status, matches[0]![0]], paper.id).toEqual(["match", paper.id]);
+      expect((oneDb[2 * i + 1] as string[])[0], paper.id).toBe(paper.id);
+    });
+    await shardTheMirror();
+    expect(await citationAnswers({ ARXIV_MIRROR_SHARDS: SHARDED })).toEqual(oneDb);
+  });
+
+  it("watch: a new paper in the last shard is news, a saved paper's new version in another shard too", async () => {
+    await shardTheMirror();
+    const sharded = mirrorShards(env, parseShardSpec(SHARDED));
+    const saved = ofEachShard()[0]!;
+    const agent = await getAgentByName(env.RESEARCH_AGENT, "workspace:sharded-watches");
+    const news = await inObject(agent, async (instance) => {
+      // The Durable Object reads its own env: configured here as a deployment with three shards.
+      const object = instance as ResearchAgent & { env: Record<string, unknown> };
+      object.env = { ...object.env, ARXIV_MIRROR_SHARDS: SHARDED };
+      const watch = await object.createWatch({ name: "quantum", arxiv_query: "ti:quantum" });
+      expect(watch.ok).toBe(true);
+      const library = await object.addPapers([{ id: saved.id }]);
+      expect(library.ok && library.added.map((p) => [p.id, p.title])).toEqual([
+        [saved.id, saved.title.replace(/\s+/g, " ")],
+      ]);
+      // Announced after the watch: a paper of the newest month (the last shard), and a new version
+      // of the saved paper (the first shard).
+      await writePapers(
+        sharded,
+        [
+          newPaper("2611.00001", "Quantum walks on sharded graphs", ["quant-ph"]),
+          { ...saved, versions: [...saved.versions, Date.UTC(2026, 10, 30) / 1000], datestamp: "2026-11-30" },
+        ],
+        [],
+      );
+      return object.checkWatches();
+    });
+    expect(await paperCount(env.ARXIV_SHARD_3)).toBeGreaterThan(0);
+    const checked = news as Awaited<ReturnType<ResearchAgent["checkWatches"]>>;
+    expect(checked.ok).toBe(true);
+    if (!checked.ok) return;
+    expect(checked.news.map((n) => n.new_papers.map((p) => p.id))).toEqual([["2611.00001"]]);
+    expect(checked.new_versions.map((p) => [p.id, p.latest_version])).toEqual([[saved.id, saved.versions.length + 1]]);
   });
 });
