@@ -291,6 +291,16 @@ describe("a harvest into three shards", { timeout: 120_000 }, () => {
       ["ARXIV_SHARD_2", counts[1]],
       ["ARXIV_SHARD_3", counts[2]],
     ]);
+    // ... and each shard's own ranking tables: built in full by the run, nothing waiting.
+    if (!health.reachable) return;
+    for (const database of health.databases.slice(1)) {
+      expect(database.size_bytes, database.binding).toBeGreaterThan(0);
+      expect(database.ranking, database.binding).toMatchObject({
+        full_build_at: expect.any(String),
+        full_rebuild_requested: false,
+        changes_waiting: 0,
+      });
+    }
   });
 
   it("verifies every shard, and finds a paper left in the wrong shard", async () => {

@@ -69,6 +69,8 @@ export interface DatabaseSize {
   binding: string;
   arxiv_papers?: number;
   first_key?: number;
+  /** A shard's own ranking tables (DB's are the arXiv mirror's `ranking`). */
+  ranking?: MirrorStatus["ranking"];
   size_bytes: number | null;
   limit_bytes: number;
   used_percent: number | null;
@@ -161,13 +163,8 @@ async function arxivHarvestDetail(
       )
       .bind(runId),
     db.prepare("SELECT status, count(*) AS n FROM arxiv_harvest_skipped GROUP BY status"),
-    db.prepare("SELECT built_at, changed_since, refreshed_at, full_requested FROM arxiv_rank_build WHERE id = 1"),
-    // Counted up to a bound: the log of a cold re-harvest can hold millions.
-    db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM arxiv_rank_changes LIMIT 1000000)"),
+    ...rankingStatements(db),
   ]);
-  const built = build!.results[0] as
-    | { built_at: string; changed_since: number; refreshed_at: string | null; full_requested: number }
-    | undefined;
   const open = current!.results[0] as
     | { idx: number; from_date: string | null; until_date: string | null; pages: number; restarts: number }
     | undefined;
@@ -185,13 +182,29 @@ async function arxivHarvestDetail(
       deleted: byStatus.get("deleted") ?? 0,
       without_id: byStatus.get("unreadable") ?? 0,
     },
-    ranking: {
-      full_build_at: built?.built_at ?? null,
-      changed_since_full_build: built?.changed_since ?? 0,
-      merged_at: built !== undefined && built.refreshed_at !== built.built_at ? built.refreshed_at : null,
-      full_rebuild_requested: built?.full_requested === 1,
-      changes_waiting: (waiting!.results[0] as { n: number } | undefined)?.n ?? 0,
-    },
+    ranking: rankingOf(build!, waiting!),
+  };
+}
+
+/** What rankingOf reads: a database's ranking build row and its change log's length. */
+function rankingStatements(db: D1Database): [D1PreparedStatement, D1PreparedStatement] {
+  return [
+    db.prepare("SELECT built_at, changed_since, refreshed_at, full_requested FROM arxiv_rank_build WHERE id = 1"),
+    // Counted up to a bound: the log of a cold re-harvest can hold millions.
+    db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM arxiv_rank_changes LIMIT 1000000)"),
+  ];
+}
+
+function rankingOf(build: D1Result, waiting: D1Result): NonNullable<MirrorStatus["ranking"]> {
+  const built = build.results[0] as
+    | { built_at: string; changed_since: number; refreshed_at: string | null; full_requested: number }
+    | undefined;
+  return {
+    full_build_at: built?.built_at ?? null,
+    changed_since_full_build: built?.changed_since ?? 0,
+    merged_at: built !== undefined && built.refreshed_at !== built.built_at ? built.refreshed_at : null,
+    full_rebuild_requested: built?.full_requested === 1,
+    changes_waiting: (waiting.results[0] as { n: number } | undefined)?.n ?? 0,
   };
 }
 
@@ -210,14 +223,25 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-/** The database's size as D1 reports it after any statement (meta.size_after). */
+/**
+ * The database's size as D1 reports it after any statement (meta.size_after); for an arXiv mirror
+ * shard after DB, the papers it holds, the first key of its range and its own ranking tables.
+ */
 async function databaseSize(db: D1Database, binding: string, shard?: MirrorShard): Promise<DatabaseSize> {
-  const probe = await db.prepare("SELECT records FROM harvest_state WHERE source = 'arxiv'").run<{ records: number }>();
-  const size = typeof probe.meta.size_after === "number" ? probe.meta.size_after : null;
+  const [probe, build, waiting] = await db.batch([
+    db.prepare("SELECT records FROM harvest_state WHERE source = 'arxiv'"),
+    ...(shard ? rankingStatements(db) : []),
+  ]);
+  const size = typeof probe!.meta.size_after === "number" ? probe!.meta.size_after : null;
   return {
     binding,
-    // An arXiv mirror shard after DB: the papers it holds and the first key of its range.
-    ...(shard ? { arxiv_papers: probe.results[0]?.records ?? 0, first_key: shard.firstKey } : {}),
+    ...(shard
+      ? {
+          arxiv_papers: (probe!.results[0] as { records: number } | undefined)?.records ?? 0,
+          first_key: shard.firstKey,
+          ranking: rankingOf(build!, waiting!),
+        }
+      : {}),
     size_bytes: size,
     limit_bytes: D1_LIMIT_BYTES,
     used_percent: size === null ? null : Math.round((size / D1_LIMIT_BYTES) * 10_000) / 100,
