@@ -10,7 +10,8 @@
 //   pages (the statistics summed across shards are one database's);
 // - quality: each side's served first page against that exhaustive page (overlap@10, first same);
 // - parallel latency: D1 runs the shards' statements in parallel, wrangler dev's local D1 one after
-//   another in one process; the model is the slowest shard's part plus the merge.
+//   another in one process; the model is the slowest shard's part (its ranking and the statistics
+//   read beside it on that database) plus the merge, each search's median of three runs.
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -36,6 +37,9 @@ const KNOWN = Number(arg("--known", "150"));
 const QUESTIONS = Number(arg("--questions", "300"));
 const NAME = arg("--name", "mirror-shards");
 const OFFLINE = Number(arg("--offline", "200"));
+/** Offline timings per search: the median of this many runs (one run's p95 moves by 20% between runs). */
+const TIMED_RUNS = 3;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 type Search = { kind: string; args: Record<string, unknown> };
 type Answer = { ms: number; ids: string[]; total: number; lowerBound: boolean; error?: string };
@@ -200,7 +204,9 @@ async function offlineChecks(rows: { search: Search; one: Answer; sharded: Answe
   const overlap = (a: string[], b: string[]) =>
     b.length === 0 ? (a.length === 0 ? 1 : 0) : b.filter((id) => a.includes(id)).length / b.length;
   let exactSame = 0;
-  const quality = { one: { overlap: 0, first: 0 }, sharded: { overlap: 0, first: 0 } };
+  const quality = { one: { overlap: 0, first: 0, page: 0 }, sharded: { overlap: 0, first: 0, page: 0 } };
+  // Where one database's served page is the exhaustive one: do the shards serve it too?
+  const whereOneExact = { n: 0, same: 0 };
   const times = { one: [] as number[], parallel: [] as number[], serial: [] as number[] };
   let counted = 0;
   const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10 };
@@ -222,22 +228,45 @@ async function offlineChecks(rows: { search: Search; one: Answer; sharded: Answe
       quality[side].overlap += overlap(row[side].ids, exactIds);
       if (row[side].ids[0] === exactIds[0]) quality[side].first++;
     }
-    // Timings: one database; each shard's part alone; the sharded search whole (its parts in sequence).
-    let t = performance.now();
-    await code.searchMirror(one, planned.plan, options);
-    times.one.push(performance.now() - t);
-    const parts = [];
-    for (const shard of shardList) {
-      t = performance.now();
-      await code.searchMirror(shard.db, planned.plan, { ...options, limit: 30, ignoreDateOutliers: true });
-      parts.push(performance.now() - t);
+    // The served page against every hit scored with the known-item rule after it (the exhaustive
+    // path of the ranker, taken for every page when no page end is rescored).
+    const exhaustive = await code.searchMirror(one, planned.plan, { ...options, tuning: { rescored: 0 } });
+    const exhaustiveIds = exhaustive.kind === "answer" ? JSON.stringify(ids(exhaustive)) : "";
+    for (const side of ["one", "sharded"] as const)
+      if (JSON.stringify(row[side].ids) === exhaustiveIds) quality[side].page++;
+    if (JSON.stringify(row.one.ids) === exhaustiveIds) {
+      whereOneExact.n++;
+      if (JSON.stringify(row.sharded.ids) === exhaustiveIds) whereOneExact.same++;
     }
-    t = performance.now();
-    await code.searchShards(shardList, planned.plan, options);
-    const whole = performance.now() - t;
-    const sum = parts.reduce((a, b) => a + b, 0);
-    times.serial.push(whole);
-    times.parallel.push(Math.max(...parts) + Math.max(0, whole - sum));
+    // Timings, each the median of TIMED_RUNS: one database; each shard's part alone (its ranking,
+    // and the statistics of a query with a phrase, which the sharded search reads beside it on the
+    // same database); the sharded search whole (its parts in sequence). The merge is what the whole
+    // spends beyond its parts (the rescoring, a recount).
+    const phrases = code.phrasesOf(planned.plan.match);
+    const unique = [...new Map(phrases.map((p: unknown) => [code.phraseKey(p), p])).values()];
+    const readApart = unique.some((p: unknown) => !code.isSingleToken(p));
+    const runs = { one: [] as number[], parallel: [] as number[], serial: [] as number[] };
+    for (let run = 0; run < TIMED_RUNS; run++) {
+      let t = performance.now();
+      await code.searchMirror(one, planned.plan, options);
+      runs.one.push(performance.now() - t);
+      const parts = [];
+      for (const shard of shardList) {
+        t = performance.now();
+        await code.searchMirror(shard.db, planned.plan, { ...options, limit: 30, ignoreDateOutliers: true });
+        if (readApart) await code.shardStatistics(shard.db, unique);
+        parts.push(performance.now() - t);
+      }
+      t = performance.now();
+      await code.searchShards(shardList, planned.plan, options);
+      const whole = performance.now() - t;
+      const sum = parts.reduce((a, b) => a + b, 0);
+      runs.serial.push(whole);
+      runs.parallel.push(Math.max(...parts) + Math.max(0, whole - sum));
+    }
+    times.one.push(median(runs.one));
+    times.serial.push(median(runs.serial));
+    times.parallel.push(median(runs.parallel));
   }
   const mean = (x: number) => round(x / Math.max(1, counted), 3);
   const oneLatency = latency(times.one);
@@ -246,8 +275,20 @@ async function offlineChecks(rows: { search: Search; one: Answer; sharded: Answe
     queries: counted,
     exact_same_pages: round(exactSame / Math.max(1, counted), 4),
     quality_vs_exhaustive: {
-      one: { mean_overlap_at_10: mean(quality.one.overlap), first_same: mean(quality.one.first) },
-      sharded: { mean_overlap_at_10: mean(quality.sharded.overlap), first_same: mean(quality.sharded.first) },
+      one: {
+        mean_overlap_at_10: mean(quality.one.overlap),
+        first_same: mean(quality.one.first),
+        page_same: mean(quality.one.page),
+      },
+      sharded: {
+        mean_overlap_at_10: mean(quality.sharded.overlap),
+        first_same: mean(quality.sharded.first),
+        page_same: mean(quality.sharded.page),
+      },
+    },
+    same_page_where_one_database_is_exhaustive: {
+      searches: whereOneExact.n,
+      same: round(whereOneExact.same / Math.max(1, whereOneExact.n), 4),
     },
     latency_node: { one: oneLatency, shards_in_sequence: latency(times.serial), shards_in_parallel_model: parallel },
     p95_ratio_parallel_model: round(parallel.p95_ms / oneLatency.p95_ms, 2),

@@ -4,3 +4,6 @@ export { searchMirror } from "../../src/store/arxiv-mirror-search";
 export { toMatch } from "../../src/search/expression";
 export { BM25_SQL } from "../../src/search/rank";
 export { searchShards } from "../../src/store/arxiv-sharded-search";
+export { shardStatistics } from "../../src/search/global-statistics";
+export { phraseKey, phrasesOf } from "../../src/search/expression";
+export { isSingleToken } from "../../src/search/phrase-kinds";
