@@ -242,9 +242,7 @@ async function offlineChecks(rows: { search: Search; one: Answer; sharded: Answe
     // and the statistics of a query with a phrase, which the sharded search reads beside it on the
     // same database); the sharded search whole (its parts in sequence). The merge is what the whole
     // spends beyond its parts (the rescoring, a recount).
-    const phrases = code.phrasesOf(planned.plan.match);
-    const unique = [...new Map(phrases.map((p: unknown) => [code.phraseKey(p), p])).values()];
-    const readApart = unique.some((p: unknown) => !code.isSingleToken(p));
+    const { unique, readApart } = code.statisticsToRead(planned.plan.match);
     const runs = { one: [] as number[], parallel: [] as number[], serial: [] as number[] };
     for (let run = 0; run < TIMED_RUNS; run++) {
       let t = performance.now();

@@ -3,7 +3,5 @@ export { planMirrorSearch } from "../../src/sources/arxiv/mirror-query";
 export { searchMirror } from "../../src/store/arxiv-mirror-search";
 export { toMatch } from "../../src/search/expression";
 export { BM25_SQL } from "../../src/search/rank";
-export { searchShards } from "../../src/store/arxiv-sharded-search";
+export { searchShards, statisticsToRead } from "../../src/store/arxiv-sharded-search";
 export { shardStatistics } from "../../src/search/global-statistics";
-export { phraseKey, phrasesOf } from "../../src/search/expression";
-export { isSingleToken } from "../../src/search/phrase-kinds";

@@ -7,7 +7,7 @@
 // - Listed (by date, by key): the shards' counts are combined first (the order may depend on the
 //   total), then each sends the first rows of the page's order and the rows are merged.
 import { textScorer } from "../search/rescore";
-import { phraseKey, phrasesOf } from "../search/expression";
+import { type Phrase, phraseKey, phrasesOf, type TextQuery } from "../search/expression";
 import { isSingleToken } from "../search/phrase-kinds";
 import { shardStatistics, sumStatistics } from "../search/global-statistics";
 import { knownItemFirst, type D1Reader } from "../search/rank";
@@ -120,6 +120,17 @@ async function listedAcross(
   return { ...listing.answer, rows: rows.slice(options.start, pageEnd) };
 }
 
+/**
+ * The phrases whose statistics a ranked search across shards sums, and whether it reads them
+ * beside the shards' rankings: the ranker reads every single word's frequency and the totals in its
+ * first batch (a query of single words sums what the shards' rankings read), while a phrase of
+ * several words or a prefix is counted only when a ranking needs it.
+ */
+export function statisticsToRead(match: TextQuery): { unique: Phrase[]; readApart: boolean } {
+  const unique = [...new Map(phrasesOf(match).map((p) => [phraseKey(p), p])).values()];
+  return { unique, readApart: unique.some((p) => !isSingleToken(p)) };
+}
+
 async function rankedAcross(
   shards: readonly MirrorShard<D1Reader>[],
   plan: MirrorSearchPlan,
@@ -129,11 +140,7 @@ async function rankedAcross(
   const pageEnd = options.start + options.limit;
   const sent = Math.max(pageEnd * SHARD_PAGE_MARGIN.factor, pageEnd + SHARD_PAGE_MARGIN.atLeast);
   const phrases = phrasesOf(match);
-  const unique = [...new Map(phrases.map((p) => [phraseKey(p), p])).values()];
-  // The ranker reads every single word's frequency and the totals in its first batch: a query of
-  // single words sums what the shards' rankings read. A phrase of several words or a prefix is
-  // counted only when a ranking needs it: read beside the rankings, in parallel.
-  const readApart = unique.some((p) => !isSingleToken(p));
+  const { unique, readApart } = statisticsToRead(match);
   const [answers, apart] = await Promise.all([
     Promise.all(shards.map((shard) => searchMirror(shard.db, plan, { ...options, start: 0, limit: sent }))),
     readApart ? Promise.all(shards.map((shard) => shardStatistics(shard.db, unique))) : null,
