@@ -96,3 +96,46 @@ export async function mirrorIdsByDoi(
   }
   return out;
 }
+
+/** A journal reference's tokens as the FTS index holds them in journal_ref (store/ knows no parser). */
+export interface JournalRefTokens {
+  /** Spellings of the page or article number ("013009", "13009"). */
+  pages: readonly string[];
+  /** Spellings of the volume ("76", "d76"; "0705", "jhep0705"). */
+  volumes: readonly string[];
+}
+
+/**
+ * Papers whose journal_ref holds one of these page spellings and one of these volume spellings
+ * (the main index's journal_ref column, every shard in parallel: one round trip). A candidate
+ * list: the resolver parses each row's journal_ref and keeps those naming the same journal,
+ * volume and page. Tokens must be index tokens (letters and digits), so no FTS5 syntax gets in.
+ */
+export async function mirrorByJournalRef(
+  shards: readonly MirrorShard<D1Reader>[],
+  refs: readonly JournalRefTokens[],
+  limit = 20,
+): Promise<StoredRow[]> {
+  const quoted = (tokens: readonly string[]) =>
+    [...new Set(tokens.map((token) => token.toLowerCase()).filter((token) => /^[a-z0-9]+$/.test(token)))]
+      .map((token) => `"${token}"`)
+      .join(" OR ");
+  const clauses = refs
+    .map((ref) => [quoted(ref.pages), quoted(ref.volumes)] as const)
+    .filter(([pages, volumes]) => pages !== "" && volumes !== "")
+    .map(([pages, volumes]) => `((${pages}) AND (${volumes}))`);
+  if (clauses.length === 0) return [];
+  const match = `journal_ref : (${clauses.join(" OR ")})`;
+  const answers = await Promise.all(
+    shards.map((shard) =>
+      shard.db
+        .prepare(
+          `SELECT ${SELECT_COLUMNS} FROM arxiv_papers_fts f JOIN arxiv_papers p ON p.paper_key = f.rowid
+           WHERE arxiv_papers_fts MATCH ? LIMIT ?`,
+        )
+        .bind(match, limit)
+        .all<StoredRow>(),
+    ),
+  );
+  return answers.flatMap((answer) => answer.results);
+}

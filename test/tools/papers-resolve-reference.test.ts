@@ -55,6 +55,7 @@ describe("papers_resolve_reference", () => {
       year: "agree",
       year_cited: 2007,
       exact_identifier: null,
+      journal_ref: "Phys. Rev. D 76, 013009 (2007)",
     });
     expect(result.matches).toHaveLength(1);
     expect(result.tried.join(" ")).toContain("words of the reference in the arXiv mirror");
@@ -294,5 +295,70 @@ describe("papers_resolve_reference reads identifiers in every spelling and any s
     });
     expect(authors.status).toBe("no_match");
     expect(authors.near_misses[0]).toMatchObject({ id: "w4679", agreed: { authors: "disagree" } });
+  });
+});
+
+describe("papers_resolve_reference on physics references without a title (authors and a journal reference)", () => {
+  beforeEach(async () => {
+    await seedMirror();
+  });
+
+  it.each([
+    ["G. Gour and N. R. Wallach, Phys. Rev. A 76, 042309 (2007).", "0704.0251"],
+    ["Gour G, Wallach NR. Physical Review A 76:042309, 2007", "0704.0251"],
+    ["C. Balazs et al., Phys.Rev.D76:013009,2007", "0704.0001"],
+    ["[3] C. Bal\\'azs, E. L. Berger, P. M. Nadolsky and C.-P. Yuan, Phys. Rev. D 76, 13009 (2007)", "0704.0001"],
+    ["S. L. Cacciatori, M. M. Caldarelli, D. Klemm, D. S. Mansi and D. Roest, JHEP 07 (2007) 046", "0704.0247"],
+    ["Cacciatori S L et al 2007 JHEP0707:046", "0704.0247"],
+    ["P. Harvey et al., ApJ 663, 1149 (2007)", "0704.0009"],
+    ["Mhlahlo, N., Buckley, D. H., Dhillon, V. S., et al. 2007, MNRAS, 378, 211", "0704.0017"],
+    ["X. Liu et al., Astron. Astrophys. 470, 97 (2007)", "0704.0310"],
+    ["G. R. Jafari, P. Pedram and L. Hedayatifar, J. Stat. Mech. (2007) P04012", "0704.0726"],
+    ["V. M. Biryukov, Phys. Lett. B 658 (2007) 7", "0704.0031"],
+  ])("finds %s", async (reference, id) => {
+    const result = await resolve({ reference });
+    expect(result.status).toBe("match");
+    expect(result.matches[0]).toMatchObject({ source: "arxiv", id });
+    expect(result.matches[0]!.agreed).toMatchObject({ title: "none", authors: "agree" });
+    expect(result.matches[0]!.agreed.journal_ref).toBeTruthy();
+    expect(result.matches[0]!.confidence).toBeGreaterThanOrEqual(0.85);
+    expect(result.tried.join(" ")).toContain("journal reference");
+    expect(await upstreamHits()).toEqual([]);
+  });
+
+  it("does not vouch for a journal reference cited with another paper's authors", async () => {
+    const result = await resolve({
+      reference: "C. Balazs, E. L. Berger and P. M. Nadolsky, Phys. Rev. A 76, 042309 (2007).",
+    });
+    expect(result.status).toBe("no_match");
+    expect(result.tried.join(" ")).toContain("Phys. Rev. A 76, 042309 (2007) in the arXiv mirror: 1 paper");
+    expect(result.matches).toEqual([]);
+    const near = result.near_misses.find((c) => c.id === "0704.0251") as
+      | { agreed: Record<string, unknown> }
+      | undefined;
+    if (near) expect(near.agreed).toMatchObject({ authors: "disagree" });
+  });
+
+  it("says no_match for a page no paper has, and for a journal reference without authors", async () => {
+    const page = await resolve({ reference: "G. Gour and N. R. Wallach, Phys. Rev. A 76, 042399 (2007)." });
+    expect(page.status).toBe("no_match");
+    expect(page.tried.join(" ")).toContain("Phys. Rev. A 76, 042399 (2007) in the arXiv mirror: 0 papers");
+    const volume = await resolve({ reference: "G. Gour and N. R. Wallach, Phys. Rev. A 77, 042309 (2007)." });
+    expect(volume.status).toBe("no_match");
+    const journal = await resolve({ reference: "G. Gour and N. R. Wallach, Phys. Rev. B 76, 042309 (2007)." });
+    expect(journal.status).toBe("no_match");
+    // The journal reference alone names the paper, but nothing in the text vouches for it.
+    const bare = await resolve({ reference: "Phys. Rev. A 76, 042309 (2007), cited above." });
+    expect(bare.status).toBe("no_match");
+    expect(bare.near_misses[0]).toMatchObject({ id: "0704.0251", agreed: { authors: "absent" } });
+  });
+
+  it("takes the journal version's year as the paper's year", async () => {
+    // 0704.0251 was submitted in 2007; a reference may give the journal's year.
+    const result = await resolve({
+      reference:
+        "G. Gour and N. R. Wallach. Entanglement of subspaces and error correcting codes. Phys. Rev. A 76, 042309 (2007).",
+    });
+    expect(result.matches[0]).toMatchObject({ id: "0704.0251", agreed: { title: "exact", year: "agree" } });
   });
 });

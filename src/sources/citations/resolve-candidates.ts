@@ -4,12 +4,19 @@
 // resolve.ts scores against the reference's own text.
 import { arxivReaders } from "../../store/arxiv-shards";
 import { PapersError } from "../../errors";
-import { mirrorByDoi } from "../../store/arxiv-mirror-lookup";
+import { mirrorByDoi, mirrorByJournalRef } from "../../store/arxiv-mirror-lookup";
 import { mirrorState } from "../../store/arxiv-mirror-state";
 import { getCachedInfo } from "../../store/nber-cache";
 import { mirrorPaper } from "../../store/nber-mirror";
 import { arxivTitlePairs, referenceCandidates } from "../../store/reference-candidates";
 import { stem } from "../../search/tokenize";
+import {
+  describeJournalRef,
+  journalRefTokens,
+  type JournalRef,
+  parseJournalRefs,
+  sameArticle,
+} from "../../search/journal-ref";
 import { findPapers } from "../arxiv/lookup";
 import { rowToPaper } from "../arxiv/mirror";
 import type { ArxivPaper, ServedPaper } from "../arxiv/paper";
@@ -35,8 +42,12 @@ export interface Found {
   year: number | null;
   doi: string | null;
   version: number | null;
+  /** The year of the journal version (arXiv's journal_ref), when the record has one. */
+  published_year?: number | null;
   how: string;
   exact?: string;
+  /** The journal reference in the text that names this paper's own ("Phys. Rev. A 76, 042309 (2007)"). */
+  journal?: string;
 }
 
 export async function lookupIdentifiers(
@@ -107,6 +118,34 @@ export async function walkMirrors(
   if (arxivMirror) tried.push(`words of the reference in the arXiv mirror: ${candidates.arxiv.length} candidates`);
   if (sources.includes("nber"))
     tried.push(`words of the reference in the NBER mirror: ${candidates.nber.length} candidates`);
+}
+
+/**
+ * arXiv papers whose own journal reference is one the text cites (journal, volume and first page
+ * equal): how physics cites, with authors and a journal reference and no title. The index finds
+ * rows holding the volume and page; each row's journal_ref is then parsed and compared.
+ */
+export async function lookupJournalRefs(
+  ctx: AppContext,
+  cited: readonly JournalRef[],
+  found: Found[],
+  tried: string[],
+): Promise<void> {
+  if (cited.length === 0 || !ctx.config.ARXIV_MIRROR_ENABLED || !(await mirrorState(ctx.env.DB)).ready) return;
+  const rows = await mirrorByJournalRef(arxivReaders(ctx), cited.slice(0, 3).map(journalRefTokens));
+  let matched = 0;
+  for (const row of rows) {
+    const own = parseJournalRefs(row.journal_ref ?? "");
+    const ref = cited.find((c) => own.some((o) => sameArticle(c, o)));
+    if (!ref) continue;
+    matched++;
+    const journal = describeJournalRef(ref);
+    found.push({ ...fromArxivPaper(rowToPaper(row), `journal reference ${journal} in the arXiv mirror`), journal });
+  }
+  tried.push(
+    `journal reference ${cited.slice(0, 3).map(describeJournalRef).join("; ")} in the arXiv mirror: ` +
+      `${matched} ${matched === 1 ? "paper" : "papers"}`,
+  );
 }
 
 /** arXiv titles holding two neighbouring words of the reference (a title of common words; a long title among short ones). */
@@ -187,6 +226,7 @@ function fromArxivPaper(paper: ArxivPaper, how: string): Found {
     year: Number(paper.published.slice(0, 4)) || null,
     doi: paper.doi,
     version: paper.versions?.length || null,
+    published_year: paper.journal_ref ? (parseJournalRefs(paper.journal_ref)[0]?.year ?? null) : null,
     how,
   };
 }

@@ -41,6 +41,8 @@ export interface Candidate {
     year: YearEvidence["kind"];
     year_cited: number | null;
     exact_identifier: string | null;
+    /** The paper's own journal reference, found in the text (journal, volume and page agree). */
+    journal_ref: string | null;
   };
   how: string;
 }
@@ -56,7 +58,10 @@ const round = (value: number) => Math.round(value * 100) / 100;
 export function score(plain: string, candidate: Found, ids: ReturnType<typeof identifiersIn>): Candidate {
   const title = titleEvidence(plain, candidate.title);
   const authors = authorEvidence(title.rest, candidate.authors, outsideTitle(plain, candidate.title));
-  const year = yearEvidence(title.rest, candidate.year);
+  const year = bestYear(
+    yearEvidence(title.rest, candidate.year),
+    candidate.published_year ? yearEvidence(title.rest, candidate.published_year) : null,
+  );
   const distinctive = title.words >= 4 && compactLength(candidate.title) >= 20;
   let confidence: number;
   if (candidate.exact) {
@@ -74,6 +79,21 @@ export function score(plain: string, candidate: Found, ids: ReturnType<typeof id
     confidence = authors.kind === "agree" && year.kind === "agree" ? 0.85 : 0.6;
   } else {
     confidence = Math.min(0.5, 0.5 * title.coverage + (authors.kind === "agree" ? 0.1 : 0));
+  }
+  // The paper's own journal reference (journal, volume, page) is in the text: with an author's
+  // surname it is the paper, as physics cites without a title; with other authors it is not.
+  if (candidate.journal && !candidate.exact) {
+    const byJournal =
+      authors.kind === "agree"
+        ? year.kind === "agree" || year.kind === "absent"
+          ? 0.95
+          : year.kind === "close"
+            ? 0.85
+            : 0.6
+        : authors.kind === "absent"
+          ? 0.6
+          : 0.4;
+    confidence = authors.kind === "disagree" ? Math.min(confidence, byJournal) : Math.max(confidence, byJournal);
   }
   // The reference names another paper's identifier: whatever else agrees, this is not the one it cites.
   const citedArxiv = ids.arxiv.map((id) => id.replace(/v\d+$/, ""));
@@ -100,9 +120,18 @@ export function score(plain: string, candidate: Found, ids: ReturnType<typeof id
       year: year.kind,
       year_cited: year.cited,
       exact_identifier: candidate.exact ?? null,
+      journal_ref: candidate.journal ?? null,
     },
     how: candidate.how,
   };
+}
+
+const YEAR_ORDER: YearEvidence["kind"][] = ["agree", "close", "absent", "disagree"];
+
+/** The nearer of the preprint's year and the journal version's: a reference may cite either. */
+function bestYear(preprint: YearEvidence, journal: YearEvidence | null): YearEvidence {
+  if (!journal || journal.kind === "absent") return preprint;
+  return YEAR_ORDER.indexOf(journal.kind) < YEAR_ORDER.indexOf(preprint.kind) ? journal : preprint;
 }
 
 const compactLength = (title: string) => title.replace(/[^\p{L}\p{N}]/gu, "").length;

@@ -13,11 +13,13 @@ import { readOneEntry } from "./entry-formats";
 import { cleanDoi, identifiersIn, withoutIdentifiers } from "./identifiers";
 import { parseReference, textOfFields, type ReferenceFields } from "./reference-text";
 import { contentWords, nameWords } from "./text-match";
+import { parseJournalRefs } from "../../search/journal-ref";
 import type { AppContext } from "../../context";
 import {
   type Found,
   lookupArxiv,
   lookupIdentifiers,
+  lookupJournalRefs,
   pairArxivTitles,
   rankArxiv,
   walkMirrors,
@@ -119,7 +121,8 @@ export async function resolveReference(
     for (const candidate of found) {
       const key = `${candidate.source}:${candidate.id}`;
       const held = byPaper.get(key);
-      if (!held || (candidate.exact && !held.exact)) byPaper.set(key, candidate);
+      const better = (a: Found, b: Found) => (a.exact ? 2 : a.journal ? 1 : 0) > (b.exact ? 2 : b.journal ? 1 : 0);
+      if (!held || better(candidate, held)) byPaper.set(key, candidate);
     }
     return [...byPaper.values()].map((candidate) => {
       let done = scores.get(candidate);
@@ -129,7 +132,16 @@ export async function resolveReference(
   };
   const words = contentWords(plain);
   if (!scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD && c.agreed.exact_identifier)) {
-    await walkMirrors(ctx, words, found, tried, sources);
+    // A journal reference is looked up beside the word walk (in parallel: no round trip added).
+    const journalRefs = sources.includes("arxiv") ? parseJournalRefs(plain) : [];
+    const byJournal: Found[] = [];
+    const journalTried: string[] = [];
+    await Promise.all([
+      walkMirrors(ctx, words, found, tried, sources),
+      lookupJournalRefs(ctx, journalRefs, byJournal, journalTried),
+    ]);
+    found.push(...byJournal);
+    tried.push(...journalTried);
     const verified = () => scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD);
     if (!verified() && sources.includes("arxiv")) await pairArxivTitles(ctx, words, found, tried);
     if (!verified() && sources.includes("arxiv") && !mirrorsOnly)
