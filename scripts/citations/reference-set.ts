@@ -5,6 +5,7 @@
 // Chicago author-date, MLA 9, IEEE, Harvard, Vancouver/ICMJE, Nature, AMA 11, ACS, the AER's
 // author-year style with and without quotes, BibTeX, RIS) as a reference manager writes them.
 // `npm run bench:references` runs it whole; test/tools/papers-resolve-reference.test.ts a sample.
+import { type JournalRef, parseJournalRefs } from "../../src/search/journal-ref.ts";
 import { splitName } from "../../src/sources/citations/names.ts";
 import type { MirrorRecord } from "../../src/store/arxiv-row.ts";
 import { splitAuthors } from "../../src/store/arxiv-row.ts";
@@ -30,6 +31,12 @@ export const STYLES = [
   "pdf-noise",
 ] as const;
 export type Style = (typeof STYLES)[number];
+/**
+ * How physics cites (APS, INSPIRE, Elsevier, the astronomy journals): authors and a journal
+ * reference, no title. Written for every sample paper whose journal reference is a journal's.
+ */
+export const PHYSICS_FORMS = ["aps", "inspire", "elsevier", "astro"] as const;
+export type PhysicsForm = (typeof PHYSICS_FORMS)[number];
 
 /** A paper as the styles need it. */
 export interface Work {
@@ -44,7 +51,7 @@ export interface Work {
 
 export interface ReferenceCase {
   kind: "real" | "fabricated" | "near";
-  style: Style;
+  style: Style | "physics";
   text: string;
   /** real: the paper it cites; fabricated: none. */
   expect: { status: "match"; source: "arxiv" | "nber"; id: string } | { status: "no_match" };
@@ -57,7 +64,9 @@ export type NearChange =
   | "other-authors"
   | "arxiv-id-of-another-paper"
   | "nber-number-of-another-paper"
-  | "arxiv-id-with-invented-title";
+  | "arxiv-id-with-invented-title"
+  | "journal-ref-of-another-paper"
+  | "page-no-paper-has";
 
 // ---- names and titles as the styles write them
 
@@ -326,6 +335,53 @@ function pdfNoise(text: string, random: () => number): string {
   return out.replace(/ \n/g, "\n").trim();
 }
 
+/** A journal's name as printed: "Phys.Rev.D" -> "Phys. Rev. D". */
+const printedJournal = (journal: string) =>
+  journal
+    .replace(/\.(?=\S)/g, ". ")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/** A reference without a title: authors and the journal reference, in one of physics' forms. */
+export function formatPhysics(work: Work, ref: JournalRef, form: PhysicsForm, raw: string): string {
+  const authors = work.authors.length > 0 ? work.authors : ["Anonymous"];
+  const year = ref.year ?? work.year;
+  const journal = printedJournal(ref.journal);
+  const page = ref.pages.split("-")[0]!;
+  // JHEP and JCAP are cited by issue and year: JHEP 07 (2007) 046.
+  const issue = /^\d{4}-(\d{2})$/.exec(ref.volume)?.[1];
+  const volume = issue ?? ref.volume_written;
+  switch (form) {
+    case "aps": {
+      const names = authors.map(initialsFamily);
+      const list = names.length > 3 ? `${names[0]} et al.` : joinAnd(names, "and", false);
+      return issue
+        ? `${list}, ${journal} ${volume} (${year}) ${page}.`
+        : `${list}, ${journal} ${volume}, ${page} (${year}).`;
+    }
+    case "inspire": {
+      const names = authors.map(initialsFamily);
+      const list = names.length > 5 ? `${names[0]} et al.` : names.join(", ");
+      return `${list}, ${raw.replace(/\s+/g, " ").split(";")[0]!.trim()}`;
+    }
+    case "elsevier": {
+      const names = authors.map(initialsFamily);
+      const list = names.length > 6 ? `${names.slice(0, 1).join(", ")}, et al.` : names.join(", ");
+      return `${list}, ${journal} ${volume} (${year}) ${page}.`;
+    }
+    case "astro": {
+      const names = authors.map((a) => familyInitials(a));
+      const list = names.length > 3 ? `${names[0]}, et al.` : joinAnd(names, "&");
+      return `${list} ${year}, ${journal}, ${volume}, ${page}`;
+    }
+  }
+}
+
+/** A sample paper's journal reference when it is one a physics reference could give (a journal's, parsed). */
+export function journalRefOf(work: Work): JournalRef | null {
+  return work.source === "arxiv" && work.venue ? (parseJournalRefs(work.venue)[0] ?? null) : null;
+}
+
 // ---- the works: the sample's arXiv papers and NBER papers
 
 const yearOfUnix = (seconds: number) => new Date(seconds * 1000).getUTCFullYear();
@@ -360,7 +416,13 @@ export interface ReferenceSet {
 }
 
 /** The whole set: `papers` works (60% arXiv, the many-author papers included), every style each, plus fabricated and near misses. */
-export function buildReferenceSet({ papers = 90, fabricated = 320, nearEach = 24, seed = 31 } = {}): ReferenceSet {
+export function buildReferenceSet({
+  papers = 90,
+  fabricated = 320,
+  nearEach = 24,
+  physicsFabricated = 100,
+  seed = 31,
+} = {}): ReferenceSet {
   const random = mulberry32(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const arxivRecords = loadSampleRecords().filter((r) => r.title.trim().split(/\s+/).length >= 2);
@@ -394,6 +456,51 @@ export function buildReferenceSet({ papers = 90, fabricated = 320, nearEach = 24
         expect: { status: "match", source: work.source, id: work.id },
       });
     }
+
+  // Physics references without a title, for every sample paper whose journal reference parses
+  // (42 of the sample's 611 journal_ref fields are proceedings or books with no journal form).
+  const physicsWorks = arxivRecords.map(arxivWork).flatMap((work) => {
+    const ref = journalRefOf(work);
+    return ref && work.authors.length > 0 ? [{ work, ref }] : [];
+  });
+  physicsWorks.forEach(({ work, ref }, i) => {
+    cases.push({
+      kind: "real",
+      style: "physics",
+      text: formatPhysics(work, ref, PHYSICS_FORMS[i % PHYSICS_FORMS.length]!, work.venue!),
+      expect: { status: "match", source: "arxiv", id: work.id },
+    });
+  });
+  // Fabricated physics references: a paper's real authors with another paper's journal reference,
+  // and a paper's own authors and journal with a page no paper of that volume has.
+  const held = new Set(physicsWorks.map(({ ref }) => `${ref.key}|${ref.volume}`));
+  for (let i = 0; i < Math.min(physicsFabricated, physicsWorks.length); i++) {
+    const { work, ref } = physicsWorks[(i * 37) % physicsWorks.length]!;
+    const other = physicsWorks[(i * 37 + 11) % physicsWorks.length]!;
+    const form = PHYSICS_FORMS[i % PHYSICS_FORMS.length]!;
+    if (other.work.id !== work.id && other.ref.key !== ref.key)
+      cases.push({
+        kind: "near",
+        style: "physics",
+        text: formatPhysics(work, other.ref, form === "inspire" ? "aps" : form, ""),
+        expect: { status: "no_match" },
+        near: { change: "journal-ref-of-another-paper", from: `arxiv:${work.id}`, other: `arxiv:${other.work.id}` },
+      });
+    // A page past the paper's own: no sample paper of that journal and volume starts there.
+    const page = /^\d+$/.test(ref.page) ? String(Number(ref.page) + 1 + (i % 5)) : null;
+    if (
+      page &&
+      held.has(`${ref.key}|${ref.volume}`) &&
+      !physicsWorks.some((p) => p.ref.key === ref.key && p.ref.volume === ref.volume && p.ref.page === page)
+    )
+      cases.push({
+        kind: "near",
+        style: "physics",
+        text: formatPhysics(work, { ...ref, page, pages: page }, form === "inspire" ? "elsevier" : form, ""),
+        expect: { status: "no_match" },
+        near: { change: "page-no-paper-has", from: `arxiv:${work.id}` },
+      });
+  }
 
   // Fabricated: one paper's authors, a title spliced from two other real titles, a plausible year.
   const pool = [...arxivRecords.map(arxivWork), ...nberRecords.slice(0, 6000).map(nberWork)];
@@ -494,10 +601,19 @@ export function referenceSample() {
     .map((w) => w.id);
   const chosen = new Set([...arxiv.map((id) => `arxiv:${id}`), ...nber.map((id) => `nber:${id}`)]);
   const real = cases.filter(
-    (c) => c.kind === "real" && c.expect.status === "match" && chosen.has(`${c.expect.source}:${c.expect.id}`),
+    (c) =>
+      c.kind === "real" &&
+      c.style !== "physics" &&
+      c.expect.status === "match" &&
+      chosen.has(`${c.expect.source}:${c.expect.id}`),
   );
   const fabricated = cases.filter((c) => c.kind === "fabricated").slice(0, 40);
-  const near = cases.filter((c) => c.kind === "near").slice(0, 36);
+  const near = cases.filter((c) => c.kind === "near" && c.style !== "physics").slice(0, 36);
+  // Physics references without a title: every 40th of the real ones (each form), 12 fabricated.
+  const physics = [
+    ...cases.filter((c) => c.kind === "real" && c.style === "physics").filter((_, i) => i % 40 === 0),
+    ...cases.filter((c) => c.kind === "near" && c.style === "physics").slice(0, 12),
+  ];
   const records = loadNberRecords();
   const needed = new Set([
     ...nber,
@@ -507,5 +623,5 @@ export function referenceSample() {
       .map((id) => id.slice(5)),
   ]);
   const nberRows = records.filter((r, i) => needed.has(r.id) || i % 10 === 0);
-  return { cases: [...real, ...fabricated, ...near], nber: nberRows };
+  return { cases: [...real, ...physics, ...fabricated, ...near], nber: nberRows };
 }

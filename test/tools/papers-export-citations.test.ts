@@ -76,9 +76,14 @@ describe("papers_export_citations", () => {
     expect(published!.fields.archiveprefix).toBe("arXiv");
     expect(published!.fields.primaryclass).toBe("hep-ph");
     expect(published!.fields.doi).toBe("10.1103/PhysRevD.76.013009");
-    expect(published!.fields.journal).toBe("Phys.Rev.D76:013009,2007");
+    // arXiv's journal_ref "Phys.Rev.D76:013009,2007" as the journal version's own fields.
+    expect(published!.fields.journal).toBe("Phys. Rev. D");
+    expect(published!.fields.volume).toBe("76");
+    expect(published!.fields.pages).toBe("013009");
     expect(published!.fields.note).toContain("10.48550/arXiv.0704.0001");
     expect(published!.fields.year).toBe("2007");
+    // The month was the preprint's: a published entry gives the journal's year alone.
+    expect(published!.fields.month).toBeUndefined();
     // C. Bal\'azs: the TeX accent survives as the letter it means.
     expect(publishedCsl!.author.map((name: { family: string }) => name.family)).toEqual([
       "Balázs",
@@ -132,10 +137,11 @@ describe("papers_export_citations", () => {
       "report",
     ]);
     expect(items[0]!.DOI).toBe("10.1103/PhysRevD.76.013009");
-    expect(items[0]!["container-title"]).toBe("Phys.Rev.D76:013009,2007");
+    expect(items[0]).toMatchObject({ "container-title": "Phys. Rev. D", volume: "76", page: "013009" });
     expect(items[1]!.DOI).toBe("10.48550/arXiv.acc-phys/9411002");
     expect(items[1]!.number).toBe("arXiv:acc-phys/9411002v1");
-    expect(items[0]!.issued).toEqual({ "date-parts": [[2007, 4]] });
+    expect(items[0]!.issued).toEqual({ "date-parts": [[2007]] });
+    expect(items[0]!["original-date"]).toEqual({ "date-parts": [[2007]] });
     expect(items[3]!.number).toBe("25000");
     expect(items.map((item) => item.id)).toEqual(result.entries.map((entry) => entry.key));
   });
@@ -156,6 +162,9 @@ describe("papers_export_citations", () => {
         expected[i]!.author.map((name: any) => name.family ?? name.literal),
       );
     });
+    // The journal version's fields read back as CSL's (volume and first page from VL and SP).
+    expect(back[0]).toMatchObject({ "container-title": "Phys. Rev. D", volume: "76" });
+    expect(String(back[0]!.page)).toContain("013009");
     // RIS has no preprint type: an arXiv preprint is GEN, which reads back as CSL's "document".
     expect(back.map((item) => item.type)).toEqual([
       "article-journal",
@@ -203,8 +212,9 @@ describe("an export within an agent's budget (issue 32)", () => {
     expect(answer.structuredContent).toBeUndefined();
     expect(answer.content[0]!.text).toBe("1 CSL-JSON entry:");
     const entries = JSON.parse(answer.content[1]!.text);
-    expect(entries[0]["container-title"]).toBe("Nature 522, 68-72 (04 June 2015)");
-    expect(JSON.stringify(answer).split("Nature 522, 68-72")).toHaveLength(2);
+    // "Nature 522, 68-72 (04 June 2015)" as fields.
+    expect(entries[0]).toMatchObject({ "container-title": "Nature", volume: "522", page: "68-72" });
+    expect(JSON.stringify(answer).split("68-72")).toHaveLength(2);
   });
 
   it("keeps 50 IDs under 20,000 tokens in every format, and says which IDs are left for the next call", async () => {

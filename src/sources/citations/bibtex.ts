@@ -1,6 +1,6 @@
 // CitationRecord -> BibTeX. arXiv papers are @misc with eprint/archivePrefix/primaryClass (the
-// fields arXiv's own export and biblatex use), @article when published (journal_ref as journal,
-// the journal's DOI); NBER papers are @techreport as NBER's own export writes them. A comment
+// fields arXiv's own export and biblatex use), @article when published (journal_ref read into
+// journal, volume, number, pages and the year of publication, the journal's DOI); NBER papers are @techreport as NBER's own export writes them. A comment
 // line before each entry says where its data came from.
 import { bibtexText, bibtexVerbatim } from "./latex";
 import type { PersonName } from "./names";
@@ -28,7 +28,13 @@ export function toBibtex(record: CitationRecord, key: string): string {
   let type: string;
   if (record.kind === "arxiv") {
     type = record.publishedAs ? "article" : "misc";
-    if (record.publishedAs) add("journal", bibtexText(record.publishedAs));
+    if (record.journal) {
+      // The journal version's own fields, as a reference manager keeps them; the eprint follows.
+      add("journal", bibtexText(record.journal.name));
+      add("volume", bibtexText(record.journal.volume));
+      add("number", record.journal.issue && bibtexText(record.journal.issue));
+      add("pages", bibtexText([record.journal.firstPage, record.journal.lastPage].filter(Boolean).join("--")));
+    } else if (record.publishedAs) add("journal", bibtexText(record.publishedAs));
   } else {
     type = "techreport";
     add("institution", record.report!.institution);
@@ -36,8 +42,11 @@ export function toBibtex(record: CitationRecord, key: string): string {
     add("series", record.report!.series);
     add("number", record.report!.number);
   }
-  if (record.year !== null) add("year", String(record.year));
-  if (record.month !== null) fields.push(["month", MONTHS[record.month - 1]!]);
+  // A published paper is cited by its year of publication; the month is the preprint's, so it goes.
+  const published = record.journal?.year ?? null;
+  if (published !== null) add("year", String(published));
+  else if (record.year !== null) add("year", String(record.year));
+  if (record.month !== null && published === null) fields.push(["month", MONTHS[record.month - 1]!]);
   if (record.eprint) {
     add("eprint", record.eprint.id);
     add("archivePrefix", "arXiv");

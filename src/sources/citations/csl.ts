@@ -27,7 +27,14 @@ export function toCsl(record: CitationRecord, key: string): CslItem {
     item.number = `arXiv:${record.eprint!.id}${record.eprint!.version === null ? "" : `v${record.eprint!.version}`}`;
     item.archive = "arXiv";
     item.archive_location = record.eprint!.primaryClass;
-    if (record.publishedAs) item["container-title"] = record.publishedAs;
+    if (record.journal) {
+      item["container-title"] = record.journal.name;
+      item.volume = record.journal.volume;
+      if (record.journal.issue) item.issue = record.journal.issue;
+      item.page = [record.journal.firstPage, record.journal.lastPage].filter(Boolean).join("-");
+      if (record.journal.year !== null) item.issued = { "date-parts": [[record.journal.year]] };
+      if (record.year !== null) item["original-date"] = { "date-parts": [[record.year]] };
+    } else if (record.publishedAs) item["container-title"] = record.publishedAs;
     if (record.doi !== record.sourceDoi) notes.push(`arXiv DOI: ${record.sourceDoi}`);
   } else {
     item.publisher = record.report!.institution;

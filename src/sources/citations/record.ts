@@ -5,6 +5,7 @@ import { collaborationOf, PUBLIC_ARXIV } from "../arxiv/paper";
 import type { NberPaperInfo } from "../nber/paper";
 import { PUBLIC_NBER } from "../nber/paper";
 import { splitName, type PersonName } from "./names";
+import { parseJournalRefs } from "../../search/journal-ref";
 
 export interface CitationRecord {
   /** The ID as we answer it: 2401.12345, 2401.12345v2 (pinned), w25000. */
@@ -25,12 +26,47 @@ export interface CitationRecord {
   eprint?: { id: string; version: number | null; primaryClass: string };
   /** The published version: arXiv's journal_ref, NBER's "Published Versions" line. */
   publishedAs: string | null;
+  /** arXiv's journal_ref read as fields (search/journal-ref.ts), when it parses. */
+  journal?: JournalFields;
   /** NBER: series and number. */
   report?: { institution: string; series: string; number: string };
   /** Where the data came from, in words ("arXiv metadata mirror"). */
   source: string;
   /** The collaboration the author list names (BibTeX's collaboration field, as INSPIRE writes it). */
   collaboration?: string;
+}
+
+/** A journal version as a citation's fields. */
+export interface JournalFields {
+  /** As printed: "Phys. Rev. D". */
+  name: string;
+  volume: string;
+  issue: string | null;
+  /** First page or article number, and the last page of a range: "1149--1173" is ["1149", "1173"]. */
+  firstPage: string;
+  lastPage: string | null;
+  /** The year of publication (null when the reference gives none). */
+  year: number | null;
+}
+
+/** arXiv's free-text journal_ref as fields: "Phys.Rev.D76:013009,2007" -> Phys. Rev. D, 76, 013009, 2007. */
+export function journalFields(journalRef: string | null | undefined): JournalFields | undefined {
+  const ref = journalRef ? parseJournalRefs(journalRef)[0] : undefined;
+  if (!ref) return undefined;
+  const [firstPage, lastPage] = ref.pages.split(/-+/);
+  // JHEP and JCAP are numbered by year and issue: INSPIRE cites JHEP 07 (2007) 046 as volume 07.
+  const yearIssue = /^\d{4}-(\d{2})$/.exec(ref.volume);
+  return {
+    name: ref.journal
+      .replace(/\.(?=\S)/g, ". ")
+      .replace(/\s+/g, " ")
+      .trim(),
+    volume: yearIssue ? yearIssue[1]! : ref.volume_written,
+    issue: ref.issue,
+    firstPage: firstPage!,
+    lastPage: lastPage ?? null,
+    year: ref.year,
+  };
 }
 
 /** INSPIRE's rule for large collaborations: more than this many authors, and an entry lists the first and "others". */
@@ -53,6 +89,7 @@ export function fromArxiv(paper: ArxivPaper, pinnedVersion: boolean, source: str
   const named = paper.authors.filter((author) => !ET_AL.test(author.name));
   const journalDoi = paper.doi?.trim().split(/\s+/)[0] ?? null;
   const collaboration = collaborationOf(paper.authors.map((author) => author.name));
+  const journal = journalFields(paper.journal_ref);
   return {
     id: pinnedVersion ? paper.id : paper.base_id,
     kind: "arxiv",
@@ -66,6 +103,7 @@ export function fromArxiv(paper: ArxivPaper, pinnedVersion: boolean, source: str
     url: `${PUBLIC_ARXIV}/abs/${pinnedVersion ? paper.id : paper.base_id}`,
     eprint: { id: paper.base_id, version: pinnedVersion ? paper.version : null, primaryClass: paper.primary_category },
     publishedAs: paper.journal_ref?.trim() || null,
+    ...(journal ? { journal } : {}),
     source,
     ...(collaboration ? { collaboration } : {}),
   };

@@ -14,12 +14,20 @@ export function toRis(record: CitationRecord, key: string): string {
     const text = name.literal ?? [name.family, name.given, name.suffix].filter(Boolean).join(", ");
     if (text) lines.push(line("AU", text));
   }
-  if (record.year !== null) {
+  const published = record.journal?.year ?? null;
+  if (published !== null) lines.push(line("PY", String(published)));
+  else if (record.year !== null) {
     lines.push(line("PY", String(record.year)));
     lines.push(line("DA", `${record.year}/${record.month === null ? "" : String(record.month).padStart(2, "0")}//`));
   }
   if (record.kind === "arxiv") {
-    if (record.publishedAs) lines.push(line("T2", record.publishedAs));
+    if (record.journal) {
+      lines.push(line("T2", record.journal.name));
+      lines.push(line("VL", record.journal.volume));
+      if (record.journal.issue) lines.push(line("IS", record.journal.issue));
+      lines.push(line("SP", record.journal.firstPage));
+      if (record.journal.lastPage) lines.push(line("EP", record.journal.lastPage));
+    } else if (record.publishedAs) lines.push(line("T2", record.publishedAs));
     lines.push(line("PB", "arXiv"));
     lines.push(
       line("M1", `arXiv:${record.eprint!.id}${record.eprint!.version === null ? "" : `v${record.eprint!.version}`}`),
