@@ -28,6 +28,7 @@ export interface JournalRef {
 const YEAR_ISSUE_JOURNALS = new Set(["j high energy phys", "j cosmol astropart phys"]);
 
 const YEAR = String.raw`(?:1[89]\d\d|20\d\d)`;
+const YEAR_ANYWHERE = new RegExp(String.raw`(?<!\d)${YEAR}(?!\d)`, "g");
 const PAGE = String.raw`[A-Za-z]?\d+[A-Za-z]?`;
 const RANGE = String.raw`(?:\s*-{1,2}\s*[A-Za-z]?\d+[A-Za-z]?)?(?:\s*\(R\))?`;
 
@@ -39,12 +40,12 @@ const RANGE = String.raw`(?:\s*-{1,2}\s*[A-Za-z]?\d+[A-Za-z]?)?(?:\s*\(R\))?`;
 const CORES: RegExp[] = [
   // INSPIRE and arXiv: Phys.Rev.D76:013009,2007 · Astrophys.J.663:844-856,2007 · JHEP 0705:034,2007
   new RegExp(
-    String.raw`(?<![\w])(?<sec>[A-Z])?(?<vol>\d{1,5})\s*:\s*(?<page>${PAGE})(?<range>${RANGE})\s*,\s*(?<year>${YEAR})\b`,
+    String.raw`(?<![\w])(?<sec>[A-Z])?(?<vol>\d{1,5})(?!\d)\s*:\s*(?<page>${PAGE})(?<range>${RANGE})\s*,\s*(?<year>${YEAR})\b`,
     "y",
   ),
   // Volume (year) page: Nucl. Phys. B 123 (1977) 45 · Phys. Lett. B 716 (2012) 1 · JHEP 05 (2007) 034
   new RegExp(
-    String.raw`(?<![\w])(?<sec>[A-Z])?(?<vol>\d{1,5})\s*,?\s*\((?<year>${YEAR})\)\s*,?\s*(?:(?:no\.|issue)\s*\d+\s*,?\s*)?(?:pp?\.\s*)?(?<page>${PAGE})(?<range>${RANGE})(?![\w/]|\.\d)`,
+    String.raw`(?<![\w])(?<sec>[A-Z])?(?<vol>\d{1,5})(?!\d)\s*,?\s*\((?<year>${YEAR})\)\s*,?\s*(?:(?:[Nn]o\.?|[Ii]ssue)\s*\d+\s*,?\s*)?(?:pp?\.\s*)?(?<page>${PAGE})(?<range>${RANGE})(?![\w/]|\.\d)`,
     "y",
   ),
   // A journal numbered by year alone: J. Stat. Mech. (2007) P07022 · J. Stat. Mech. P04012 (2007)
@@ -52,12 +53,12 @@ const CORES: RegExp[] = [
   new RegExp(String.raw`(?<![\w])(?<page>[A-Z]\d{4,6})\s*\((?<year>${YEAR})\)`, "y"),
   // Vol., no., pages: Applicable Analysis, Volume 86, Issue 9, 2007, pp. 1117-1126 · vol 104, 073536 (2008)
   new RegExp(
-    String.raw`(?<![\w])vol(?:ume|\.)?\s*(?<vol>\d{1,5})\s*(?:\((?<year0>${YEAR})\))?\s*,?\s*(?:(?:issue|no\.?|number|nr\.?)\s*(?<issue>\d{1,4})\s*,?\s*)?(?:\(?(?<year>${YEAR})\)?\s*,?\s*)?(?:pp?\.?|pages?|article(?: no\.?| number)?)?\s*(?<page>${PAGE})(?<range>${RANGE})(?![\w/])`,
+    String.raw`(?<![\w])vol(?:ume|\.)?\s*(?<vol>\d{1,5})(?!\d)\s*(?:\((?<year0>${YEAR})\))?\s*,?\s*(?:(?:issue|no\.?|number|nr\.?)\s*(?<issue>\d{1,4})\s*,?\s*)?(?:\(?(?<year>${YEAR})\)?\s*,?\s*)?(?:pp?\.?|pages?|article(?: no\.?| number)?)?\s*(?<page>${PAGE})(?<range>${RANGE})(?![\w/])`,
     "iy",
   ),
   // Volume, page (year): Phys. Rev. D 76, 013009 (2007) · ApJ 663, 844 · Econometrica, 47(2), 263-291 · New J. Phys. 9 206 (2007)
   new RegExp(
-    String.raw`(?<![\w])(?<sec>[A-Z])?(?<vol>\d{1,5})\s*(?:\((?<issue>\d{1,4}(?:[-/]\d{1,4})?)\))?\s*(?:,|:|\s)\s*(?:pp?\.\s*)?(?<page>${PAGE})(?<range>${RANGE})(?:\s*\((?<year>${YEAR})\)|\s*,\s*(?<year2>${YEAR})\b)?(?![\w/]|\.\d)`,
+    String.raw`(?<![\w])(?<sec>[A-Z])?(?<vol>\d{1,5})(?!\d)\s*(?:\((?<issue>\d{1,4}(?:[-/]\d{1,4})?)\))?\s*(?:,|:|\s)\s*(?:pp?\.\s*)?(?<page>${PAGE})(?<range>${RANGE})(?:\s*\((?<year>${YEAR})\)|\s*,\s*(?<year2>${YEAR})\b)?(?![\w/]|\.\d)`,
     "y",
   ),
 ];
@@ -71,6 +72,8 @@ function journalToken(token: string): boolean {
   const bare = token.replace(/[.,:;]+$/, "");
   if (bare === "" || /\d/.test(bare)) return /^[A-Z]\d*$/.test(bare) || bare === "&";
   const lower = bare.toLowerCase();
+  // "Vol." belongs to the numbers, not the journal's name.
+  if (/^(?:vol|volume|v|no|nr|issue)$/.test(lower)) return false;
   if (OMITTED_WORDS.has(lower) || lower === "&" || lower === "-") return true;
   if (!/^[\p{L}&'’.-]+$/u.test(bare)) return false;
   // A sentence's last word ("... decision under risk.") ends the journal; an abbreviation does not.
@@ -90,7 +93,8 @@ function isAbbreviation(word: string): boolean {
 function journalBefore(text: string): string {
   // Cut at what cannot be inside a journal's name (a quote, a bracket), then at the last comma
   // or period-space that closes another part of the reference.
-  let head = text.replace(/[\s,:;-]+$/, "");
+  // A year between the journal and its volume ("Annals of Applied Probability 2007, Vol. 17") is not the journal's.
+  let head = text.replace(/[\s,:;-]+$/, "").replace(/[\s,]+\(?(?:1[89]|20)\d\d\)?$/, "");
   const hard = Math.max(
     ...['"', "“", "”", "(", ")", "[", "]", ";", "«", "»", "'", "’"].map((c) => head.lastIndexOf(c)),
   );
@@ -101,8 +105,17 @@ function journalBefore(text: string): string {
   const kept: string[] = [];
   for (let i = tokens.length - 1; i >= 0; i--) {
     const token = tokens[i]!;
-    // A title's last word before the journal ("... decision under risk. Econometrica").
-    if (kept.length > 0 && /[\p{Ll}]{4,}[.?!]$/u.test(token) && !isAbbreviation(token.replace(/[.?!]$/, ""))) break;
+    // A title's last word before the journal ("... decision under risk. Econometrica"): a word
+    // ending a sentence, after a word that is not itself abbreviated ("Spectrosc. Radiat." is a
+    // journal's; "Under Risk." a title's).
+    const before = tokens[i - 1];
+    if (
+      kept.length > 0 &&
+      /[\p{Ll}]{4,}[.?!]$/u.test(token) &&
+      !isAbbreviation(token.replace(/[.?!]$/, "")) &&
+      (/^\p{Ll}/u.test(token) || (before !== undefined && !/\.$/.test(before)))
+    )
+      break;
     if (!journalToken(token)) break;
     kept.unshift(token);
     if (kept.length >= 12) break;
@@ -195,8 +208,10 @@ export function parseJournalRefs(raw: string): JournalRef[] {
       const written = groups.vol ?? yearText;
       if (!written) continue;
       let volume = stripZeros(written);
+      // The astronomy journals' order puts the year before the journal: "Stahn, C. 2007, JHEP, 05, 034".
+      const yearBefore = [...text.slice(0, at).matchAll(YEAR_ANYWHERE)].at(-1)?.[0];
       if (YEAR_ISSUE_JOURNALS.has(key)) {
-        const numbered = yearIssueVolume(written, year);
+        const numbered = yearIssueVolume(written, year ?? (yearBefore ? Number(yearBefore) : null));
         if (!numbered) continue;
         volume = numbered.volume;
         year = numbered.year;
@@ -204,7 +219,8 @@ export function parseJournalRefs(raw: string): JournalRef[] {
       // A year read as a volume ("(2007) 034" inside a longer phrase) is not a journal reference.
       if (/^(?:19|20)\d\d$/.test(written) && !groups.page) continue;
       const page = stripZeros(groups.page!);
-      if (/^(?:19|20)\d\d$/.test(page) && year === null && core === VOLUME_PAGE) continue;
+      // "76, 2007" is a volume and a year, unless the reference gave its year before the journal.
+      if (/^(?:19|20)\d\d$/.test(page) && year === null && core === VOLUME_PAGE && !yearBefore) continue;
       key = key.replace(/\s+/g, " ").trim();
       const id = `${key}|${volume}|${page}`;
       if (!seen.has(id)) {
