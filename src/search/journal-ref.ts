@@ -268,7 +268,8 @@ export function journalRefTokens(ref: JournalRef): { pages: string[]; volumes: s
   const page = ref.page.toLowerCase();
   const written = ref.pages.split("-")[0]!.toLowerCase();
   const pages = [written, page];
-  if (/^\d+$/.test(page)) pages.push(page.padStart(3, "0"), page.padStart(6, "0"));
+  // Zero-padded article numbers, and "pp77" written without a space.
+  if (/^\d+$/.test(page)) pages.push(page.padStart(3, "0"), page.padStart(6, "0"), `p${page}`, `pp${page}`);
   const volumes = [ref.volume_written, ref.volume];
   const section = / ([a-z])$/.exec(ref.key)?.[1];
   if (section) volumes.push(`${section}${ref.volume}`);
