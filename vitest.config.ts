@@ -32,6 +32,7 @@ export default defineConfig(async () => {
             ARXIV_CONTENT_REQUEST_DELAY_MS: "50",
             NBER_REQUEST_DELAY_MS: "50",
             OPENALEX_REQUEST_DELAY_MS: "5",
+            CROSSREF_REQUEST_DELAY_MS: "5",
             // In-process, departures and arrivals are microseconds apart; bench:gate measures the default margin.
             CRAWL_GATE_MARGIN_MS: "5",
             ARXIV_API_TIMEOUT_MS: "2000",

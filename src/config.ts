@@ -95,6 +95,24 @@ const configSchema = z.object({
     .min(0)
     .max(30 * 86400)
     .default(86400),
+  CROSSREF_BASE_URL: baseUrl.default("https://api.crossref.org"),
+  /** off: references outside arXiv and NBER are not looked up in Crossref (the answer says so in tried). */
+  CROSSREF_ENABLED: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
+  /** A contact address sent as mailto= so that Crossref serves us from its polite pool (10 a second, not 5). */
+  CROSSREF_MAILTO: z.email().optional(),
+  /** Crossref's public pool allows 5 requests a second, one at a time; we send at most one per this spacing, across isolates. */
+  CROSSREF_REQUEST_DELAY_MS: millis(250),
+  CROSSREF_TIMEOUT_MS: millis(8000),
+  /** How long a Crossref answer (a work, a reference's candidates, an unknown DOI) is reused from D1. */
+  CROSSREF_CACHE_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(90 * 86400)
+    .default(7 * 86400),
   ARXIV_REQUEST_DELAY_MS: millis(3000),
   ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: millis(3000),
   ARXIV_CONTENT_REQUEST_DELAY_MS: millis(1000),
@@ -247,7 +265,7 @@ export type ConfigVars = Partial<Record<ConfigVariable, string>>;
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(configSchema.shape);
 
 /** The upstreams we talk to. Gates are keyed by these names, never by URL host. */
-export const UPSTREAMS = ["arxiv-api", "arxiv-oai", "arxiv-content", "ar5iv", "nber", "openalex"] as const;
+export const UPSTREAMS = ["arxiv-api", "arxiv-oai", "arxiv-content", "ar5iv", "nber", "openalex", "crossref"] as const;
 export type Upstream = (typeof UPSTREAMS)[number];
 
 export interface UpstreamSettings {
@@ -310,6 +328,13 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
         delayMs: config.OPENALEX_REQUEST_DELAY_MS,
         timeoutMs: config.OPENALEX_TIMEOUT_MS,
         gate: "openalex",
+      };
+    case "crossref":
+      return {
+        baseUrl: config.CROSSREF_BASE_URL,
+        delayMs: config.CROSSREF_REQUEST_DELAY_MS,
+        timeoutMs: config.CROSSREF_TIMEOUT_MS,
+        gate: "crossref",
       };
   }
 }

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { renderLanding } from "../landing";
 import { TOOLS } from "../mcp/registry";
+import { crossrefStatus } from "../sources/crossref/client";
 import { openAlexAllowance } from "../sources/openalex/client";
 import { readStoreHealth } from "../store/status";
 import { appContextOf, mirrorShardsOf } from "./identity";
@@ -10,12 +11,20 @@ import { SERVER_NAME, SERVER_VERSION } from "../version";
 export const siteRoutes = new Hono<{ Bindings: Env }>();
 
 // Mirror progress for anyone: records, pages, rate, started/finished, last error; and what is
-// left of today's paid upstream allowance (OpenAlex's list calls).
+// left of today's paid upstream allowance (OpenAlex's list calls); the external reference sources.
 siteRoutes.get("/status", async (c) => {
   const store = await readStoreHealth(c.env.DB, mirrorShardsOf(c));
   const allowances = store.reachable ? { openalex: await openAlexAllowance(appContextOf(c)).catch(() => null) } : {};
+  // Crossref: on or off, the pool asked for, the limits its last answer stated, this isolate's calls today.
+  const external = { crossref: crossrefStatus(appContextOf(c)) };
   return c.json(
-    { name: SERVER_NAME, version: SERVER_VERSION, ...store, upstream_allowances: allowances },
+    {
+      name: SERVER_NAME,
+      version: SERVER_VERSION,
+      ...store,
+      upstream_allowances: allowances,
+      external_sources: external,
+    },
     store.reachable ? 200 : 503,
   );
 });

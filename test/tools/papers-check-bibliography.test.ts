@@ -1,6 +1,7 @@
 // papers_check_bibliography against the mirror seeded with the real sample records and NBER rows:
 // a whole bibliography in one call, in each format, with a verdict per entry, progress while it
-// works, nothing asked upstream, an answer within its token budget, and hostile input typed.
+// works, nothing asked upstream for what the mirrors hold (Crossref for the rest), an answer within
+// its token budget, and hostile input typed.
 
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -65,7 +66,7 @@ describe("papers_check_bibliography", () => {
       "unreadable",
       "unreadable",
     ]);
-    expect(result.summary).toEqual({ entries: 7, verified: 2, differs: 2, not_found: 1, unreadable: 2 });
+    expect(result.summary).toEqual({ entries: 7, verified: 2, differs: 2, not_found: 1, unchecked: 0, unreadable: 2 });
     const [first, second, third, fourth, fifth, sixth, seventh] = result.entries;
     expect(first).toMatchObject({ id: "arxiv:0704.0001" });
     // The corrected entry is written from the record, and it is BibTeX a parser reads.
@@ -79,7 +80,9 @@ describe("papers_check_bibliography", () => {
     expect(fifth!.tried!.length).toBeGreaterThan(0);
     expect(sixth!.why).toMatch(/BibTeX that cannot be read/);
     expect(seventh!.why).toMatch(/at most 5000/);
-    expect(await upstreamHits()).toEqual([]);
+    // The mirrors verified the others; the entry not found and the one that differs (a near miss,
+    // not a match) were then asked of Crossref, and of nothing else.
+    expect((await upstreamHits()).map((hit) => hit.path.split("?")[0])).toEqual(["/crossref/works", "/crossref/works"]);
   });
 
   it("reads a numbered plain list, RIS and CSL-JSON", async () => {
@@ -191,5 +194,42 @@ describe("papers_check_bibliography", () => {
       if (result.isError) expect(toolError(result).reason).toBe("invalid_argument");
       else expect((result.structuredContent as unknown as Checked).summary.verified).toBe(0);
     }
+  });
+});
+
+describe("papers_check_bibliography with works outside arXiv and NBER (Crossref, recorded answers)", () => {
+  beforeEach(async () => {
+    await seedMirror();
+  });
+
+  it("verifies a journal article through Crossref with its own BibTeX, and tells not_found from unchecked", async () => {
+    const result = await check({
+      bibliography: [
+        `[1] C. Balázs, E. L. Berger, P. M. Nadolsky, and C.-P. Yuan, "${DIPHOTON}," Phys. Rev. D 76, 013009 (2007).`,
+        "[2] D. Tkaczyk, P. Szostek, M. Fedoryszak, P. J. Dendek, and Bolikowski, “CERMINE: automatic extraction of structured metadata from scientific literature,” International Journal on Document Analysis and Recognition (IJDAR), vol. 18, no. 4, pp. 317–335, 2015.",
+        "[3] Q. Nobody and R. Noone, “A theory of everything that was never written,” Journal of Imaginary Results, vol. 1, pp. 1–2, 2011.",
+        "[4] A. Author, “Some work,” doi:10.5555/fake.503, 2019.",
+      ].join("\n"),
+    });
+    expect(result.entries.map((entry) => entry.verdict)).toEqual(["verified", "verified", "not_found", "unchecked"]);
+    expect(result.summary).toMatchObject({ verified: 2, not_found: 1, unchecked: 1 });
+    expect(result.entries[1]!.id).toBe("crossref:10.1007/s10032-015-0249-8");
+    const bib = parseBibtex(result.entries[1]!.bibtex!);
+    expect(bib.entries[0]!.type).toBe("article");
+    expect(bib.entries[0]!.properties).toMatchObject({
+      journal: "International Journal on Document Analysis and Recognition (IJDAR)",
+      volume: "18",
+      pages: "317--335",
+      year: "2015",
+      doi: "10.1007/s10032-015-0249-8",
+    });
+    expect(result.entries[2]!.tried!.join(" ")).toContain("Crossref (query.bibliographic): 0 candidates");
+    expect((result.entries[3] as { unchecked?: unknown }).unchecked).toEqual([
+      { source: "crossref", reason: "upstream_unavailable", retry_after_ms: null },
+    ]);
+    // The arXiv paper came from the mirror: Crossref was asked for the other three only.
+    const hits = await upstreamHits();
+    expect(hits.every((hit) => hit.path.startsWith("/crossref/"))).toBe(true);
+    expect(hits).toHaveLength(3);
   });
 });

@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { upsertMirror } from "../../src/store/nber-mirror";
-import { callTool, resetUpstream, toolError, upstreamHits } from "../helpers";
+import { callTool, callToolWith, resetUpstream, statusJson, toolError, upstreamHits } from "../helpers";
 import { seedMirror } from "../mirror/driver";
 import { MINIMUM_WAGE_PAPER } from "../support/nber";
 
@@ -166,7 +166,11 @@ describe("papers_resolve_reference on the reference set (a sample; npm run bench
     const styles = new Set(sample.cases.filter((c) => c.kind === "real").map((c) => c.style));
     expect(styles.size).toBe(16);
     const wrong: string[] = [];
-    for (const c of sample.cases) {
+    // Real references first: the mirrors hold them, so nothing is asked of any upstream.
+    const ordered = [...sample.cases].sort((a, b) => Number(a.kind !== "real") - Number(b.kind !== "real"));
+    let hitsAfterReal: unknown[] | null = null;
+    for (const c of ordered) {
+      if (c.kind !== "real" && hitsAfterReal === null) hitsAfterReal = await upstreamHits();
       const result = await resolve({ reference: c.text });
       const top = result.matches[0] ? `${result.matches[0].source}:${result.matches[0].id}` : null;
       const expected = c.expect.status === "match" ? `${c.expect.source}:${c.expect.id}` : null;
@@ -178,8 +182,11 @@ describe("papers_resolve_reference on the reference set (a sample; npm run bench
     expect(wrong).toEqual([]);
     expect(sample.cases.filter((c) => c.kind === "real").length).toBeGreaterThanOrEqual(90);
     expect(sample.cases.filter((c) => c.kind === "fabricated").length).toBe(40);
-    // The mirrors answered every one of them.
-    expect(await upstreamHits()).toEqual([]);
+    // The mirrors answered every real one; the others were then asked of Crossref alone.
+    expect(hitsAfterReal).toEqual([]);
+    const hits = await upstreamHits();
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.filter((hit) => !hit.path.startsWith("/crossref/works?query.bibliographic="))).toEqual([]);
   });
 
   it("says which paper an identifier names when the rest of the reference names another", async () => {
@@ -360,5 +367,115 @@ describe("papers_resolve_reference on physics references without a title (author
         "G. Gour and N. R. Wallach. Entanglement of subspaces and error correcting codes. Phys. Rev. A 76, 042309 (2007).",
     });
     expect(result.matches[0]).toMatchObject({ id: "0704.0251", agreed: { title: "exact", year: "agree" } });
+  });
+});
+
+describe("papers_resolve_reference outside arXiv and NBER (Crossref, recorded answers)", () => {
+  beforeEach(async () => {
+    await seedMirror();
+  });
+
+  type Resolved = Awaited<ReturnType<typeof resolve>> & {
+    unchecked: { source: string; reason: string; retry_after_ms: number | null }[];
+  };
+  const resolveAll = (args: Record<string, unknown>) => resolve(args) as Promise<Resolved>;
+
+  it("verifies a journal article from its free text against Crossref's candidates, never on Crossref's score", async () => {
+    const result = await resolveAll({
+      reference:
+        "D. Tkaczyk, P. Szostek, M. Fedoryszak, P. J. Dendek, and Bolikowski, “CERMINE: automatic extraction of structured metadata from scientific literature,” International Journal on Document Analysis and Recognition (IJDAR), vol. 18, no. 4, pp. 317–335, 2015.",
+    });
+    expect(result.status).toBe("match");
+    expect(result.matches[0]).toMatchObject({
+      source: "crossref",
+      id: "10.1007/s10032-015-0249-8",
+      agreed: { title: "exact", authors: "agree", year: "agree" },
+    });
+    expect((result.matches[0] as { venue?: unknown }).venue).toMatchObject({
+      container: "International Journal on Document Analysis and Recognition (IJDAR)",
+      volume: "18",
+      page: "317-335",
+    });
+    // The second candidate shares the first words of the title ("CERMINE -- Automatic Extraction of
+    // Metadata and References ..."), Crossref scores it 120: its title is not the one cited.
+    expect(result.matches.map((m) => m.id)).not.toContain("10.1109/das.2014.63");
+    expect(result.tried.join(" ")).toContain("Crossref (query.bibliographic): 5 candidates");
+    expect((await upstreamHits()).map((hit) => hit.path.split("?")[0])).toEqual(["/crossref/works"]);
+  });
+
+  it("does not take Crossref's top candidate for a reference it does not verify", async () => {
+    // The same recorded list, but the cited title is another paper's: no candidate's title is in it.
+    const result = await resolveAll({
+      reference:
+        "D. Tkaczyk, CERMINE: automatic extraction of structured metadata from scientific literature of the future, a survey. Unpublished, 2031.",
+    });
+    expect(result.matches.filter((m) => m.source === "crossref" && m.agreed.title !== "exact")).toEqual([]);
+  });
+
+  it("looks up a journal DOI the mirror does not hold, and a physics reference without a title by its authors", async () => {
+    const byDoi = await resolveAll({ reference: "Herdman et al., doi:10.1103/PhysRevB.89.140501" });
+    expect(byDoi.matches[0]).toMatchObject({
+      source: "crossref",
+      id: "10.1103/physrevb.89.140501",
+      confidence: 0.99,
+      agreed: { exact_identifier: "DOI 10.1103/PhysRevB.89.140501" },
+    });
+    // The recording of this DOI kept Crossref's headers: /status shows the pool and limits it stated.
+    const plos = await resolveAll({
+      reference:
+        "Sadasivan S, Pond BB, Pani AK, et al. Methylphenidate exposure induces dopamine neuron loss and activation of microglia in the basal ganglia of mice. PLoS One. 2012;7(3):e33693. doi:10.1371/journal.pone.0033693",
+    });
+    expect(plos.matches[0]).toMatchObject({ source: "crossref", agreed: { title: "exact", authors: "agree" } });
+    const status = await statusJson();
+    expect(status.external_sources.crossref).toMatchObject({
+      enabled: true,
+      pool_requested: "public",
+      limits_seen: { pool: "public", rate_limit: "5", rate_interval: "1s", concurrency: "1" },
+    });
+    expect(status.external_sources.crossref.isolate_calls_today).toBeGreaterThanOrEqual(2);
+    const unknown = await resolveAll({ reference: "Somebody et al., A paper, doi:10.1371/notarealdoi (2020)." });
+    expect(unknown.status).toBe("no_match");
+    expect(unknown.unchecked).toEqual([]);
+    expect(unknown.tried.join(" ")).toContain("Crossref DOI 10.1371/notarealdoi: no such DOI");
+  });
+
+  it("says unchecked, never no_match alone, when Crossref rate-limits, fails or answers garbage, and caches none of it", async () => {
+    for (const [doi, reason] of [
+      ["10.5555/fake.503", "upstream_unavailable"],
+      ["10.5555/fake.truncated", "upstream_malformed"],
+      ["10.5555/fake.endless", "upstream_malformed"],
+    ] as const) {
+      const result = await resolveAll({ reference: `A. Author, Some work, doi:${doi} (2019).` });
+      expect(result.status).toBe("no_match");
+      expect(result.unchecked[0], doi).toMatchObject({ source: "crossref", reason });
+    }
+    // Last: a 429 cools the crossref gate down for its Retry-After, and the next lookups wait it out.
+    const limited = await resolveAll({ reference: "A. Author, Some work, doi:10.5555/fake.429 (2019)." });
+    expect(limited.status).toBe("no_match");
+    expect(limited.unchecked).toEqual([{ source: "crossref", reason: "rate_limited", retry_after_ms: 7000 }]);
+    const during = await resolveAll({ reference: "A. Author, Other work, doi:10.1371/notarealdoi (2019)." });
+    expect(during.unchecked[0]).toMatchObject({ source: "crossref", reason: "rate_limited" });
+    expect(during.unchecked[0]!.retry_after_ms).toBeGreaterThan(0);
+    const cached = await env.DB.prepare("SELECT key FROM api_cache WHERE key LIKE 'crossref:%fake%'").all();
+    expect(cached.results).toEqual([]);
+  });
+
+  it("asks nothing of Crossref when the mirrors hold the paper, or when CROSSREF_ENABLED is false", async () => {
+    await resolveAll({
+      reference:
+        "C. Balázs, E. L. Berger, P. M. Nadolsky, and C.-P. Yuan. Calculation of prompt diphoton production cross sections at Tevatron and LHC energies. Phys. Rev. D 76, 013009 (2007).",
+    });
+    expect(await upstreamHits()).toEqual([]);
+    const off = await callToolWith(
+      "papers_resolve_reference",
+      {
+        reference:
+          "Kahneman, D., & Tversky, A. (1979). Prospect theory: An analysis of decision under risk. Econometrica, 47(2), 263-291.",
+      },
+      { CROSSREF_ENABLED: "false" },
+    );
+    expect(off.result.structuredContent.status).toBe("no_match");
+    expect(off.result.structuredContent.tried).toContain("Crossref: not asked (CROSSREF_ENABLED=false)");
+    expect(await upstreamHits()).toEqual([]);
   });
 });

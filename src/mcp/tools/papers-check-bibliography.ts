@@ -13,10 +13,10 @@ export const papersCheckBibliography = defineTool({
   name: "papers_check_bibliography",
   title: "Check a bibliography",
   useWhen:
-    "check a whole bibliography (.bib, RIS, CSL-JSON or a list) in one call: each entry verified, differs, not_found or unreadable.",
+    "check a whole bibliography (.bib, RIS, CSL-JSON or a list) in one call: each entry verified, differs, not_found, unchecked or unreadable.",
   description:
-    `Checks up to ${MAX_ENTRIES} references against arXiv and NBER: each verified (with ` +
-    `BibTeX), differs (which fields), not_found (what was tried) or unreadable.`,
+    `Checks up to ${MAX_ENTRIES} references against arXiv, NBER and Crossref: each verified (with ` +
+    `BibTeX), differs (which fields), not_found (what was tried), unchecked (retry later) or unreadable.`,
   input: z.object({
     bibliography: z.string().min(1).max(MAX_BIBLIOGRAPHY_CHARS).describe(".bib, RIS, CSL-JSON or one per line"),
     format: z.enum(["bibtex", "ris", "csl-json", "text"]).optional().describe("default: detected"),
@@ -30,13 +30,14 @@ export const papersCheckBibliography = defineTool({
       verified: z.number(),
       differs: z.number(),
       not_found: z.number(),
+      unchecked: z.number(),
       unreadable: z.number(),
     }),
     entries: z
       .array(
         z.object({
           n: z.number(),
-          verdict: z.enum(["verified", "differs", "not_found", "unreadable"]),
+          verdict: z.enum(["verified", "differs", "not_found", "unchecked", "unreadable"]),
           id: z.string().optional(),
           title: z.string().optional(),
           confidence: z.number().optional(),
@@ -45,6 +46,9 @@ export const papersCheckBibliography = defineTool({
             .optional(),
           bibtex: z.string().optional(),
           tried: z.array(z.string()).optional(),
+          unchecked: z
+            .array(z.object({ source: z.string(), reason: z.string(), retry_after_ms: z.number().nullable() }))
+            .optional(),
           why: z.string().optional(),
           duplicate_of: z.number().optional(),
         }),
@@ -69,7 +73,7 @@ function renderCheck(result: BibliographyCheck): string {
   const s = result.summary;
   const lines = [
     `${s.entries} entries (${result.format})${result.entries.length < s.entries ? `, ${result.entries.length} here` : ""}: ` +
-      `${s.verified} verified, ${s.differs} differs, ${s.not_found} not_found, ${s.unreadable} unreadable`,
+      `${s.verified} verified, ${s.differs} differs, ${s.not_found} not_found, ${s.unchecked} unchecked, ${s.unreadable} unreadable`,
   ];
   for (const entry of result.entries) {
     const head = `[${entry.n}] ${entry.verdict}${entry.duplicate_of ? ` (same as [${entry.duplicate_of}])` : ""}`;
@@ -80,6 +84,10 @@ function renderCheck(result: BibliographyCheck): string {
           `${entry.differences!.map((d) => `${d.field}: cited ${d.cited ?? "-"}, record ${d.record ?? "-"}`).join("; ")}`,
       );
     else if (entry.verdict === "not_found") lines.push(`${head}: tried ${entry.tried!.join("; ")}`);
+    else if (entry.verdict === "unchecked")
+      lines.push(
+        `${head}: could not ask ${entry.unchecked!.map((u) => `${u.source} (${u.reason})`).join(", ")}; tried ${entry.tried!.join("; ")}`,
+      );
     else lines.push(`${head}: ${entry.why}`);
     if (entry.bibtex) lines.push(entry.bibtex);
   }

@@ -3,7 +3,7 @@ import { MAX_REFERENCE_CHARS, referenceInput, resolveReference } from "../../sou
 import { defineTool } from "../tool";
 
 export const candidateSchema = z.object({
-  source: z.enum(["arxiv", "nber"]),
+  source: z.enum(["arxiv", "nber", "crossref"]),
   id: z.string(),
   title: z.string(),
   authors: z.array(z.string()),
@@ -20,8 +20,19 @@ export const candidateSchema = z.object({
     year: z.enum(["agree", "close", "disagree", "absent"]),
     year_cited: z.number().nullable(),
     exact_identifier: z.string().nullable(),
+    journal_ref: z.string().nullable(),
   }),
   how: z.string(),
+  venue: z
+    .object({
+      type: z.string().nullable(),
+      container: z.string().nullable(),
+      volume: z.string().nullable(),
+      issue: z.string().nullable(),
+      page: z.string().nullable(),
+      publisher: z.string().nullable(),
+    })
+    .optional(),
 });
 const candidate = candidateSchema;
 
@@ -30,7 +41,7 @@ export const papersResolveReference = defineTool({
   title: "Resolve a reference",
   useWhen: "check a reference before trusting it: the real paper it names, or no_match.",
   description:
-    "Any-style reference or BibTeX/RIS/CSL-JSON entry -> the arXiv or NBER paper and what agreed, or no_match.",
+    "Any-style reference or BibTeX/RIS/CSL-JSON entry -> the arXiv, NBER or Crossref work and what agreed, or no_match.",
   input: z.object({
     reference: z.string().min(1).max(MAX_REFERENCE_CHARS).optional().describe("the entry as text"),
     title: z.string().max(1000).optional().describe("or its fields"),
@@ -46,6 +57,9 @@ export const papersResolveReference = defineTool({
     conflict: z.string().nullable(),
     parsed: z.looseObject({}),
     tried: z.array(z.string()),
+    unchecked: z.array(
+      z.object({ source: z.enum(["crossref"]), reason: z.string(), retry_after_ms: z.number().nullable() }),
+    ),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [],
@@ -62,7 +76,9 @@ export const papersResolveReference = defineTool({
       result.status === "match"
         ? result.matches.map(line)
         : [
-            "no_match: no paper in arXiv or NBER matches this reference.",
+            result.unchecked.length > 0
+              ? `no_match in what could be searched; unchecked: ${result.unchecked.map((u) => `${u.source} (${u.reason})`).join(", ")}.`
+              : "no_match: no paper in arXiv, NBER or Crossref matches this reference.",
             ...result.near_misses.map((c) => `not a match: ${line(c)}`),
           ];
     if (result.conflict) head.push(`conflict: ${result.conflict}`);

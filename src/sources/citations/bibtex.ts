@@ -3,8 +3,9 @@
 // journal, volume, number, pages and the year of publication, the journal's DOI); NBER papers are @techreport as NBER's own export writes them. A comment
 // line before each entry says where its data came from.
 import { bibtexText, bibtexVerbatim } from "./latex";
-import type { PersonName } from "./names";
+import { type PersonName, splitName } from "./names";
 import type { CitationRecord } from "./record";
+import type { Candidate } from "./resolve-score";
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
@@ -67,4 +68,51 @@ function note(record: CitationRecord): string | null {
     parts.push(`arXiv DOI: ${bibtexVerbatim(record.sourceDoi!)}`);
   if (record.kind === "nber" && record.publishedAs) parts.push(`Published as: ${bibtexText(record.publishedAs)}`);
   return parts.length > 0 ? parts.join(". ") : null;
+}
+
+/** Crossref's work types as BibTeX entry types. */
+const WORK_TYPES: Record<string, string> = {
+  "journal-article": "article",
+  "proceedings-article": "inproceedings",
+  "book-chapter": "incollection",
+  book: "book",
+  monograph: "book",
+  "edited-book": "book",
+  report: "techreport",
+  dissertation: "phdthesis",
+  "posted-content": "misc",
+};
+
+/** A work outside the mirrors (a Crossref match) as BibTeX, from the fields its source gave. */
+export function workToBibtex(work: Candidate): string {
+  const venue = work.venue;
+  const type = WORK_TYPES[venue?.type ?? ""] ?? "misc";
+  const fields: [string, string][] = [];
+  const add = (name: string, value: string | null | undefined) => {
+    if (value) fields.push([name, `{${value}}`]);
+  };
+  const family = work.authors[0] ? splitName(work.authors[0]).family : "anon";
+  const key = `${
+    family
+      .normalize("NFKD")
+      .replace(/[^A-Za-z]/g, "")
+      .toLowerCase() || "anon"
+  }${work.year ?? ""}`;
+  add("title", bibtexText(work.title, { title: true }));
+  add(
+    "author",
+    [
+      ...work.authors.slice(0, 10).map((name) => bibtexName(splitName(name))),
+      ...(work.authors_total > 10 ? ["others"] : []),
+    ].join(" and "),
+  );
+  const container = venue?.container && bibtexText(venue.container);
+  if (type !== "book") add(type === "article" ? "journal" : "booktitle", container);
+  add("volume", venue?.volume && bibtexText(venue.volume));
+  add("number", venue?.issue && bibtexText(venue.issue));
+  add("pages", venue?.page && bibtexText(venue.page.replace(/-+/, "--")));
+  add("publisher", type === "book" || type === "incollection" ? venue?.publisher && bibtexText(venue.publisher) : null);
+  if (work.year !== null) add("year", String(work.year));
+  add("doi", work.doi && bibtexVerbatim(work.doi));
+  return `% ${work.doi}: from Crossref\n@${type}{${key},\n${fields.map(([n, v]) => `  ${n} = ${v}`).join(",\n")}\n}`;
 }

@@ -1,26 +1,31 @@
 // papers_check_bibliography behind the tool: every entry of a bibliography (.bib, RIS, CSL-JSON or
 // a plain list) resolved like papers_resolve_reference, then judged against the record:
 // verified (with a BibTeX entry written from the record), differs (which fields, with the
-// record's values), not_found (what was tried) or unreadable (why). The arXiv IDs of all entries
-// are looked up in one go, so a bibliography whose papers the mirrors hold asks no upstream.
+// record's values), not_found (what was tried: the mirrors and Crossref), unchecked (a source
+// that could not be asked, and when to retry) or unreadable (why). The arXiv IDs of all entries
+// are looked up in one go, so a bibliography whose papers the mirrors hold asks no upstream; the
+// rest go to Crossref through its crawl gate, within the call's time budget.
 import { PapersError } from "../../errors";
 import { noProgress, throttled, type ReportProgress } from "../../progress";
 import { estimateTokens } from "../text/tokens";
-import { toBibtex } from "./bibtex";
+import { toBibtex, workToBibtex } from "./bibtex";
 import { type BibliographyFormat, readBibliography, type ReadEntry } from "./entry-formats";
 import { lookupRecords } from "./export";
 import { identifiersIn } from "./identifiers";
 import { assignKeys } from "./keys";
 import { citedAuthors } from "./record";
 import { type Candidate, lookupArxiv, resolveReference } from "./resolve";
+import type { Unchecked } from "./resolve-external";
 import { mapLimited } from "./map-limited";
 import type { AppContext } from "../../context";
 
 export const MAX_ENTRIES = 200;
 export const MAX_BIBLIOGRAPHY_CHARS = 250_000;
 const RESOLVE_CONCURRENCY = 6;
+/** Lookups outside the mirrors stop this long after a call starts; the entries left are unchecked. */
+export const EXTERNAL_BUDGET_MS = 20_000;
 
-export type Verdict = "verified" | "differs" | "not_found" | "unreadable";
+export type Verdict = "verified" | "differs" | "not_found" | "unchecked" | "unreadable";
 
 export interface Difference {
   field: "year" | "authors" | "title" | "doi" | "arxiv_id" | "arxiv_version" | "nber_number";
@@ -31,7 +36,7 @@ export interface Difference {
 export interface CheckedEntry {
   n: number;
   verdict: Verdict;
-  /** The record: "arxiv:0704.0001" or "nber:w4679" (verified and differs). */
+  /** The record: "arxiv:0704.0001", "nber:w4679" or "crossref:10.1007/..." (verified and differs). */
   id?: string;
   title?: string;
   confidence?: number;
@@ -39,6 +44,8 @@ export interface CheckedEntry {
   /** A BibTeX entry written from the record (verified and differs, while the answer's budget lasts). */
   bibtex?: string;
   tried?: string[];
+  /** unchecked: the sources that could not be asked, why, and when to retry. */
+  unchecked?: Unchecked[];
   why?: string;
   /** The same reference as an earlier entry. */
   duplicate_of?: number;
@@ -89,8 +96,10 @@ export async function checkBibliography(
   const report = throttled(progress);
   let done = 0;
   const firstSeen = new Map<string, number>();
+  const deadline = Date.now() + EXTERNAL_BUDGET_MS;
+  const works = new Map<string, Candidate>();
   const checked = await mapLimited(read, RESOLVE_CONCURRENCY, async (entry) => {
-    const result = await checkEntry(ctx, entry, arxivLookups);
+    const result = await checkEntry(ctx, entry, arxivLookups, deadline, works);
     done++;
     report(`${done} of ${read.length} entries checked`, done, read.length);
     return result;
@@ -122,8 +131,8 @@ export async function checkBibliography(
       `Entries ${nextStart + 1}-${all.length} are not in this answer (its budget is ${maxTokens} ` +
         `tokens): call again with start=${nextStart}.`,
     );
-  notices.push(...(await attachBibtex(ctx, entries, maxTokens - used)));
-  const summary = { entries: all.length, verified: 0, differs: 0, not_found: 0, unreadable: 0 };
+  notices.push(...(await attachBibtex(ctx, entries, maxTokens - used, works)));
+  const summary = { entries: all.length, verified: 0, differs: 0, not_found: 0, unchecked: 0, unreadable: 0 };
   for (const entry of entries) summary[entry.verdict]++;
   return { format: detected, summary, entries, next_start: nextStart, notices };
 }
@@ -134,6 +143,8 @@ async function checkEntry(
   ctx: AppContext,
   entry: ReadEntry,
   arxivLookups: Awaited<ReturnType<typeof lookupArxiv>>,
+  deadline: number,
+  works: Map<string, Candidate>,
 ): Promise<CheckedEntry> {
   if (entry.problem) return { n: entry.n, verdict: "unreadable", why: entry.problem };
   if (entry.text.replace(/[^\p{L}]/gu, "").length < 4 && identifiersIn(entry.text).arxiv.length === 0)
@@ -143,7 +154,7 @@ async function checkEntry(
     resolution = await resolveReference(
       ctx,
       { text: entry.text, fields: entry.fields },
-      { maxMatches: 1, arxivLookups },
+      { maxMatches: 1, arxivLookups, deadline },
     );
   } catch (error) {
     if (error instanceof PapersError && error.reason === "invalid_argument")
@@ -154,6 +165,7 @@ async function checkEntry(
   const best = resolution.matches[0];
   if (best) {
     const differences = differencesFrom(best, ids);
+    if (best.source === "crossref") works.set(`crossref:${best.id}`, best);
     return {
       n: entry.n,
       verdict: differences.length > 0 ? "differs" : "verified",
@@ -182,11 +194,10 @@ async function checkEntry(
         differences,
       };
   }
-  return {
-    n: entry.n,
-    verdict: "not_found",
-    tried: resolution.conflict ? [resolution.conflict, ...resolution.tried] : resolution.tried,
-  };
+  const tried = resolution.conflict ? [resolution.conflict, ...resolution.tried] : resolution.tried;
+  if (resolution.unchecked.length > 0)
+    return { n: entry.n, verdict: "unchecked", tried, unchecked: resolution.unchecked };
+  return { n: entry.n, verdict: "not_found", tried };
 }
 
 /** The fields in which the entry and the record part. */
@@ -213,13 +224,17 @@ function differencesFrom(record: Candidate, ids: ReturnType<typeof identifiersIn
       .map((id) => /v(\d+)$/.exec(id))
       .find((m) => m && record.version !== null && Number(m[1]) > record.version);
     if (version) out.push({ field: "arxiv_version", cited: `v${version[1]}`, record: `v${record.version}` });
-  } else {
+  } else if (record.source === "nber") {
     const nber = ids.nber.find((id) => id !== record.id);
     if (nber) out.push({ field: "nber_number", cited: nber, record: record.id });
   }
-  const own = [record.doi, record.source === "arxiv" ? `10.48550/arxiv.${record.id}` : `10.3386/${record.id}`]
-    .filter((doi): doi is string => !!doi)
-    .map((doi) => doi.toLowerCase());
+  const sourceDoi =
+    record.source === "arxiv"
+      ? `10.48550/arxiv.${record.id}`
+      : record.source === "nber"
+        ? `10.3386/${record.id}`
+        : null;
+  const own = [record.doi, sourceDoi].filter((doi): doi is string => !!doi).map((doi) => doi.toLowerCase());
   const doi = ids.dois.find((d) => !own.includes(d.toLowerCase()));
   // A journal DOI the mirror does not hold is not a difference: only a DOI of arXiv's or NBER's that names another
   // paper, or one beside the record's own.
@@ -229,14 +244,26 @@ function differencesFrom(record: Candidate, ids: ReturnType<typeof identifiersIn
 }
 
 /** BibTeX written from the records, in entry order, while it fits in what is left of the budget. */
-async function attachBibtex(ctx: AppContext, entries: CheckedEntry[], budget: number): Promise<string[]> {
+async function attachBibtex(
+  ctx: AppContext,
+  entries: CheckedEntry[],
+  budget: number,
+  works: Map<string, Candidate>,
+): Promise<string[]> {
   const notices: string[] = [];
-  const wanted = [...new Set(entries.flatMap((entry) => (entry.id ? [entry.id.replace(/^(arxiv|nber):/, "")] : [])))];
-  if (wanted.length === 0) return notices;
-  const { found } = await lookupRecords(ctx, wanted);
+  const wanted = [
+    ...new Set(
+      entries.flatMap((entry) =>
+        entry.id && !entry.id.startsWith("crossref:") ? [entry.id.replace(/^(arxiv|nber):/, "")] : [],
+      ),
+    ),
+  ];
+  const { found } = wanted.length > 0 ? await lookupRecords(ctx, wanted) : { found: [] };
   const shortened = found.map((record) => citedAuthors(record));
   const keys = assignKeys(shortened);
   const bibtexById = new Map(shortened.map((record, i) => [record.id, toBibtex(record, keys[i]!)]));
+  // Works outside the mirrors: written from what Crossref holds of them.
+  for (const [id, work] of works) bibtexById.set(id, workToBibtex(work));
   let used = 0;
   let omitted = 0;
   for (const entry of entries) {

@@ -69,7 +69,7 @@ export async function nberLinks(ctx: AppContext, info: NberPaperInfo): Promise<{
         authors: info.authors.map((name) => splitName(name).family),
         ...(year ? { year } : {}),
       }),
-      { sources: ["arxiv"] },
+      { sources: ["arxiv"], external: false },
     );
     const match = resolution.matches[0];
     if (match) {

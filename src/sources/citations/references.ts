@@ -78,7 +78,16 @@ function resolveEntry(ctx: AppContext, arxivLookups: Map<string, ServedPaper | s
         resolved: { status: "not_tried", why: "no title or identifier could be read from the entry" },
       };
     }
-    const resolution = await resolveReference(ctx, { text: entry.text, fields }, { maxMatches: 1, arxivLookups });
+    const resolution = await resolveReference(
+      ctx,
+      { text: entry.text, fields },
+      {
+        maxMatches: 1,
+        arxivLookups,
+        // A paper's reference list against the mirrors only: its hundreds of entries at Crossref's spacing take minutes.
+        external: false,
+      },
+    );
     const best = resolution.matches[0];
     return {
       ...entry,

@@ -35,7 +35,7 @@ const RANKER_CANDIDATES = 5;
 
 /** A paper a lookup or a walk proposed, before it is scored against the reference. */
 export interface Found {
-  source: "arxiv" | "nber";
+  source: "arxiv" | "nber" | "crossref";
   id: string;
   title: string;
   authors: string[];
@@ -48,6 +48,18 @@ export interface Found {
   exact?: string;
   /** The journal reference in the text that names this paper's own ("Phys. Rev. A 76, 042309 (2007)"). */
   journal?: string;
+  /** A work outside the mirrors: where it was published, as its source describes it. */
+  venue?: Venue;
+}
+
+/** Where a work outside the mirrors was published (Crossref's container, volume, issue, pages). */
+export interface Venue {
+  type: string | null;
+  container: string | null;
+  volume: string | null;
+  issue: string | null;
+  page: string | null;
+  publisher: string | null;
 }
 
 export async function lookupIdentifiers(

@@ -15,13 +15,13 @@ import {
   type TitleEvidence,
   type YearEvidence,
 } from "./text-match";
-import type { Found } from "./resolve-candidates";
+import type { Found, Venue } from "./resolve-candidates";
 
 /** At or above this, a candidate is a match; below it the answer is no_match. */
 export const MATCH_THRESHOLD = 0.8;
 
 export interface Candidate {
-  source: "arxiv" | "nber";
+  source: "arxiv" | "nber" | "crossref";
   id: string;
   title: string;
   authors: string[];
@@ -45,6 +45,8 @@ export interface Candidate {
     journal_ref: string | null;
   };
   how: string;
+  /** A work outside the mirrors: where it was published. */
+  venue?: Venue;
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
@@ -123,6 +125,7 @@ export function score(plain: string, candidate: Found, ids: ReturnType<typeof id
       journal_ref: candidate.journal ?? null,
     },
     how: candidate.how,
+    ...(candidate.venue ? { venue: candidate.venue } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import { cleanDoi, identifiersIn, withoutIdentifiers } from "./identifiers";
 import { parseReference, textOfFields, type ReferenceFields } from "./reference-text";
 import { contentWords, nameWords } from "./text-match";
 import { parseJournalRefs } from "../../search/journal-ref";
+import { lookupCrossref, type Unchecked } from "./resolve-external";
 import type { AppContext } from "../../context";
 import {
   type Found,
@@ -40,6 +41,8 @@ export interface Resolution {
   conflict: string | null;
   parsed: ReferenceFields;
   tried: string[];
+  /** Sources that were to be asked and could not be (then no_match means "not found where we could look"). */
+  unchecked: Unchecked[];
 }
 
 /** What the resolver works from: the reference's text (written from the fields when only fields are given) and its identifiers. */
@@ -98,14 +101,26 @@ export interface ResolveOptions {
    * walks find what the ranker would (bench:citation-graph: half the time of a page).
    */
   mirrorsOnly?: boolean;
+  /** Ask Crossref when no mirror paper verifies (default true; never with mirrorsOnly). */
+  external?: boolean;
+  /** Epoch ms by which an external lookup must be over (a bibliography's time budget). */
+  deadline?: number;
 }
 
 export async function resolveReference(
   ctx: AppContext,
   input: ReferenceInput,
-  { maxMatches = 3, arxivLookups, sources = ["arxiv", "nber"], mirrorsOnly = false }: ResolveOptions = {},
+  {
+    maxMatches = 3,
+    arxivLookups,
+    sources = ["arxiv", "nber"],
+    mirrorsOnly = false,
+    external = true,
+    deadline,
+  }: ResolveOptions = {},
 ): Promise<Resolution> {
   const tried: string[] = [];
+  const unchecked: Unchecked[] = [];
   const found: Found[] = [];
   const text = input.text.slice(0, MAX_REFERENCE_CHARS);
   const plain = withoutIdentifiers(text);
@@ -131,14 +146,14 @@ export async function resolveReference(
     });
   };
   const words = contentWords(plain);
+  const journalRefs = parseJournalRefs(plain);
   if (!scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD && c.agreed.exact_identifier)) {
     // A journal reference is looked up beside the word walk (in parallel: no round trip added).
-    const journalRefs = sources.includes("arxiv") ? parseJournalRefs(plain) : [];
     const byJournal: Found[] = [];
     const journalTried: string[] = [];
     await Promise.all([
       walkMirrors(ctx, words, found, tried, sources),
-      lookupJournalRefs(ctx, journalRefs, byJournal, journalTried),
+      lookupJournalRefs(ctx, sources.includes("arxiv") ? journalRefs : [], byJournal, journalTried),
     ]);
     found.push(...byJournal);
     tried.push(...journalTried);
@@ -147,6 +162,12 @@ export async function resolveReference(
     if (!verified() && sources.includes("arxiv") && !mirrorsOnly)
       await rankArxiv(ctx, withoutNames(words, plain), input.fields, found, tried);
   } else tried.push("word search skipped: an identifier matched and the text agrees");
+  // Outside the mirrors: only when none of their papers is the one cited.
+  if (external && !mirrorsOnly && !scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD)) {
+    const ours = new Set(found.flatMap((c) => (c.doi ? [c.doi.toLowerCase()] : [])));
+    const dois = ids.dois.filter((doi) => !/^10\.(48550|3386)\//i.test(doi) && !ours.has(doi.toLowerCase()));
+    await lookupCrossref(ctx, { plain, dois, journalRefs, ...(deadline ? { deadline } : {}) }, found, tried, unchecked);
+  }
 
   let scored = scoreAll().sort((a, b) => b.confidence - a.confidence || b.title.length - a.title.length);
   const conflict = identifierConflict(scored);
@@ -162,6 +183,7 @@ export async function resolveReference(
     conflict,
     parsed: input.fields,
     tried,
+    unchecked: matches.length > 0 ? [] : unchecked,
   };
 }
 

@@ -1,0 +1,95 @@
+// The fake Crossref (api.crossref.org under <origin>/crossref), answering from the recorded
+// responses in test/fixtures/crossref (see SOURCES.md there), with the recorded response headers
+// (x-api-pool, x-rate-limit-*) where the recording kept them:
+// - /works/{doi}: the recorded work for a recorded DOI; any other DOI gets Crossref's recorded
+//   404 ("Resource not found.", text/plain);
+// - /works?query.bibliographic=: the recorded candidate list whose reference the query holds;
+//   any other query gets a recorded empty work-list (total-results 0);
+// - DOIs under 10.5555/fake. (Crossref's test prefix) are HAND-MADE failures, marked so in an
+//   x-fake-upstream header: fake.429 (Retry-After: 7), fake.503, fake.truncated (a recorded work
+//   cut after 400 bytes), fake.endless (a body that never ends in JSON, 3 MB).
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+
+/** Recorded works by lower-cased DOI. */
+const WORKS: Record<string, string> = {
+  "10.1103/physrevb.89.140501": "works_doi_10.1103_PhysRevB.89.140501_papis.json",
+  "10.1103/physrevlett.120.117701": "works_doi_10.1103_PhysRevLett.120.117701_2023-10.json",
+  "10.1371/journal.pone.0033693": "works_doi_10.1371_journal.pone.0033693_2026-06.json",
+};
+/** Recorded query.bibliographic answers, by a phrase of the reference they were recorded for. */
+const BIBLIOGRAPHIC: { contains: string; file: string }[] = [
+  {
+    contains: "cermine: automatic extraction of structured metadata",
+    file: "works_query-bibliographic_cermine-ieee-reference_sbm-2018.json",
+  },
+];
+const NOT_FOUND = "error_404_works_10.1371_notarealdoi_2026-06.txt";
+const EMPTY_LIST = "works_query-title_gibberish-no-results_2025-08.json";
+
+/** Recorded headers worth replaying (the sidecar's), without transfer encodings. */
+async function recordedHeaders(file: string): Promise<Record<string, string>> {
+  if (!existsSync(`${file}.meta.json`)) return {};
+  const meta = JSON.parse(await readFile(`${file}.meta.json`, "utf8")) as { headers?: Record<string, string> };
+  return Object.fromEntries(Object.entries(meta.headers ?? {}).filter(([name]) => /^(x-|content-type$)/.test(name)));
+}
+
+async function recorded(dir: string, name: string, status = 200, note = "recorded"): Promise<Response> {
+  const file = path.join(dir, name);
+  return new Response(await readFile(file), {
+    status,
+    headers: {
+      "content-type": name.endsWith(".txt") ? "text/plain" : "application/json",
+      ...(await recordedHeaders(file)),
+      "x-fake-upstream": note,
+    },
+  });
+}
+
+function handMade(status: number, body: BodyInit, headers: Record<string, string> = {}): Response {
+  return new Response(body, {
+    status,
+    headers: { "content-type": "application/json", "x-fake-upstream": "hand-made", ...headers },
+  });
+}
+
+export async function crossrefAnswer(url: URL, fixturesDir: string): Promise<Response | undefined> {
+  const dir = path.join(fixturesDir, "crossref");
+  const rest = url.pathname.slice("/crossref".length);
+  if (rest === "/works") {
+    const query = (url.searchParams.get("query.bibliographic") ?? "").toLowerCase();
+    const match = BIBLIOGRAPHIC.find((entry) => query.includes(entry.contains));
+    return match
+      ? recorded(dir, match.file)
+      : recorded(dir, EMPTY_LIST, 200, "recorded (an empty list, answered for any query with no recording)");
+  }
+  if (!rest.startsWith("/works/")) return undefined;
+  const doi = decodeURIComponent(rest.slice("/works/".length)).toLowerCase();
+  switch (doi) {
+    case "10.5555/fake.429":
+      return handMade(429, "Too Many Requests", { "retry-after": "7", "content-type": "text/plain" });
+    case "10.5555/fake.503":
+      return handMade(503, "Service Unavailable", { "content-type": "text/plain" });
+    case "10.5555/fake.truncated": {
+      const whole = await readFile(path.join(dir, WORKS["10.1103/physrevb.89.140501"]!));
+      return handMade(200, whole.subarray(0, 400));
+    }
+    case "10.5555/fake.endless": {
+      let sent = 0;
+      const chunk = new TextEncoder().encode(`{"status":"ok","message":{"items":[${'{"DOI":"x"},'.repeat(4000)}`);
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= 3_000_000) controller.close();
+          else {
+            controller.enqueue(chunk);
+            sent += chunk.length;
+          }
+        },
+      });
+      return handMade(200, stream);
+    }
+  }
+  const file = WORKS[doi];
+  return file ? recorded(dir, file) : recorded(dir, NOT_FOUND, 404);
+}

@@ -1,0 +1,97 @@
+// The resolver's last step, for a reference no mirror paper verifies: Crossref, which registers
+// the DOIs of most journal articles, books and proceedings. A DOI in the text is looked up
+// exactly; otherwise the whole text goes to query.bibliographic. Every work Crossref proposes is
+// checked against the text like a mirror paper (title inside it, authors, year; or its journal
+// reference with an author). A Crossref that cannot be reached is reported as unchecked, with the
+// reason and when to retry, so that no_match is never said of a source that was not asked.
+import { PapersError } from "../../errors";
+import { describeJournalRef, journalKey, type JournalRef, sameArticle } from "../../search/journal-ref";
+import { type CrossrefWork, crossrefCandidates, crossrefWork } from "../crossref/works";
+import type { Found } from "./resolve-candidates";
+import type { AppContext } from "../../context";
+
+/** A source that was to be asked and could not be: the answer says so instead of no_match. */
+export interface Unchecked {
+  source: "crossref";
+  reason: string;
+  retry_after_ms: number | null;
+}
+
+export interface ExternalQuery {
+  /** The reference's text without its identifiers. */
+  plain: string;
+  /** Journal DOIs the text cites that no mirror paper carries. */
+  dois: readonly string[];
+  /** Journal references read from the text. */
+  journalRefs: readonly JournalRef[];
+  /** Epoch ms by which the lookups must be over (a bibliography's time budget). */
+  deadline?: number;
+}
+
+export async function lookupCrossref(
+  ctx: AppContext,
+  query: ExternalQuery,
+  found: Found[],
+  tried: string[],
+  unchecked: Unchecked[],
+): Promise<void> {
+  if (!ctx.config.CROSSREF_ENABLED) {
+    tried.push("Crossref: not asked (CROSSREF_ENABLED=false)");
+    return;
+  }
+  try {
+    for (const doi of query.dois.slice(0, 2)) {
+      const work = await crossrefWork(ctx, doi, query.deadline);
+      tried.push(`Crossref DOI ${doi}: ${work ? "found" : "no such DOI"}`);
+      if (work) found.push({ ...fromWork(work, `Crossref work ${doi}`, query.journalRefs), exact: `DOI ${doi}` });
+    }
+    if (found.some((candidate) => candidate.source === "crossref" && candidate.exact)) return;
+    const works = await crossrefCandidates(ctx, query.plain, query.deadline);
+    for (const work of works) found.push(fromWork(work, "Crossref's candidates for the reference", query.journalRefs));
+    tried.push(`Crossref (query.bibliographic): ${works.length} candidates`);
+  } catch (error) {
+    if (!(error instanceof PapersError)) throw error;
+    unchecked.push({ source: "crossref", reason: error.reason, retry_after_ms: error.retryAfterMs ?? null });
+    tried.push(
+      `Crossref: unchecked (${error.reason}${error.retryAfterMs ? `, retry after ${Math.ceil(error.retryAfterMs / 1000)} s` : ""})`,
+    );
+  }
+}
+
+function fromWork(work: CrossrefWork, how: string, cited: readonly JournalRef[]): Found {
+  const journal = cited.find((ref) => sameWorkArticle(ref, work));
+  return {
+    source: "crossref",
+    id: work.doi,
+    title: work.title,
+    authors: work.authors,
+    year: work.year,
+    doi: work.doi,
+    version: null,
+    how,
+    ...(journal ? { journal: describeJournalRef(journal) } : {}),
+    venue: {
+      type: work.type,
+      container: work.container,
+      volume: work.volume,
+      issue: work.issue,
+      page: work.page,
+      publisher: work.publisher,
+    },
+  };
+}
+
+/** Does a journal reference in the text name this work (journal, volume and first page)? */
+function sameWorkArticle(ref: JournalRef, work: CrossrefWork): boolean {
+  if (!work.volume || !work.page) return false;
+  const page = work.page
+    .split("-")[0]!
+    .replace(/^0+(?=[0-9A-Za-z])/, "")
+    .toUpperCase();
+  const volume = work.volume.replace(/^0+(?=\d)/, "");
+  return [work.container_short, work.container].some(
+    (name) =>
+      name !== null &&
+      sameArticle(ref, { ...ref, key: journalKey(name), volume, page, journal: name, volume_written: volume }),
+  );
+}
