@@ -233,3 +233,43 @@ describe("papers_check_bibliography with works outside arXiv and NBER (Crossref,
     expect(hits).toHaveLength(3);
   });
 });
+
+describe("papers_check_bibliography keeps the version a reference cites", () => {
+  beforeEach(async () => {
+    await seedMirror();
+    await upsertMirror(env.DB, [MINIMUM_WAGE_PAPER]);
+  });
+
+  it("verifies an NBER paper cited as its journal article, and writes the article's BibTeX with the working paper in a note", async () => {
+    const result = await check({
+      bibliography:
+        "Neumark, D., & Wascher, W. (1995). Minimum wage effects on employment and school enrollment. Journal of Business & Economic Statistics, 13(2), 199-206.",
+    });
+    expect(result.entries[0]).toMatchObject({ verdict: "verified", id: "nber:w4679" });
+    const bib = parseBibtex(result.entries[0]!.bibtex!);
+    expect(bib.entries[0]!.type).toBe("article");
+    expect(bib.entries[0]!.properties).toMatchObject({
+      journal: "Journal of Business \\& Economic Statistics",
+      volume: "13",
+      number: "2",
+      pages: "199--206",
+      year: "1995",
+    });
+    expect(bib.entries[0]!.properties.note).toContain("NBER Working Paper 4679");
+    expect(bib.entries[0]!.properties.doi).toBeUndefined();
+  });
+
+  it("writes an arXiv paper cited as its journal version with the journal's fields and its eprint", async () => {
+    const result = await check({ bibliography: "G. Gour and N. R. Wallach, Phys. Rev. A 76, 042309 (2007)." });
+    expect(result.entries[0]).toMatchObject({ verdict: "verified", id: "arxiv:0704.0251" });
+    const bib = parseBibtex(result.entries[0]!.bibtex!);
+    expect(bib.entries[0]!.type).toBe("article");
+    expect(bib.entries[0]!.properties).toMatchObject({
+      journal: "Phys. Rev. A",
+      volume: "76",
+      pages: "042309",
+      year: "2007",
+      eprint: "0704.0251",
+    });
+  });
+});

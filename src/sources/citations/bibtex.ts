@@ -36,6 +36,13 @@ export function toBibtex(record: CitationRecord, key: string): string {
       add("number", record.journal.issue && bibtexText(record.journal.issue));
       add("pages", bibtexText([record.journal.firstPage, record.journal.lastPage].filter(Boolean).join("--")));
     } else if (record.publishedAs) add("journal", bibtexText(record.publishedAs));
+  } else if (record.journal) {
+    // An NBER paper cited as its journal version: the article, with the working paper in a note.
+    type = "article";
+    add("journal", bibtexText(record.journal.name));
+    add("volume", bibtexText(record.journal.volume));
+    add("number", record.journal.issue && bibtexText(record.journal.issue));
+    add("pages", bibtexText([record.journal.firstPage, record.journal.lastPage].filter(Boolean).join("--")));
   } else {
     type = "techreport";
     add("institution", record.report!.institution);
@@ -54,7 +61,8 @@ export function toBibtex(record: CitationRecord, key: string): string {
     add("primaryClass", record.eprint.primaryClass);
     if (record.eprint.version !== null) add("version", String(record.eprint.version));
   }
-  add("doi", record.doi && bibtexVerbatim(record.doi));
+  // The journal version's DOI is not known here: the working paper's would name the other version.
+  if (!(record.kind === "nber" && record.journal)) add("doi", record.doi && bibtexVerbatim(record.doi));
   add("url", bibtexVerbatim(record.url));
   add("note", note(record));
   const body = fields.map(([name, value]) => `  ${name} = ${value}`).join(",\n");
@@ -66,7 +74,9 @@ function note(record: CitationRecord): string | null {
   // A published arXiv paper cites the journal's DOI; its arXiv DOI stays findable.
   if (record.kind === "arxiv" && record.doi !== record.sourceDoi)
     parts.push(`arXiv DOI: ${bibtexVerbatim(record.sourceDoi!)}`);
-  if (record.kind === "nber" && record.publishedAs) parts.push(`Published as: ${bibtexText(record.publishedAs)}`);
+  if (record.kind === "nber" && record.journal)
+    parts.push(`Also NBER Working Paper ${record.report!.number}, doi:${bibtexVerbatim(record.sourceDoi ?? "")}`);
+  else if (record.kind === "nber" && record.publishedAs) parts.push(`Published as: ${bibtexText(record.publishedAs)}`);
   return parts.length > 0 ? parts.join(". ") : null;
 }
 

@@ -13,10 +13,11 @@ import { type BibliographyFormat, readBibliography, type ReadEntry } from "./ent
 import { lookupRecords } from "./export";
 import { identifiersIn } from "./identifiers";
 import { assignKeys } from "./keys";
-import { citedAuthors } from "./record";
+import { citedAuthors, journalFields, type JournalFields } from "./record";
 import { type Candidate, lookupArxiv, resolveReference } from "./resolve";
 import type { Unchecked } from "./resolve-external";
 import { mapLimited } from "./map-limited";
+import { parseReference } from "./reference-text";
 import type { AppContext } from "../../context";
 
 export const MAX_ENTRIES = 200;
@@ -131,7 +132,17 @@ export async function checkBibliography(
       `Entries ${nextStart + 1}-${all.length} are not in this answer (its budget is ${maxTokens} ` +
         `tokens): call again with start=${nextStart}.`,
     );
-  notices.push(...(await attachBibtex(ctx, entries, maxTokens - used, works)));
+  // An NBER paper cited as its journal version keeps the version cited (its BibTeX is the article's).
+  const citedJournals = new Map<number, JournalFields>();
+  for (const [i, entry] of entries.entries()) {
+    const journal = entry.id?.startsWith("nber:") ? journalFields(read[i]!.text) : undefined;
+    if (journal && !/\bnber\b|national bureau/i.test(journal.name))
+      citedJournals.set(entry.n, {
+        ...journal,
+        year: journal.year ?? read[i]!.fields.year ?? parseReference(read[i]!.text).year ?? null,
+      });
+  }
+  notices.push(...(await attachBibtex(ctx, entries, maxTokens - used, works, citedJournals)));
   const summary = { entries: all.length, verified: 0, differs: 0, not_found: 0, unchecked: 0, unreadable: 0 };
   for (const entry of entries) summary[entry.verdict]++;
   return { format: detected, summary, entries, next_start: nextStart, notices };
@@ -249,6 +260,7 @@ async function attachBibtex(
   entries: CheckedEntry[],
   budget: number,
   works: Map<string, Candidate>,
+  citedJournals: Map<number, JournalFields>,
 ): Promise<string[]> {
   const notices: string[] = [];
   const wanted = [
@@ -262,12 +274,16 @@ async function attachBibtex(
   const shortened = found.map((record) => citedAuthors(record));
   const keys = assignKeys(shortened);
   const bibtexById = new Map(shortened.map((record, i) => [record.id, toBibtex(record, keys[i]!)]));
+  const recordById = new Map(shortened.map((record, i) => [record.id, { record, key: keys[i]! }]));
   // Works outside the mirrors: written from what Crossref holds of them.
   for (const [id, work] of works) bibtexById.set(id, workToBibtex(work));
   let used = 0;
   let omitted = 0;
   for (const entry of entries) {
-    const bibtex = entry.id ? bibtexById.get(entry.id.replace(/^(arxiv|nber):/, "")) : undefined;
+    const id = entry.id?.replace(/^(arxiv|nber):/, "");
+    const journal = citedJournals.get(entry.n);
+    const held = id && journal ? recordById.get(id) : undefined;
+    const bibtex = held ? toBibtex({ ...held.record, journal }, held.key) : id ? bibtexById.get(id) : undefined;
     if (!bibtex) continue;
     const cost = estimateTokens(bibtex) * 2;
     if (used + cost > budget) {
