@@ -3,6 +3,12 @@ import { z } from "zod";
 
 const baseUrl = z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, ""));
 const millis = (fallback: number) => z.coerce.number().int().min(0).max(3_600_000).default(fallback);
+const seconds = (fallback: number, max: number) => z.coerce.number().int().min(0).max(max).default(fallback);
+const flag = (fallback: "true" | "false") =>
+  z
+    .enum(["true", "false"])
+    .default(fallback)
+    .transform((value) => value === "true");
 /** A comma-separated list, trimmed and lower-cased; empty entries dropped. */
 const lowerCaseList = z
   .string()
@@ -97,22 +103,14 @@ const configSchema = z.object({
     .default(86400),
   CROSSREF_BASE_URL: baseUrl.default("https://api.crossref.org"),
   /** off: references outside arXiv and NBER are not looked up in Crossref (the answer says so in tried). */
-  CROSSREF_ENABLED: z
-    .enum(["true", "false"])
-    .default("true")
-    .transform((value) => value === "true"),
+  CROSSREF_ENABLED: flag("true"),
   /** A contact address sent as mailto= so that Crossref serves us from its polite pool (10 a second, not 5). */
   CROSSREF_MAILTO: z.email().optional(),
   /** Crossref's public pool allows 5 requests a second, one at a time; we send at most one per this spacing, across isolates. */
   CROSSREF_REQUEST_DELAY_MS: millis(250),
   CROSSREF_TIMEOUT_MS: millis(8000),
   /** How long a Crossref answer (a work, a reference's candidates, an unknown DOI) is reused from D1. */
-  CROSSREF_CACHE_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(90 * 86400)
-    .default(7 * 86400),
+  CROSSREF_CACHE_TTL_SECONDS: seconds(7 * 86400, 90 * 86400),
   ARXIV_REQUEST_DELAY_MS: millis(3000),
   ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: millis(3000),
   ARXIV_CONTENT_REQUEST_DELAY_MS: millis(1000),
@@ -129,22 +127,13 @@ const configSchema = z.object({
     .regex(/^[a-z-]+(?::[a-z-]+)?$/i)
     .optional(),
   /** off: search and lookup never read the mirror. */
-  ARXIV_MIRROR_ENABLED: z
-    .enum(["true", "false"])
-    .default("true")
-    .transform((value) => value === "true"),
+  ARXIV_MIRROR_ENABLED: flag("true"),
   /** An ID the mirror lacks is looked up live (true) or reported as version_not_in_mirror / not_in_arxiv / not_yet_harvested (false). */
-  ARXIV_MIRROR_FALLBACK_LIVE: z
-    .enum(["true", "false"])
-    .default("true")
-    .transform((value) => value === "true"),
+  ARXIV_MIRROR_FALLBACK_LIVE: flag("true"),
   /** Newest-first searches whose window reaches into the last N days go live (the mirror trails by up to a day); 0: never. */
   ARXIV_MIRROR_RECENT_DAYS_LIVE: z.coerce.number().int().min(0).max(365).default(2),
   /** An enabled mirror that holds nothing starts its cold harvest at the first cron (false: only POST /admin/harvest does). */
-  ARXIV_MIRROR_AUTO_COLD: z
-    .enum(["true", "false"])
-    .default("true")
-    .transform((value) => value === "true"),
+  ARXIV_MIRROR_AUTO_COLD: flag("true"),
   /** How many pages a cold harvest's datestamp window aims at: a lost token re-reads at most about this many. */
   ARXIV_MIRROR_WINDOW_PAGES: z.coerce.number().int().min(1).max(10_000).default(40),
   /** A failing page is retried (exponential backoff from this delay, with jitter) ... */
@@ -245,10 +234,7 @@ const configSchema = z.object({
   /** Largest JSON-RPC request body /mcp accepts. */
   MCP_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(262_144),
   /** One JSON log line per tool call (tool, outcome or reason, served_from, ms); the tests turn it off. */
-  LOG_TOOL_CALLS: z
-    .enum(["true", "false"])
-    .default("true")
-    .transform((value) => value === "true"),
+  LOG_TOOL_CALLS: flag("true"),
   /** Expensive tool calls (reads, downloads) one client may have running at once in an isolate. */
   MAX_CONCURRENT_EXPENSIVE_PER_CLIENT: z.coerce.number().int().min(1).max(100).default(2),
 });
