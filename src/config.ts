@@ -107,7 +107,7 @@ const configSchema = z.object({
   /** A contact address sent as mailto= so that Crossref serves us from its polite pool (10 a second, not 5). */
   CROSSREF_MAILTO: z.email().optional(),
   /** Crossref's public pool allows 5 requests a second, one at a time; we send at most one per this spacing, across isolates. */
-  CROSSREF_REQUEST_DELAY_MS: millis(250),
+  CROSSREF_REQUEST_DELAY_MS: millis(200),
   CROSSREF_TIMEOUT_MS: millis(8000),
   /** How long a Crossref answer (a work, a reference's candidates, an unknown DOI) is reused from D1. */
   CROSSREF_CACHE_TTL_SECONDS: seconds(7 * 86400, 90 * 86400),

@@ -1,6 +1,7 @@
-// npm run bench:references [-- --db FILE] [--limit N]
+// npm run bench:references [-- --db FILE] [--limit N] [--upstream-latency-ms 30]
 // The reference set (scripts/citations/reference-set.ts) end to end over MCP through wrangler dev:
-// every real reference in 15 styles, the fabricated ones and the near misses sent to
+// every real reference in 15 styles, physics references without a title, works outside the mirrors
+// (a fake Crossref from recorded works), the fabricated ones and the near misses sent to
 // papers_resolve_reference one at a time; then 100-entry bibliographies to
 // papers_check_bibliography. Reports recall, wrong matches and latency per style and source,
 // and each near miss's verdict. Default: the seeded sample (1,128 arXiv, 30,083 NBER papers).
@@ -11,13 +12,15 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { buildReferenceSet, type ReferenceCase } from "../citations/reference-set.ts";
+import { buildReferenceSet, isRightAnswer, type ReferenceCase } from "../citations/reference-set.ts";
 import { ROOT, startStack } from "../lib/dev-server.ts";
 import { arg, callTool, percentile, round } from "../lib/mcp-bench.ts";
 import { copyMirrorFile, markMirrorComplete } from "../lib/mirror-file.ts";
 import { buildSeed } from "../nber/build-seed.ts";
 
 const DB_FILE = arg("--db");
+// The fake Crossref answers after a realistic round trip (scripts/fake-upstream/crossref.ts).
+process.env.FAKE_UPSTREAM_LATENCY_MS ??= arg("--upstream-latency-ms", "30");
 const LIMIT = Number(arg("--limit", "0"));
 const set = buildReferenceSet();
 const cases = LIMIT > 0 ? set.cases.filter((_, i) => i % Math.ceil(set.cases.length / LIMIT) === 0) : set.cases;
@@ -101,7 +104,7 @@ try {
     g.n++;
     g.ms.push(o.ms);
     const want = o.c.expect.status === "match" ? `${o.c.expect.source}:${o.c.expect.id}` : null;
-    if (o.top === want) g.found++;
+    if (isRightAnswer(o.c, o.top)) g.found++;
     else
       misses.push({
         kind: o.c.kind,
@@ -130,9 +133,7 @@ try {
     };
   });
   const real = outcomes.filter((o) => o.c.kind === "real");
-  const realFound = real.filter(
-    (o) => o.c.expect.status === "match" && o.top === `${o.c.expect.source}:${o.c.expect.id}`,
-  ).length;
+  const realFound = real.filter((o) => o.c.expect.status === "match" && isRightAnswer(o.c, o.top)).length;
   const near = new Map<string, { n: number; verdicts: Record<string, number>; conflicts: number }>();
   for (const o of outcomes.filter((x) => x.c.kind === "near")) {
     const g = near.get(o.c.near!.change) ?? { n: 0, verdicts: {}, conflicts: 0 };
@@ -150,9 +151,7 @@ try {
   report.resolve = {
     cases: outcomes.length,
     real: { n: real.length, found: realFound, recall: round(realFound / real.length) },
-    wrong_matches: outcomes.filter(
-      (o) => o.top !== null && !(o.c.expect.status === "match" && o.top === `${o.c.expect.source}:${o.c.expect.id}`),
-    ).length,
+    wrong_matches: outcomes.filter((o) => o.top !== null && !isRightAnswer(o.c, o.top)).length,
     fabricated: {
       n: outcomes.filter((o) => o.c.kind === "fabricated").length,
       matched: outcomes.filter((o) => o.c.kind === "fabricated" && o.top !== null).length,
@@ -175,10 +174,16 @@ try {
       .join("\n"),
   );
   const checks = [];
+  const hitCount = async () => (await (await fetch(`${stack.fake.origin}/_hits`)).json()).length as number;
   for (const bibliography of bibliographies) {
+    const before = await hitCount();
     const t = performance.now();
     const result = await callTool(url, "papers_check_bibliography", { bibliography });
-    checks.push({ ms: round(performance.now() - t), summary: result.summary });
+    checks.push({
+      ms: round(performance.now() - t),
+      summary: result.summary,
+      upstream_requests: (await hitCount()) - before,
+    });
   }
   const bibtex = set.cases
     .filter((c) => c.style === "bibtex" && c.kind === "real")
@@ -200,6 +205,23 @@ try {
     summary: mixedResult.summary,
     format: "numbered list, 30 fabricated",
   });
+  // Half outside the mirrors: 50 references to mirror papers, 50 to works only Crossref holds,
+  // Crossref answering after FAKE_UPSTREAM_LATENCY_MS, through its crawl gate at the default spacing.
+  const outsideCases = set.cases.filter(
+    (c) => c.kind === "real" && c.expect.status === "match" && c.expect.source === "crossref",
+  );
+  const half = [...realCases.slice(0, 50), ...outsideCases.filter((_, i) => i % 3 === 1).slice(0, 50)]
+    .map((c, i) => `[${i + 1}] ${c.text.replace(/\s*\n\s*/g, " ")}`)
+    .join("\n");
+  const beforeHalf = await hitCount();
+  t = performance.now();
+  const halfResult = await callTool(url, "papers_check_bibliography", { bibliography: half });
+  checks.push({
+    ms: round(performance.now() - t),
+    summary: halfResult.summary,
+    format: "numbered list, 50 outside the mirrors",
+    upstream_requests: (await hitCount()) - beforeHalf,
+  });
   report.check_bibliography = checks;
   // The floor of a call on this machine in this run: a tool that reads nothing.
   const floor: number[] = [];
@@ -209,7 +231,14 @@ try {
     floor.push(performance.now() - t0);
   }
   report.floor_list_categories = latency(floor);
-  report.upstream_requests = (await (await fetch(`${stack.fake.origin}/_hits`)).json()).length - hitsBefore;
+  const hits = ((await (await fetch(`${stack.fake.origin}/_hits`)).json()) as { path: string }[]).slice(hitsBefore);
+  report.upstream_requests = hits.length;
+  report.upstream_requests_by_upstream = Object.fromEntries(
+    [...new Set(hits.map((hit) => hit.path.split("/")[1]))].map((prefix) => [
+      prefix,
+      hits.filter((hit) => hit.path.split("/")[1] === prefix).length,
+    ]),
+  );
 } finally {
   await stack.stop();
 }
@@ -246,10 +275,10 @@ const md = [
   "",
   ...report.check_bibliography.map(
     (c) =>
-      `- ${c.format ?? "numbered list"}, ${c.summary.entries} entries: ${c.ms} ms; ${c.summary.verified} verified, ${c.summary.differs} differs, ${c.summary.not_found} not_found, ${c.summary.unreadable} unreadable`,
+      `- ${c.format ?? "numbered list"}, ${c.summary.entries} entries: ${c.ms} ms; ${c.summary.verified} verified, ${c.summary.differs} differs, ${c.summary.not_found} not_found, ${c.summary.unchecked} unchecked, ${c.summary.unreadable} unreadable; upstream requests ${c.upstream_requests ?? "-"}`,
   ),
   "",
-  `Upstream requests during the run: ${report.upstream_requests}.`,
+  `Upstream requests during the run: ${report.upstream_requests} (${JSON.stringify(report.upstream_requests_by_upstream)}); Crossref answered after ${process.env.FAKE_UPSTREAM_LATENCY_MS} ms each.`,
   "",
 ].join("\n");
 writeFileSync(path.join(ROOT, `bench/results/references${suffix}.md`), md);

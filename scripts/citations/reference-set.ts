@@ -12,6 +12,11 @@ import { splitAuthors } from "../../src/store/arxiv-row.ts";
 import { mulberry32 } from "../../test/support/random.ts";
 import { loadSampleRecords } from "../arxiv/sample.ts";
 import { loadNberRecords } from "../nber/build-seed.ts";
+import { loadOutsideWorks } from "./outside-works.ts";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../test/fixtures");
 
 export const STYLES = [
   "apa",
@@ -37,10 +42,12 @@ export type Style = (typeof STYLES)[number];
  */
 export const PHYSICS_FORMS = ["aps", "inspire", "elsevier", "astro"] as const;
 export type PhysicsForm = (typeof PHYSICS_FORMS)[number];
+/** The styles a work outside the mirrors is cited in (journal articles, as most bibliographies cite them). */
+export const OUTSIDE_STYLES: readonly Style[] = ["apa", "ieee", "vancouver"];
 
 /** A paper as the styles need it. */
 export interface Work {
-  source: "arxiv" | "nber";
+  source: "arxiv" | "nber" | "crossref";
   id: string;
   title: string;
   authors: string[];
@@ -54,7 +61,14 @@ export interface ReferenceCase {
   style: Style | "physics";
   text: string;
   /** real: the paper it cites; fabricated: none. */
-  expect: { status: "match"; source: "arxiv" | "nber"; id: string } | { status: "no_match" };
+  expect:
+    | {
+        status: "match";
+        source: "arxiv" | "nber" | "crossref";
+        id: string /** other versions of the work (a preprint and its article) */;
+        also?: string[];
+      }
+    | { status: "no_match" };
   /** near misses: what was changed, and the paper it was made from. */
   near?: { change: NearChange; from: string; other?: string };
 }
@@ -198,6 +212,7 @@ function venueOf(work: Work, style: Style, withId: boolean): string {
     return "National Bureau of Economic Research Working Paper";
   }
   if (work.venue) return work.venue;
+  if (work.source === "crossref") return "";
   return withId ? `arXiv preprint arXiv:${work.id}` : "arXiv preprint";
 }
 
@@ -410,6 +425,16 @@ export function nberWork(record: { id: string; title: string; authors: string[];
   };
 }
 
+/** Is `top` ("source:id", or null for no_match) the answer the case must get? DOIs compare case-blind. */
+export function isRightAnswer(c: ReferenceCase, top: string | null): boolean {
+  if (c.expect.status === "no_match") return top === null;
+  if (top === null) return false;
+  const wanted = [c.expect.id, ...(c.expect.also ?? [])].map((id) =>
+    `${c.expect.status === "match" ? c.expect.source : ""}:${id}`.toLowerCase(),
+  );
+  return wanted.includes(top.toLowerCase());
+}
+
 export interface ReferenceSet {
   works: Work[];
   cases: ReferenceCase[];
@@ -499,6 +524,39 @@ export function buildReferenceSet({
         text: formatPhysics(work, { ...ref, page, pages: page }, form === "inspire" ? "elsevier" : form, ""),
         expect: { status: "no_match" },
         near: { change: "page-no-paper-has", from: `arxiv:${work.id}` },
+      });
+  }
+
+  // Works outside arXiv and NBER (the recorded Crossref and OpenAlex works), each in three styles.
+  const outsideWorks = loadOutsideWorks(FIXTURES);
+  const titleKey = (title: string) => title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+  for (const outside of outsideWorks) {
+    const versions = outsideWorks
+      .filter((other) => other !== outside && titleKey(other.title) === titleKey(outside.title))
+      .map((other) => other.doi);
+    const venue = outside.container
+      ? `${outside.container}${outside.volume ? ` ${outside.volume}` : ""}${outside.issue ? `(${outside.issue})` : ""}${outside.page ? `, ${outside.page}` : ""}`
+      : null;
+    const work: Work = {
+      source: "crossref",
+      id: outside.doi,
+      title: outside.title,
+      authors: outside.authors,
+      year: outside.year,
+      venue,
+      doi: outside.doi,
+    };
+    for (const style of OUTSIDE_STYLES)
+      cases.push({
+        kind: "real",
+        style,
+        text: formatReference(work, style, false, () => 0.5),
+        expect: {
+          status: "match",
+          source: "crossref",
+          id: outside.doi,
+          ...(versions.length ? { also: versions } : {}),
+        },
       });
   }
 
@@ -605,10 +663,16 @@ export function referenceSample() {
       c.kind === "real" &&
       c.style !== "physics" &&
       c.expect.status === "match" &&
+      c.expect.source !== "crossref" &&
+      c.expect.status === "match" &&
       chosen.has(`${c.expect.source}:${c.expect.id}`),
   );
   const fabricated = cases.filter((c) => c.kind === "fabricated").slice(0, 40);
   const near = cases.filter((c) => c.kind === "near" && c.style !== "physics").slice(0, 36);
+  // Works outside the mirrors (Crossref): every 20th.
+  const outside = cases
+    .filter((c) => c.expect.status === "match" && c.expect.source === "crossref")
+    .filter((_, i) => i % 20 === 0);
   // Physics references without a title: every 40th of the real ones (each form), 12 fabricated.
   const physics = [
     ...cases.filter((c) => c.kind === "real" && c.style === "physics").filter((_, i) => i % 40 === 0),
@@ -623,5 +687,5 @@ export function referenceSample() {
       .map((id) => id.slice(5)),
   ]);
   const nberRows = records.filter((r, i) => needed.has(r.id) || i % 10 === 0);
-  return { cases: [...real, ...physics, ...fabricated, ...near], nber: nberRows };
+  return { cases: [...real, ...physics, ...outside, ...fabricated, ...near], nber: nberRows };
 }

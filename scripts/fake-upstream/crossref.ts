@@ -4,13 +4,18 @@
 // - /works/{doi}: the recorded work for a recorded DOI; any other DOI gets Crossref's recorded
 //   404 ("Resource not found.", text/plain);
 // - /works?query.bibliographic=: the recorded candidate list whose reference the query holds;
-//   any other query gets a recorded empty work-list (total-results 0);
+//   any other query is answered from the pool of recorded works (scripts/citations/outside-works.ts:
+//   every work of the Crossref and OpenAlex recordings) ranked by the words they share with the
+//   query (a HAND-MADE ranking, not Crossref's), top 5, and a recorded empty work-list when none
+//   shares three title words;
+// - FAKE_UPSTREAM_LATENCY_MS delays each answer (the benches' realistic round trip);
 // - DOIs under 10.5555/fake. (Crossref's test prefix) are HAND-MADE failures, marked so in an
 //   x-fake-upstream header: fake.429 (Retry-After: 7), fake.503, fake.truncated (a recorded work
 //   cut after 400 bytes), fake.endless (a body that never ends in JSON, 3 MB).
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { loadOutsideWorks, type OutsideWork } from "../citations/outside-works.ts";
 
 /** Recorded works by lower-cased DOI. */
 const WORKS: Record<string, string> = {
@@ -54,15 +59,61 @@ function handMade(status: number, body: BodyInit, headers: Record<string, string
   });
 }
 
+let pool: { work: OutsideWork; title: Set<string>; rest: Set<string> }[] | undefined;
+const wordsOf = (text: string) =>
+  new Set(
+    text
+      .normalize("NFKD")
+      .replace(/\p{Mn}/gu, "")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word.length >= 3),
+  );
+
+/** The pool's works sharing the most words with the query: title words count twice. */
+function searchPool(fixturesDir: string, query: string, rows: number) {
+  pool ??= loadOutsideWorks(fixturesDir).map((work) => ({
+    work,
+    title: wordsOf(work.title),
+    rest: wordsOf(`${work.authors.join(" ")} ${work.container ?? ""}`),
+  }));
+  const asked = wordsOf(query);
+  return pool
+    .map((entry) => {
+      const inTitle = [...entry.title].filter((word) => asked.has(word)).length;
+      const inRest = [...entry.rest].filter((word) => asked.has(word)).length;
+      return { entry, inTitle, score: 2 * inTitle + inRest };
+    })
+    .filter((hit) => hit.inTitle >= 3)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, rows)
+    .map((hit) => ({ ...hit.entry.work.item, score: hit.score }));
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export async function crossrefAnswer(url: URL, fixturesDir: string): Promise<Response | undefined> {
+  const latency = Number(process.env.FAKE_UPSTREAM_LATENCY_MS ?? "0");
+  if (latency > 0) await sleep(latency);
   const dir = path.join(fixturesDir, "crossref");
   const rest = url.pathname.slice("/crossref".length);
   if (rest === "/works") {
     const query = (url.searchParams.get("query.bibliographic") ?? "").toLowerCase();
     const match = BIBLIOGRAPHIC.find((entry) => query.includes(entry.contains));
-    return match
-      ? recorded(dir, match.file)
-      : recorded(dir, EMPTY_LIST, 200, "recorded (an empty list, answered for any query with no recording)");
+    if (match) return recorded(dir, match.file);
+    const items = searchPool(fixturesDir, query, Number(url.searchParams.get("rows") ?? "20"));
+    if (items.length === 0)
+      return recorded(dir, EMPTY_LIST, 200, "recorded (an empty list, answered for any query with no candidate)");
+    return handMade(
+      200,
+      JSON.stringify({
+        status: "ok",
+        "message-type": "work-list",
+        "message-version": "1.0.0",
+        message: { facets: {}, "total-results": items.length, items, "items-per-page": items.length },
+      }),
+      { "x-fake-upstream": "hand-made (recorded works, hand-made ranking)" },
+    );
   }
   if (!rest.startsWith("/works/")) return undefined;
   const doi = decodeURIComponent(rest.slice("/works/".length)).toLowerCase();
@@ -91,5 +142,14 @@ export async function crossrefAnswer(url: URL, fixturesDir: string): Promise<Res
     }
   }
   const file = WORKS[doi];
-  return file ? recorded(dir, file) : recorded(dir, NOT_FOUND, 404);
+  if (file) return recorded(dir, file);
+  pool ?? searchPool(fixturesDir, "", 0);
+  const held = pool!.find((entry) => entry.work.doi.toLowerCase() === doi);
+  if (held)
+    return handMade(
+      200,
+      JSON.stringify({ status: "ok", "message-type": "work", "message-version": "1.0.0", message: held.work.item }),
+      { "x-fake-upstream": `hand-made (the ${held.work.origin} work in a work answer)` },
+    );
+  return recorded(dir, NOT_FOUND, 404);
 }
