@@ -42,6 +42,70 @@ export type Style = (typeof STYLES)[number];
  */
 export const PHYSICS_FORMS = ["aps", "inspire", "elsevier", "astro"] as const;
 export type PhysicsForm = (typeof PHYSICS_FORMS)[number];
+/** What OCR and copying do to a title (issue 42, item 4). */
+export const NOISE_KINDS = ["ocr", "run-together", "hyphenation", "truncated", "typo", "dropped-word"] as const;
+export type NoiseKind = (typeof NOISE_KINDS)[number];
+
+/** The title with one kind of noise, or null when the title has nothing for it (too short, no letter to confuse). */
+export function noisyTitle(title: string, kind: NoiseKind, random: () => number): string | null {
+  const words = title.split(" ");
+  const pick = (list: number[]) => list[Math.floor(random() * list.length)];
+  switch (kind) {
+    case "ocr": {
+      // Two confusions at most, in different words: m -> rn, l -> I or 1, o -> 0.
+      const out = words.slice();
+      let made = 0;
+      for (const i of words.map((_, k) => k).sort(() => random() - 0.5)) {
+        if (made >= 2) break;
+        const word = out[i]!;
+        const swapped = /m/.test(word)
+          ? word.replace("m", "rn")
+          : /l/.test(word)
+            ? word.replace("l", random() < 0.5 ? "I" : "1")
+            : /o/.test(word.slice(1))
+              ? word[0] + word.slice(1).replace("o", "0")
+              : null;
+        if (swapped) {
+          out[i] = swapped;
+          made++;
+        }
+      }
+      return made > 0 ? out.join(" ") : null;
+    }
+    case "run-together": {
+      const at = pick(words.slice(1).map((_, k) => k + 1));
+      return at === undefined
+        ? null
+        : [...words.slice(0, at - 1), `${words[at - 1]}${words[at]}`, ...words.slice(at + 1)].join(" ");
+    }
+    case "hyphenation": {
+      const at = pick(words.map((w, k) => (/^[\p{L}]{8,}$/u.test(w) ? k : -1)).filter((k) => k >= 0));
+      if (at === undefined) return null;
+      const word = words[at]!;
+      const cut = 3 + Math.floor(random() * (word.length - 5));
+      return [...words.slice(0, at), `${word.slice(0, cut)}- ${word.slice(cut)}`, ...words.slice(at + 1)].join(" ");
+    }
+    case "truncated":
+      return words.length >= 6 ? `${words.slice(0, Math.ceil(words.length * 0.6)).join(" ")}...` : null;
+    case "typo": {
+      const at = pick(words.map((w, k) => (/^[\p{L}]{5,}$/u.test(w) ? k : -1)).filter((k) => k >= 0));
+      if (at === undefined) return null;
+      const word = words[at]!;
+      const i = 1 + Math.floor(random() * (word.length - 2));
+      return [
+        ...words.slice(0, at),
+        word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2),
+        ...words.slice(at + 1),
+      ].join(" ");
+    }
+    case "dropped-word": {
+      if (words.length < 5) return null;
+      const at = 1 + Math.floor(random() * (words.length - 1));
+      return [...words.slice(0, at), ...words.slice(at + 1)].join(" ");
+    }
+  }
+}
+
 /** The styles a work outside the mirrors is cited in (journal articles, as most bibliographies cite them). */
 export const OUTSIDE_STYLES: readonly Style[] = ["apa", "ieee", "vancouver"];
 
@@ -58,7 +122,7 @@ export interface Work {
 
 export interface ReferenceCase {
   kind: "real" | "fabricated" | "near";
-  style: Style | "physics";
+  style: Style | "physics" | `noise-${NoiseKind}`;
   text: string;
   /** real: the paper it cites; fabricated: none. */
   expect:
@@ -527,6 +591,21 @@ export function buildReferenceSet({
       });
   }
 
+  // Noisy titles: each kind on every work's APA reference (its own generator: the cases above and
+  // below stay as they were).
+  const noiseRandom = mulberry32(seed + 42);
+  for (const work of works)
+    for (const kind of NOISE_KINDS) {
+      const title = noisyTitle(detex(work.title), kind, noiseRandom);
+      if (title)
+        cases.push({
+          kind: "real",
+          style: `noise-${kind}`,
+          text: formatReference({ ...work, title }, "apa", false, noiseRandom),
+          expect: { status: "match", source: work.source, id: work.id },
+        });
+    }
+
   // Works outside arXiv and NBER (the recorded Crossref and OpenAlex works), each in three styles.
   const outsideWorks = loadOutsideWorks(FIXTURES);
   const titleKey = (title: string) => title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
@@ -662,6 +741,7 @@ export function referenceSample() {
     (c) =>
       c.kind === "real" &&
       c.style !== "physics" &&
+      !String(c.style).startsWith("noise-") &&
       c.expect.status === "match" &&
       c.expect.source !== "crossref" &&
       c.expect.status === "match" &&
@@ -669,6 +749,8 @@ export function referenceSample() {
   );
   const fabricated = cases.filter((c) => c.kind === "fabricated").slice(0, 40);
   const near = cases.filter((c) => c.kind === "near" && c.style !== "physics").slice(0, 36);
+  // Noisy titles: every 15th.
+  const noise = cases.filter((c) => String(c.style).startsWith("noise-")).filter((_, i) => i % 15 === 0);
   // Works outside the mirrors (Crossref): every 20th.
   const outside = cases
     .filter((c) => c.expect.status === "match" && c.expect.source === "crossref")
@@ -681,11 +763,12 @@ export function referenceSample() {
   const records = loadNberRecords();
   const needed = new Set([
     ...nber,
+    ...noise.flatMap((c) => (c.expect.status === "match" && c.expect.source === "nber" ? [c.expect.id] : [])),
     ...near
       .flatMap((c) => [c.near!.from, c.near!.other ?? ""])
       .filter((id) => id.startsWith("nber:"))
       .map((id) => id.slice(5)),
   ]);
   const nberRows = records.filter((r, i) => needed.has(r.id) || i % 10 === 0);
-  return { cases: [...real, ...physics, ...outside, ...fabricated, ...near], nber: nberRows };
+  return { cases: [...real, ...physics, ...noise, ...outside, ...fabricated, ...near], nber: nberRows };
 }

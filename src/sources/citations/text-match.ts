@@ -5,6 +5,7 @@
 import { STOPWORDS } from "../../search/stopwords";
 import { words as indexWords } from "../../search/tokenize";
 import { asciiFold, splitName } from "./names";
+import { noisyTitle } from "./noisy-title";
 
 const GREEK: Record<string, string> = {
   α: "alpha",
@@ -123,12 +124,17 @@ export function titleEvidence(reference: string, title: string): TitleEvidence {
   const { covered, span } = inOrder(titleWords, refWords);
   const coverage = covered / titleWords.length;
   const rest = span ? [...refWords.slice(0, span[0]), ...refWords.slice(span[1] + 1)].join(" ") : refWords.join(" ");
-  return {
-    kind: coverage >= 0.85 && titleWords.length >= 5 ? "close" : "none",
-    coverage,
-    rest,
-    words: titleWords.length,
-  };
+  // Nearly all its words in order; or all but one word of four or more (a word dropped in copying).
+  if ((coverage >= 0.85 && titleWords.length >= 5) || (titleWords.length >= 4 && covered === titleWords.length - 1))
+    return { kind: "close", coverage, rest, words: titleWords.length };
+  // Through noise (OCR, an ellipsis, a typo): close at best; the title's words that stand whole leave the rest.
+  const noisy = noisyTitle(joined, wordAt, needle, reference, compact, coverage);
+  if (noisy) {
+    const own = new Set(titleWords);
+    const outside = refWords.filter((word) => !own.has(word)).join(" ");
+    return { kind: "close", coverage: noisy.coverage, rest: outside, words: titleWords.length };
+  }
+  return { kind: "none", coverage, rest, words: titleWords.length };
 }
 
 /** The first place the needle starts at the start of a word of the text (so "us" is not found inside "focus"). */
