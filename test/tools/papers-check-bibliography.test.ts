@@ -259,6 +259,20 @@ describe("papers_check_bibliography keeps the version a reference cites", () => 
     expect(bib.entries[0]!.properties.doi).toBeUndefined();
   });
 
+  it("says differs, not verified, when the journal version is cited with another volume or page", async () => {
+    const result = await check({
+      bibliography:
+        "G. Gour and N. R. Wallach. Entanglement of subspaces and error correcting codes. Phys. Rev. A 77, 042309 (2007).",
+    });
+    expect(result.entries[0]).toMatchObject({
+      verdict: "differs",
+      id: "arxiv:0704.0251",
+      differences: [
+        { field: "journal_ref", cited: "Phys. Rev. A 77, 042309 (2007)", record: "Phys. Rev. A 76, 042309 (2007)" },
+      ],
+    });
+  });
+
   it("writes an arXiv paper cited as its journal version with the journal's fields and its eprint", async () => {
     const result = await check({ bibliography: "G. Gour and N. R. Wallach, Phys. Rev. A 76, 042309 (2007)." });
     expect(result.entries[0]).toMatchObject({ verdict: "verified", id: "arxiv:0704.0251" });

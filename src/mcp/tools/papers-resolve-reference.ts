@@ -33,6 +33,7 @@ export const candidateSchema = z.object({
       publisher: z.string().nullable(),
     })
     .optional(),
+  journal_ref_differs: z.object({ cited: z.string(), record: z.string() }).optional(),
 });
 const candidate = candidateSchema;
 

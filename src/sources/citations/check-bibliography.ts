@@ -29,7 +29,7 @@ export const EXTERNAL_BUDGET_MS = 20_000;
 export type Verdict = "verified" | "differs" | "not_found" | "unchecked" | "unreadable";
 
 export interface Difference {
-  field: "year" | "authors" | "title" | "doi" | "arxiv_id" | "arxiv_version" | "nber_number";
+  field: "year" | "authors" | "title" | "doi" | "arxiv_id" | "arxiv_version" | "nber_number" | "journal_ref";
   cited: string | null;
   record: string | null;
 }
@@ -228,6 +228,12 @@ function differencesFrom(record: Candidate, ids: ReturnType<typeof identifiersIn
       record: `${record.authors.join(", ")}${record.authors_total > record.authors.length ? ", et al." : ""}`,
     });
   if (a.title === "close") out.push({ field: "title", cited: null, record: record.title });
+  if (record.journal_ref_differs)
+    out.push({
+      field: "journal_ref",
+      cited: record.journal_ref_differs.cited,
+      record: record.journal_ref_differs.record,
+    });
   if (record.source === "arxiv") {
     const arxiv = ids.arxiv.find((id) => id.replace(/v\d+$/, "") !== record.id);
     if (arxiv) out.push({ field: "arxiv_id", cited: arxiv, record: record.id });

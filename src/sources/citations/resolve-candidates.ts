@@ -44,6 +44,8 @@ export interface Found {
   version: number | null;
   /** The year of the journal version (arXiv's journal_ref), when the record has one. */
   published_year?: number | null;
+  /** The record's own journal reference, parsed (arXiv's journal_ref). */
+  own_journal?: JournalRef | null;
   how: string;
   exact?: string;
   /** The journal reference in the text that names this paper's own ("Phys. Rev. A 76, 042309 (2007)"). */
@@ -238,9 +240,15 @@ function fromArxivPaper(paper: ArxivPaper, how: string): Found {
     year: Number(paper.published.slice(0, 4)) || null,
     doi: paper.doi,
     version: paper.versions?.length || null,
-    published_year: paper.journal_ref ? (parseJournalRefs(paper.journal_ref)[0]?.year ?? null) : null,
+    ...publishedAs(paper.journal_ref),
     how,
   };
+}
+
+/** The journal version an arXiv record names: its parsed reference and year. */
+function publishedAs(journalRef: string | null): Pick<Found, "own_journal" | "published_year"> {
+  const own = journalRef ? (parseJournalRefs(journalRef)[0] ?? null) : null;
+  return { own_journal: own, published_year: own?.year ?? null };
 }
 
 function fromNberPaper(paper: NberPaper | NberPaperInfo, how: string): Found {

@@ -16,6 +16,7 @@ import {
   type YearEvidence,
 } from "./text-match";
 import type { Found, Venue } from "./resolve-candidates";
+import { describeJournalRef, type JournalRef, sameArticle, sameJournal } from "../../search/journal-ref";
 
 /** At or above this, a candidate is a match; below it the answer is no_match. */
 export const MATCH_THRESHOLD = 0.8;
@@ -47,6 +48,8 @@ export interface Candidate {
   how: string;
   /** A work outside the mirrors: where it was published. */
   venue?: Venue;
+  /** The text cites the record's journal with another volume or first page. */
+  journal_ref_differs?: { cited: string; record: string };
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
@@ -57,7 +60,12 @@ const round = (value: number) => Math.round(value * 100) / 100;
  * not; a short title needs authors and year both. An identifier decides unless the text
  * contradicts it (another title, other authors, another year): the signature of an invented reference.
  */
-export function score(plain: string, candidate: Found, ids: ReturnType<typeof identifiersIn>): Candidate {
+export function score(
+  plain: string,
+  candidate: Found,
+  ids: ReturnType<typeof identifiersIn>,
+  cited: readonly JournalRef[] = [],
+): Candidate {
   const title = titleEvidence(plain, candidate.title);
   const authors = authorEvidence(title.rest, candidate.authors, outsideTitle(plain, candidate.title));
   const year = bestYear(
@@ -126,7 +134,16 @@ export function score(plain: string, candidate: Found, ids: ReturnType<typeof id
     },
     how: candidate.how,
     ...(candidate.venue ? { venue: candidate.venue } : {}),
+    ...journalDiffers(candidate, cited),
   };
+}
+
+/** The text cites the record's journal with another volume or page: a difference to report, not another paper. */
+function journalDiffers(candidate: Found, cited: readonly JournalRef[]): Pick<Candidate, "journal_ref_differs"> {
+  const own = candidate.own_journal;
+  if (!own || candidate.journal) return {};
+  const other = cited.find((ref) => sameJournal(ref.key, own.key) && !sameArticle(ref, own));
+  return other ? { journal_ref_differs: { cited: describeJournalRef(other), record: describeJournalRef(own) } } : {};
 }
 
 const YEAR_ORDER: YearEvidence["kind"][] = ["agree", "close", "absent", "disagree"];

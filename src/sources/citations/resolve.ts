@@ -141,7 +141,7 @@ export async function resolveReference(
     }
     return [...byPaper.values()].map((candidate) => {
       let done = scores.get(candidate);
-      if (!done) scores.set(candidate, (done = score(plain, candidate, ids)));
+      if (!done) scores.set(candidate, (done = score(plain, candidate, ids, journalRefs)));
       return done;
     });
   };
