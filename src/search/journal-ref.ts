@@ -109,11 +109,12 @@ function journalBefore(text: string): string {
     // ending a sentence, after a word that is not itself abbreviated ("Spectrosc. Radiat." is a
     // journal's; "Under Risk." a title's).
     const before = tokens[i - 1];
+    const sentenceEnd = /[\p{Ll}]{4,}[.?!]$/u.test(token);
     if (
       kept.length > 0 &&
-      /[\p{Ll}]{4,}[.?!]$/u.test(token) &&
-      !isAbbreviation(token.replace(/[.?!]$/, "")) &&
-      (/^\p{Ll}/u.test(token) || (before !== undefined && !/\.$/.test(before)))
+      sentenceEnd &&
+      (/^\p{Ll}/u.test(token) ||
+        (!isAbbreviation(token.replace(/[.?!]$/, "")) && before !== undefined && !/\.$/.test(before)))
     )
       break;
     if (!journalToken(token)) break;
