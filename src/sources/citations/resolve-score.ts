@@ -141,7 +141,8 @@ export function score(
 /** The text cites the record's journal with another volume or page: a difference to report, not another paper. */
 function journalDiffers(candidate: Found, cited: readonly JournalRef[]): Pick<Candidate, "journal_ref_differs"> {
   const own = candidate.own_journal;
-  if (!own || candidate.journal) return {};
+  // The record's own article cited anywhere in the text (an erratum may follow it) is no difference.
+  if (!own || candidate.journal || cited.some((ref) => sameArticle(ref, own))) return {};
   const other = cited.find((ref) => sameJournal(ref.key, own.key) && !sameArticle(ref, own));
   return other ? { journal_ref_differs: { cited: describeJournalRef(other), record: describeJournalRef(own) } } : {};
 }
