@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { journalKey, parseJournalRefs, sameJournal } from "./journal-ref.ts";
+import { journalKey, parseJournalRefs, sameArticle, sameJournal } from "./journal-ref.ts";
 
 const first = (text: string) => {
   const [ref] = parseJournalRefs(text);
@@ -42,6 +42,17 @@ describe("parseJournalRefs", () => {
       "Kahneman, D., & Tversky, A. (1979). Prospect theory: An analysis of decision under risk. Econometrica, 47(2), 263-291.",
     );
     expect(ref?.journal).toBe("Econometrica");
+  });
+
+  it("takes an article number a PDF line broke at a hyphen as the same article", () => {
+    const [broken] = parseJournalRefs("Phys.Rev.D75:12-\n4011,2007.");
+    const [whole] = parseJournalRefs("Phys.Rev.D75:124011,2007");
+    expect(sameArticle(broken!, whole!)).toBe(true);
+    const [range] = parseJournalRefs("Astrophys.J.663:1149-\n1173,2007");
+    const [first] = parseJournalRefs("Astrophys. J. 663, 1149 (2007)");
+    expect(sameArticle(range!, first!)).toBe(true);
+    const [other] = parseJournalRefs("Phys. Rev. D 75, 124012 (2007)");
+    expect(sameArticle(other!, whole!)).toBe(false);
   });
 
   it("reads an erratum as a second reference", () => {

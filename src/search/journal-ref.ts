@@ -253,7 +253,16 @@ export function sameJournal(a: string, b: string): boolean {
 
 /** Is this the same article: one journal, one volume, one first page? */
 export function sameArticle(a: JournalRef, b: JournalRef): boolean {
-  return a.volume === b.volume && a.page === b.page && sameJournal(a.key, b.key);
+  return a.volume === b.volume && samePage(a, b) && sameJournal(a.key, b.key);
+}
+
+/**
+ * The same first page, or an article number a PDF line broke at a hyphen ("Phys.Rev.D75:12-" +
+ * "4011,2007" reads as pages 12-4011): its two parts joined are the other's number.
+ */
+function samePage(a: JournalRef, b: JournalRef): boolean {
+  const joined = (ref: JournalRef) => stripZeros(ref.pages.replace(/[^0-9A-Za-z]/g, ""));
+  return a.page === b.page || joined(a) === b.page || a.page === joined(b);
 }
 
 /** How an article is cited, short: "Phys. Rev. A 76, 042309 (2007)". */
