@@ -85,6 +85,8 @@ const configSchema = z.object({
   OPENALEX_API_KEY: z.string().min(1).optional(),
   /** OpenAlex allows 100 requests a second; we send at most one per this spacing, across isolates. */
   OPENALEX_REQUEST_DELAY_MS: millis(100),
+  /** off: a reference is never looked up in OpenAlex (it is asked only when Crossref cannot be). */
+  OPENALEX_RESOLVE_ENABLED: flag("true"),
   OPENALEX_TIMEOUT_MS: millis(10000),
   /** List calls (citing and cited pages) per UTC day; the free key's $1 a day buys 10,000. Past it: the cache only. */
   OPENALEX_DAILY_LIST_CALLS: z.coerce.number().int().min(0).max(1_000_000).default(9000),

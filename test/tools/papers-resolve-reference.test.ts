@@ -467,6 +467,26 @@ describe("papers_resolve_reference outside arXiv and NBER (Crossref, recorded an
     expect(cached.results).toEqual([]);
   });
 
+  it("asks OpenAlex's title search when Crossref cannot be asked, and verifies its work the same way", async () => {
+    const reference =
+      "Lála, J., O'Donoghue, O., Shtedritski, A., Cox, S., Rodriques, S. G., & White, A. D. (2023). PaperQA: Retrieval-Augmented Generative Agent for Scientific Research. doi:10.5555/fake.503";
+    const result = await resolveAll({ reference });
+    expect(result.status).toBe("match");
+    expect(result.matches[0]).toMatchObject({
+      source: "openalex",
+      id: "10.48550/arxiv.2312.07559",
+      agreed: { title: "exact", authors: "agree", year: "agree" },
+    });
+    expect(result.tried.join(" ")).toContain("Crossref: unchecked (upstream_unavailable)");
+    expect(result.tried.join(" ")).toContain("OpenAlex (title search): 1 candidates");
+    // Off: the Crossref failure stands as unchecked, and OpenAlex is not asked.
+    const off = await callToolWith("papers_resolve_reference", { reference }, { OPENALEX_RESOLVE_ENABLED: "false" });
+    expect(off.result.structuredContent.status).toBe("no_match");
+    expect(off.result.structuredContent.unchecked).toEqual([
+      { source: "crossref", reason: "upstream_unavailable", retry_after_ms: null },
+    ]);
+  });
+
   it("asks nothing of Crossref when the mirrors hold the paper, or when CROSSREF_ENABLED is false", async () => {
     await resolveAll({
       reference:

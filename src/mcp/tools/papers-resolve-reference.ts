@@ -3,7 +3,7 @@ import { MAX_REFERENCE_CHARS, referenceInput, resolveReference } from "../../sou
 import { defineTool } from "../tool";
 
 export const candidateSchema = z.object({
-  source: z.enum(["arxiv", "nber", "crossref"]),
+  source: z.enum(["arxiv", "nber", "crossref", "openalex"]),
   id: z.string(),
   title: z.string(),
   authors: z.array(z.string()),
@@ -59,7 +59,7 @@ export const papersResolveReference = defineTool({
     parsed: z.looseObject({}),
     tried: z.array(z.string()),
     unchecked: z.array(
-      z.object({ source: z.enum(["crossref"]), reason: z.string(), retry_after_ms: z.number().nullable() }),
+      z.object({ source: z.enum(["crossref", "openalex"]), reason: z.string(), retry_after_ms: z.number().nullable() }),
     ),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },

@@ -93,7 +93,7 @@ const WORK_TYPES: Record<string, string> = {
   "posted-content": "misc",
 };
 
-/** A work outside the mirrors (a Crossref match) as BibTeX, from the fields its source gave. */
+/** A work outside the mirrors (a Crossref or OpenAlex match) as BibTeX, from the fields its source gave. */
 export function workToBibtex(work: Candidate): string {
   const venue = work.venue;
   const type = WORK_TYPES[venue?.type ?? ""] ?? "misc";
@@ -124,5 +124,5 @@ export function workToBibtex(work: Candidate): string {
   add("publisher", type === "book" || type === "incollection" ? venue?.publisher && bibtexText(venue.publisher) : null);
   if (work.year !== null) add("year", String(work.year));
   add("doi", work.doi && bibtexVerbatim(work.doi));
-  return `% ${work.doi}: from Crossref\n@${type}{${key},\n${fields.map(([n, v]) => `  ${n} = ${v}`).join(",\n")}\n}`;
+  return `% ${work.doi}: from ${work.source === "openalex" ? "OpenAlex" : "Crossref"}\n@${type}{${key},\n${fields.map(([n, v]) => `  ${n} = ${v}`).join(",\n")}\n}`;
 }

@@ -176,7 +176,7 @@ async function checkEntry(
   const best = resolution.matches[0];
   if (best) {
     const differences = differencesFrom(best, ids);
-    if (best.source === "crossref") works.set(`crossref:${best.id}`, best);
+    if (best.source === "crossref" || best.source === "openalex") works.set(`${best.source}:${best.id}`, best);
     return {
       n: entry.n,
       verdict: differences.length > 0 ? "differs" : "verified",
@@ -272,7 +272,7 @@ async function attachBibtex(
   const wanted = [
     ...new Set(
       entries.flatMap((entry) =>
-        entry.id && !entry.id.startsWith("crossref:") ? [entry.id.replace(/^(arxiv|nber):/, "")] : [],
+        entry.id && /^(arxiv|nber):/.test(entry.id) ? [entry.id.replace(/^(arxiv|nber):/, "")] : [],
       ),
     ),
   ];

@@ -35,7 +35,7 @@ const RANKER_CANDIDATES = 5;
 
 /** A paper a lookup or a walk proposed, before it is scored against the reference. */
 export interface Found {
-  source: "arxiv" | "nber" | "crossref";
+  source: "arxiv" | "nber" | "crossref" | "openalex";
   id: string;
   title: string;
   authors: string[];

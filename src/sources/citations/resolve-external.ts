@@ -1,18 +1,21 @@
 // The resolver's last step, for a reference no mirror paper verifies: Crossref, which registers
 // the DOIs of most journal articles, books and proceedings. A DOI in the text is looked up
-// exactly; otherwise the whole text goes to query.bibliographic. Every work Crossref proposes is
-// checked against the text like a mirror paper (title inside it, authors, year; or its journal
-// reference with an author). A Crossref that cannot be reached is reported as unchecked, with the
-// reason and when to retry, so that no_match is never said of a source that was not asked.
+// exactly; otherwise the whole text goes to query.bibliographic. When Crossref cannot be asked,
+// OpenAlex (its key configured) is asked instead: a title search, one list call of the day's
+// allowance. Every work either proposes is checked against the text like a mirror paper (title
+// inside it, authors, year; or its journal reference with an author). A source that cannot be
+// reached is reported as unchecked, with the reason and when to retry, so that no_match is never
+// said of a source that was not asked.
 import { PapersError } from "../../errors";
 import { describeJournalRef, journalKey, type JournalRef, sameArticle } from "../../search/journal-ref";
 import { type CrossrefWork, crossrefCandidates, crossrefWork } from "../crossref/works";
+import { openAlexTitleSearch, type ReferenceWork } from "../openalex/reference-search";
 import type { Found } from "./resolve-candidates";
 import type { AppContext } from "../../context";
 
 /** A source that was to be asked and could not be: the answer says so instead of no_match. */
 export interface Unchecked {
-  source: "crossref";
+  source: "crossref" | "openalex";
   reason: string;
   retry_after_ms: number | null;
 }
@@ -26,6 +29,8 @@ export interface ExternalQuery {
   journalRefs: readonly JournalRef[];
   /** Epoch ms by which the lookups must be over (a bibliography's time budget). */
   deadline?: number;
+  /** The title read from the reference, for OpenAlex's title search. */
+  title?: string;
 }
 
 export async function lookupCrossref(
@@ -55,7 +60,63 @@ export async function lookupCrossref(
     tried.push(
       `Crossref: unchecked (${error.reason}${error.retryAfterMs ? `, retry after ${Math.ceil(error.retryAfterMs / 1000)} s` : ""})`,
     );
+    await lookupOpenAlex(ctx, query, found, tried, unchecked);
   }
+}
+
+/** OpenAlex's title search, when Crossref could not be asked (and a key is configured). */
+async function lookupOpenAlex(
+  ctx: AppContext,
+  query: ExternalQuery,
+  found: Found[],
+  tried: string[],
+  unchecked: Unchecked[],
+): Promise<void> {
+  if (!ctx.config.OPENALEX_RESOLVE_ENABLED || !ctx.config.OPENALEX_API_KEY) {
+    tried.push("OpenAlex: not asked (OPENALEX_RESOLVE_ENABLED=false or no OPENALEX_API_KEY)");
+    return;
+  }
+  const title = query.title
+    // "," and "|" are OpenAlex's filter syntax; a colon inside the value is read as text.
+    ?.replace(/[,|]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (!title || title.split(" ").length < 3) {
+    tried.push("OpenAlex: not asked (no title could be read from the reference)");
+    return;
+  }
+  try {
+    const works = await openAlexTitleSearch(ctx, title, query.deadline);
+    for (const work of works) found.push(fromOpenAlex(work, query.journalRefs));
+    tried.push(`OpenAlex (title search): ${works.length} candidates`);
+  } catch (error) {
+    if (!(error instanceof PapersError)) throw error;
+    unchecked.push({ source: "openalex", reason: error.reason, retry_after_ms: error.retryAfterMs ?? null });
+    tried.push(`OpenAlex: unchecked (${error.reason})`);
+  }
+}
+
+function fromOpenAlex(work: ReferenceWork, cited: readonly JournalRef[]): Found {
+  const journal = cited.find((ref) => sameWorkArticle(ref, work));
+  return {
+    source: "openalex",
+    id: work.doi,
+    title: work.title,
+    authors: work.authors,
+    year: work.year,
+    doi: work.doi,
+    version: null,
+    how: "OpenAlex's title search",
+    ...(journal ? { journal: describeJournalRef(journal) } : {}),
+    venue: {
+      type: work.type,
+      container: work.container,
+      volume: work.volume,
+      issue: work.issue,
+      page: work.page,
+      publisher: null,
+    },
+  };
 }
 
 function fromWork(work: CrossrefWork, how: string, cited: readonly JournalRef[]): Found {
@@ -82,14 +143,17 @@ function fromWork(work: CrossrefWork, how: string, cited: readonly JournalRef[])
 }
 
 /** Does a journal reference in the text name this work (journal, volume and first page)? */
-function sameWorkArticle(ref: JournalRef, work: CrossrefWork): boolean {
+function sameWorkArticle(
+  ref: JournalRef,
+  work: Pick<CrossrefWork, "volume" | "page" | "container"> & { container_short?: string | null },
+): boolean {
   if (!work.volume || !work.page) return false;
   const page = work.page
     .split("-")[0]!
     .replace(/^0+(?=[0-9A-Za-z])/, "")
     .toUpperCase();
   const volume = work.volume.replace(/^0+(?=\d)/, "");
-  return [work.container_short, work.container].some(
+  return [work.container_short ?? null, work.container].some(
     (name) =>
       name !== null &&
       sameArticle(ref, { ...ref, key: journalKey(name), volume, page, journal: name, volume_written: volume }),

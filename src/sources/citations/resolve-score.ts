@@ -22,7 +22,7 @@ import { describeJournalRef, type JournalRef, sameArticle, sameJournal } from ".
 export const MATCH_THRESHOLD = 0.8;
 
 export interface Candidate {
-  source: "arxiv" | "nber" | "crossref";
+  source: "arxiv" | "nber" | "crossref" | "openalex";
   id: string;
   title: string;
   authors: string[];

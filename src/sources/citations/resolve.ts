@@ -166,7 +166,14 @@ export async function resolveReference(
   if (external && !mirrorsOnly && !scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD)) {
     const ours = new Set(found.flatMap((c) => (c.doi ? [c.doi.toLowerCase()] : [])));
     const dois = ids.dois.filter((doi) => !/^10\.(48550|3386)\//i.test(doi) && !ours.has(doi.toLowerCase()));
-    await lookupCrossref(ctx, { plain, dois, journalRefs, ...(deadline ? { deadline } : {}) }, found, tried, unchecked);
+    const title = input.fields.title;
+    await lookupCrossref(
+      ctx,
+      { plain, dois, journalRefs, ...(deadline ? { deadline } : {}), ...(title ? { title } : {}) },
+      found,
+      tried,
+      unchecked,
+    );
   }
 
   let scored = scoreAll().sort((a, b) => b.confidence - a.confidence || b.title.length - a.title.length);
