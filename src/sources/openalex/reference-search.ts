@@ -1,7 +1,9 @@
 // OpenAlex as the resolver's second source outside the mirrors (when Crossref cannot be asked):
 // works whose title matches the reference's title (filter=title.search:, one list call of the
 // day's allowance). Only candidates: the resolver checks each against the reference's text.
+import { z } from "zod";
 import { openAlexGet } from "./client";
+import { openAlexWorkSchema } from "./work";
 import type { AppContext } from "../../context";
 
 /** A work as the resolver reads it. */
@@ -35,40 +37,38 @@ export async function openAlexTitleSearch(ctx: AppContext, title: string, deadli
   });
 }
 
-type Json = Record<string, any>;
+const referenceWorkSchema = openAlexWorkSchema.extend({
+  biblio: z
+    .looseObject({
+      volume: z.string().nullish(),
+      issue: z.string().nullish(),
+      first_page: z.string().nullish(),
+      last_page: z.string().nullish(),
+    })
+    .nullish(),
+});
 
 function toReferenceWork(raw: unknown): ReferenceWork | null {
-  if (typeof raw !== "object" || raw === null) return null;
-  const work = raw as Json;
-  const title =
-    typeof work.title === "string" ? work.title : typeof work.display_name === "string" ? work.display_name : null;
-  const id =
-    typeof work.doi === "string"
-      ? work.doi.replace(/^https?:\/\/(dx\.)?doi\.org\//i, "")
-      : typeof work.id === "string"
-        ? work.id
-        : null;
-  if (!title || !id) return null;
-  const biblio: Json = typeof work.biblio === "object" && work.biblio !== null ? work.biblio : {};
-  const first = typeof biblio.first_page === "string" ? biblio.first_page : null;
-  const last = typeof biblio.last_page === "string" && biblio.last_page !== first ? biblio.last_page : null;
+  const parsed = referenceWorkSchema.safeParse(raw);
+  if (!parsed.success) return null;
+  const work = parsed.data;
+  const title = work.title ?? work.display_name;
+  const id = work.doi ? work.doi.replace(/^https?:\/\/(dx\.)?doi\.org\//i, "") : work.id;
+  if (!title) return null;
+  const first = work.biblio?.first_page ?? null;
+  const last = work.biblio?.last_page && work.biblio.last_page !== first ? work.biblio.last_page : null;
   return {
     doi: id,
     title: title
       .replace(/<[^>]*>/g, "")
       .replace(/\s+/g, " ")
       .trim(),
-    authors: (Array.isArray(work.authorships) ? work.authorships : [])
-      .map((a: Json) => a?.author?.display_name)
-      .filter((name: unknown): name is string => typeof name === "string" && name.trim() !== ""),
-    year: typeof work.publication_year === "number" ? work.publication_year : null,
-    type: typeof work.type === "string" ? work.type : null,
-    container:
-      typeof work.primary_location?.source?.display_name === "string"
-        ? work.primary_location.source.display_name
-        : null,
-    volume: typeof biblio.volume === "string" ? biblio.volume : null,
-    issue: typeof biblio.issue === "string" ? biblio.issue : null,
+    authors: (work.authorships ?? []).flatMap((a) => (a.author?.display_name?.trim() ? [a.author.display_name] : [])),
+    year: work.publication_year ?? null,
+    type: work.type ?? null,
+    container: work.primary_location?.source?.display_name ?? null,
+    volume: work.biblio?.volume ?? null,
+    issue: work.biblio?.issue ?? null,
     page: first ? (last ? `${first}-${last}` : first) : null,
   };
 }
