@@ -211,7 +211,7 @@ describe("fuzz: JSON-RPC batches on /mcp", () => {
     expect(statuses.get(400)).toBeGreaterThan(0);
     expect(statuses.get(200)).toBeGreaterThan(0);
     for (const hit of await upstreamHits())
-      expect(hit.path).toMatch(/^\/(arxiv-api|arxiv-oai|arxiv|ar5iv|nber|openalex)\//);
+      expect(hit.path).toMatch(/^\/(arxiv-api|arxiv-oai|arxiv|ar5iv|nber|openalex|crossref)\//);
   }, 300_000);
 });
 
