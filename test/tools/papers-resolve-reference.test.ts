@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { upsertMirror } from "../../src/store/nber-mirror";
 import { callTool, callToolWith, resetUpstream, statusJson, toolError, upstreamHits } from "../helpers";
-import { seedMirror } from "../mirror/driver";
+import { sampleRecords, seedMirror } from "../mirror/driver";
 import { MINIMUM_WAGE_PAPER } from "../support/nber";
 
 beforeEach(resetUpstream);
@@ -365,6 +365,23 @@ describe("papers_resolve_reference on physics references without a title (author
     const bare = await resolve({ reference: "Phys. Rev. A 76, 042309 (2007), cited above." });
     expect(bare.status).toBe("no_match");
     expect(bare.near_misses[0]).toMatchObject({ id: "0704.0251", agreed: { authors: "absent" } });
+  });
+
+  it("vouches for neither of two papers that carry the cited journal reference, and not for another first author", async () => {
+    // A second record claiming 0704.0251's journal reference (hand-made: arXiv's metadata has such duplicates).
+    const records = sampleRecords();
+    const original = records.find((r) => r.id === "0704.0251")!;
+    await seedMirror([
+      ...records,
+      { ...original, id: "0705.9999", title: "A comment on codes", authors: "Gilad Gour" },
+    ]);
+    const shared = await resolve({ reference: "G. Gour and N. R. Wallach, Phys. Rev. A 76, 042309 (2007)." });
+    expect(shared.status).toBe("no_match");
+    expect(shared.tried.join(" ")).toContain("arxiv:0704.0251 and arxiv:0705.9999 both carry it");
+    await seedMirror();
+    // The first author's surname with another initial is another person.
+    const initial = await resolve({ reference: "H. Gour and N. R. Wallach, Phys. Rev. A 76, 042309 (2007)." });
+    expect(initial.status).toBe("no_match");
   });
 
   it("takes the journal version's year as the paper's year", async () => {

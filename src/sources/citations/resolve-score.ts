@@ -2,6 +2,7 @@
 // surnames and its year in what is left (text-match.ts), and an identifier that agrees or is
 // contradicted.
 import { STOPWORDS } from "../../search/stopwords";
+import { asciiFold, splitName } from "./names";
 import { words as indexWords } from "../../search/tokenize";
 import type { identifiersIn } from "./identifiers";
 import {
@@ -93,16 +94,20 @@ export function score(
   // The paper's own journal reference (journal, volume, page) is in the text: with an author's
   // surname it is the paper, as physics cites without a title; with other authors it is not.
   if (candidate.journal && !candidate.exact) {
+    // With no title to go on, the first author must be the reference's: surname and initial.
+    const firstAuthor = candidate.authors[0] ? firstAuthorCited(plain, candidate.authors[0]) : false;
     const byJournal =
-      authors.kind === "agree"
-        ? year.kind === "agree" || year.kind === "absent"
-          ? 0.95
-          : year.kind === "close"
-            ? 0.85
-            : 0.6
-        : authors.kind === "absent"
-          ? 0.6
-          : 0.4;
+      authors.kind === "agree" && !firstAuthor && title.kind === "none"
+        ? 0.6
+        : authors.kind === "agree"
+          ? year.kind === "agree" || year.kind === "absent"
+            ? 0.95
+            : year.kind === "close"
+              ? 0.85
+              : 0.6
+          : authors.kind === "absent"
+            ? 0.6
+            : 0.4;
     confidence = authors.kind === "disagree" ? Math.min(confidence, byJournal) : Math.max(confidence, byJournal);
   }
   // The reference names another paper's identifier: whatever else agrees, this is not the one it cites.
@@ -145,6 +150,32 @@ function journalDiffers(candidate: Found, cited: readonly JournalRef[]): Pick<Ca
   if (!own || candidate.journal || cited.some((ref) => sameArticle(ref, own))) return {};
   const other = cited.find((ref) => sameJournal(ref.key, own.key) && !sameArticle(ref, own));
   return other ? { journal_ref_differs: { cited: describeJournalRef(other), record: describeJournalRef(own) } } : {};
+}
+
+/**
+ * Is this the reference's own first-named author: its surname there with the same first initial
+ * ("C.-H. Chang" is not Ming-Wei Chang), or its surname with no initial beside it ("Chang et al.")?
+ */
+export function firstAuthorCited(plain: string, name: string): boolean {
+  const person = splitName(name);
+  const family = (person.literal ?? person.family).trim();
+  if (!family) return false;
+  const initial = asciiFold(person.given.trim()).charAt(0).toLowerCase();
+  const text = asciiFold(plain.replace(/\\["'`^~=.]\{?([a-zA-Z])\}?/g, "$1"));
+  const surname = asciiFold(family).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const at = new RegExp(`(?:^|[^\\p{L}])${surname}(?![\\p{L}])`, "giu");
+  for (const match of text.matchAll(at)) {
+    if (!initial) return true;
+    const start = match.index + match[0].length - surname.length;
+    // "C. Chang", "C.-H. Chang", "Chang, C.", "Chang C" (Vancouver): the letters next to the surname.
+    const before = text.slice(Math.max(0, start - 8), start);
+    const after = text.slice(start + surname.length, start + surname.length + 6);
+    const initialBefore = /(?:^|[^\p{L}])(\p{L})[.\s-][\s\p{L}.-]*$/u.exec(before)?.[1];
+    const initialAfter = /^,?\s+(\p{L})(?:[.\s,-]|$)/u.exec(after)?.[1];
+    const given = [initialBefore, initialAfter].filter(Boolean).map((c) => c!.toLowerCase());
+    if (given.length === 0 || given.includes(initial)) return true;
+  }
+  return false;
 }
 
 const YEAR_ORDER: YearEvidence["kind"][] = ["agree", "close", "absent", "disagree"];

@@ -177,6 +177,7 @@ export async function resolveReference(
   }
 
   let scored = scoreAll().sort((a, b) => b.confidence - a.confidence || b.title.length - a.title.length);
+  scored = withoutSharedJournalRefs(scored, tried);
   const conflict = identifierConflict(scored);
   if (conflict) scored = scored.map((c) => ({ ...c, confidence: Math.min(c.confidence, 0.5) }));
   const matches = scored.filter((candidate) => candidate.confidence >= MATCH_THRESHOLD).slice(0, maxMatches);
@@ -198,6 +199,22 @@ export async function resolveReference(
 function withoutNames(words: string[], plain: string): string[] {
   const names = nameWords(plain);
   return words.filter((word) => !names.has(word));
+}
+
+/**
+ * Two papers whose own journal reference is the one cited, neither named by its title: the
+ * mirror's metadata cannot tell which one the reference means, so neither is vouched for.
+ */
+function withoutSharedJournalRefs(scored: Candidate[], tried: string[]): Candidate[] {
+  const matched = scored.filter((c) => c.confidence >= MATCH_THRESHOLD);
+  const byJournalOnly = matched.filter(
+    (c) => c.agreed.journal_ref && c.agreed.title === "none" && !c.agreed.exact_identifier,
+  );
+  if (byJournalOnly.length < 2 || byJournalOnly.length !== matched.length) return scored;
+  tried.push(
+    `journal reference: ${byJournalOnly.map((c) => `${c.source}:${c.id}`).join(" and ")} both carry it; neither is vouched for`,
+  );
+  return scored.map((c) => (byJournalOnly.includes(c) ? { ...c, confidence: 0.6 } : c));
 }
 
 /** When the text names one paper (title and authors) and an identifier in it another: say so, trust neither. */
