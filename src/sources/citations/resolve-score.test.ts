@@ -14,6 +14,11 @@ describe("firstAuthorCited", () => {
     ["J.-W. Lee, K. Kim, C. H. Lee, Journal of the Korean Physical Society, 50, 1229 (2007)", "S. K. Kim", false],
     ["T. Khongsap and W. Wang, Gen. Rel. Grav. 39, 1545 (2007).", "Huaning Wang", false],
     ["T. Khongsap and W. Wang, Gen. Rel. Grav. 39, 1545 (2007).", "Someone Else", false],
+    // Three initials before the surname: the first is the given name's.
+    ["D. F. M. Torres, G. Leitmann, J. Optim. Theory Appl. 137 (2008), no. 1, 53--59", "Delfim F. M. Torres", true],
+    ["G. S. F. Frederico, D. F. M. Torres, Applicable Analysis, Volume 86", "Gastao S. F. Frederico", true],
+    ["P. Smith, A. E. Ismail, G. S. Grest, J. Chem. Phys. 127 (2007) 144711.", "Gary S. Grest", true],
+    ["P. Smith, A. E. Ismail, G. S. Grest, J. Chem. Phys. 127 (2007) 144711.", "Ahmed E. Grest", false],
   ])("%s names %s first: %s", (plain, name, expected) => {
     expect(firstAuthorCited(plain, name)).toBe(expected);
   });

@@ -168,7 +168,7 @@ export function firstAuthorCited(plain: string, name: string): boolean {
     if (!initial) return true;
     const start = match.index + match[0].length - surname.length;
     // "C. Chang", "C.-H. Chang", "Chang, C.", "Chang C" (Vancouver): the letters next to the surname.
-    const before = text.slice(Math.max(0, start - 8), start);
+    const before = text.slice(Math.max(0, start - 20), start);
     const after = text.slice(start + surname.length, start + surname.length + 6);
     const initialBefore = /(?:^|[^\p{L}])(\p{L})[.\s-][\s\p{L}.-]*$/u.exec(before)?.[1];
     const initialAfter = /^,?\s+(\p{L})(?:[.\s,-]|$)/u.exec(after)?.[1];
