@@ -17,6 +17,7 @@ describe("configuration", () => {
       const literal = /^`(.*)`$/.exec(shown);
       if (literal) expect(parsedValue(name, literal[1]!), name).toEqual(defaultConfig[name]);
       else if (shown === "*(empty)*") expect(parsedValue(name, ""), name).toEqual(defaultConfig[name]);
+      else if (shown === "*(unset)*") expect(defaultConfig[name], name).toBeUndefined();
       else expect(shown, name).toMatch(/^\*\(secret, unset\)\*$|^a current Chrome UA$/);
     }
   });

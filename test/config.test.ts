@@ -55,4 +55,11 @@ describe("config", () => {
       baseUrl: "https://www.nber.org",
     });
   });
+
+  it("spaces Crossref requests by the pool it asks for: 200 ms public, 100 ms polite (mailto), or as set", () => {
+    expect(upstreamSettings(loadConfig({}), "crossref").delayMs).toBe(200);
+    expect(upstreamSettings(loadConfig({ CROSSREF_MAILTO: "ops@example.org" }), "crossref").delayMs).toBe(100);
+    const set = loadConfig({ CROSSREF_MAILTO: "ops@example.org", CROSSREF_REQUEST_DELAY_MS: "250" });
+    expect(upstreamSettings(set, "crossref").delayMs).toBe(250);
+  });
 });

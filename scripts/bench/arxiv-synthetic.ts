@@ -1,7 +1,10 @@
 // A deterministic synthetic arXiv mirror for the search and ingest benchmarks. Every word, author,
 // category set, comment and journal reference is drawn from the real records in
 // data/arxiv-sample, so term frequencies and field lengths follow real metadata; only the IDs
-// and dates are made up (new-style IDs spread evenly from 0704 to 2611).
+// and dates are made up (new-style IDs spread evenly from 0704 to 2611). A journal reference or DOI
+// names one article, so a synthetic paper keeps the journal and form of a real one but gets its
+// own volume, page and DOI numbers: copied verbatim, each real reference would sit on ~1,600
+// papers of a 1,000,000-paper mirror, which arXiv never has.
 import { loadQuantPhTexts, loadSampleRecords } from "../arxiv/sample.ts";
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import { toMirrorRow, MIRROR_COLUMNS, splitAuthors, type MirrorRecord } from "../../src/store/arxiv-row.ts";
@@ -75,12 +78,38 @@ export function* synthesize(
       categories: pick(pools.categorySets),
       versions,
       comment: pick(pools.comments),
-      journal_ref: pick(pools.journalRefs),
-      doi: pick(pools.dois),
+      journal_ref: renumbered(pick(pools.journalRefs), i, 1),
+      doi: renumbered(pick(pools.dois), i, 2, /^10\.\d+\//),
       license: pick(pools.licenses),
       datestamp: new Date(versions[versions.length - 1] * 1000).toISOString().slice(0, 10),
     };
   }
+}
+
+/**
+ * The text with its numbers redrawn (same digit count, no leading zero added; four-digit years
+ * 1900-2029 kept), from a stream of its own per paper so that the other fields stay as before.
+ * `keep` is a prefix left as it is (a DOI's registrant).
+ */
+export function renumbered<T extends string | null | undefined>(
+  text: T,
+  paper: number,
+  field: number,
+  keep?: RegExp,
+): T {
+  if (!text) return text;
+  const random = mulberry32(Math.imul(paper + 1, 2654435761) ^ Math.imul(field, 0x5eed));
+  const prefix = keep ? (text.match(keep)?.[0] ?? "") : "";
+  const rest = text.slice(prefix.length).replace(/\d+/g, (digits) => {
+    if (/^(19\d\d|20[0-2]\d)$/.test(digits)) return digits;
+    let out = "";
+    for (let k = 0; k < digits.length; k++) {
+      const low = k === 0 && digits[0] !== "0" ? 1 : 0;
+      out += String(low + Math.floor(random() * (10 - low)));
+    }
+    return out;
+  });
+  return (prefix + rest) as T;
 }
 
 /**

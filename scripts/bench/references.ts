@@ -1,4 +1,4 @@
-// npm run bench:references [-- --db FILE] [--limit N] [--upstream-latency-ms 30]
+// npm run bench:references [-- --db FILE] [--limit N] [--upstream-latency-ms 30] [--crossref-pool polite|public]
 // The reference set (scripts/citations/reference-set.ts) end to end over MCP through wrangler dev:
 // every real reference in 15 styles, physics references without a title, works outside the mirrors
 // (a fake Crossref from recorded works), the fabricated ones and the near misses sent to
@@ -22,6 +22,9 @@ const DB_FILE = arg("--db");
 // The fake Crossref answers after a realistic round trip (scripts/fake-upstream/crossref.ts).
 process.env.FAKE_UPSTREAM_LATENCY_MS ??= arg("--upstream-latency-ms", "30");
 const LIMIT = Number(arg("--limit", "0"));
+// A deployment names itself (CROSSREF_MAILTO) and is served from Crossref's polite pool, 10 requests
+// a second; --crossref-pool public measures the anonymous pool's 5.
+const CROSSREF_POOL = arg("--crossref-pool", "polite");
 const set = buildReferenceSet();
 const cases = LIMIT > 0 ? set.cases.filter((_, i) => i % Math.ceil(set.cases.length / LIMIT) === 0) : set.cases;
 
@@ -39,6 +42,7 @@ const latency = (values: number[]) => {
 
 const stack = await startStack({
   seed: !DB_FILE,
+  vars: CROSSREF_POOL === "polite" ? { CROSSREF_MAILTO: "bench@papers-mcp.invalid" } : {},
   readyTimeoutMs: 300_000,
   prepareState: DB_FILE
     ? (file) => {
@@ -56,6 +60,7 @@ const report: Record<string, any> = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version },
   mirror: DB_FILE ? `${DB_FILE} (+ the NBER seed)` : "the seeded sample",
+  crossref_pool: CROSSREF_POOL,
 };
 try {
   const url = stack.mcpUrl;
@@ -282,7 +287,7 @@ const md = [
       `- ${c.format ?? "numbered list"}, ${c.summary.entries} entries: ${c.ms} ms; ${c.summary.verified} verified, ${c.summary.differs} differs, ${c.summary.not_found} not_found, ${c.summary.unchecked} unchecked, ${c.summary.unreadable} unreadable; upstream requests ${c.upstream_requests ?? "-"}`,
   ),
   "",
-  `Upstream requests during the run: ${report.upstream_requests} (${JSON.stringify(report.upstream_requests_by_upstream)}); Crossref answered after ${process.env.FAKE_UPSTREAM_LATENCY_MS} ms each.`,
+  `Upstream requests during the run: ${report.upstream_requests} (${JSON.stringify(report.upstream_requests_by_upstream)}); Crossref answered after ${process.env.FAKE_UPSTREAM_LATENCY_MS} ms each, from its ${CROSSREF_POOL} pool (gate spacing ${CROSSREF_POOL === "polite" ? 100 : 200} ms).`,
   "",
 ].join("\n");
 writeFileSync(path.join(ROOT, `bench/results/references${suffix}.md`), md);

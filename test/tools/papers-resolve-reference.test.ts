@@ -16,7 +16,14 @@ async function resolve(args: Record<string, unknown>) {
   if (result.isError) throw new Error(result.content[0]!.text);
   return result.structuredContent as {
     status: "match" | "no_match";
-    matches: { source: string; id: string; confidence: number; agreed: Record<string, unknown>; how: string }[];
+    matches: {
+      source: string;
+      id: string;
+      confidence: number;
+      agreed: Record<string, unknown>;
+      how: string;
+      also?: { source: string; id: string; how: string }[];
+    }[];
     near_misses: { id: string; confidence: number }[];
     conflict: string | null;
     parsed: Record<string, unknown>;
@@ -425,6 +432,47 @@ describe("papers_resolve_reference outside arXiv and NBER (Crossref, recorded an
     expect(result.matches.map((m) => m.id)).not.toContain("10.1109/das.2014.63");
     expect(result.tried.join(" ")).toContain("Crossref (query.bibliographic): 5 candidates");
     expect((await upstreamHits()).map((hit) => hit.path.split("?")[0])).toEqual(["/crossref/works"]);
+  });
+
+  it("names the arXiv paper too when the Crossref work it verified is one the mirror holds as a journal DOI", async () => {
+    // The preprint of a journal article often has another title: the word walk does not verify it,
+    // Crossref does, and its DOI is the preprint's journal DOI in the mirror.
+    const [template] = sampleRecords();
+    await seedMirror([
+      ...sampleRecords(),
+      {
+        ...template!,
+        id: "1503.09999",
+        title: "Extracting metadata from born-digital scholarly articles with a modular workflow",
+        doi: "10.1007/s10032-015-0249-8",
+        journal_ref: null,
+      },
+    ]);
+    const call = await callTool("papers_resolve_reference", {
+      reference:
+        "D. Tkaczyk, P. Szostek, M. Fedoryszak, P. J. Dendek, and Bolikowski, “CERMINE: automatic extraction of structured metadata from scientific literature,” International Journal on Document Analysis and Recognition (IJDAR), vol. 18, no. 4, pp. 317–335, 2015.",
+    });
+    expect((call.structuredContent as Resolved).matches[0]).toMatchObject({
+      source: "crossref",
+      id: "10.1007/s10032-015-0249-8",
+      also: [
+        { source: "arxiv", id: "1503.09999" },
+        { source: "doi", id: "10.48550/arXiv.1503.09999" },
+      ],
+    });
+    expect(call.content[0]!.text).toContain("also arxiv:1503.09999, doi:10.48550/arXiv.1503.09999");
+    // An arXiv match names its published version's DOI and its DataCite DOI.
+    const published = sampleRecords().find((r) => r.doi && r.journal_ref)!;
+    const arxiv = await resolveAll({
+      reference: `${published.authors.split(",")[0]}, ${published.title}, arXiv:${published.id}`,
+    });
+    expect(arxiv.matches[0]).toMatchObject({
+      source: "arxiv",
+      also: expect.arrayContaining([
+        { source: "doi", id: published.doi!.split(/\s+/)[0], how: "the published version (arXiv's metadata)" },
+        { source: "doi", id: `10.48550/arXiv.${published.id}`, how: "arXiv's DataCite DOI" },
+      ]),
+    });
   });
 
   it("does not take Crossref's top candidate for a reference it does not verify", async () => {

@@ -51,6 +51,7 @@ export const papersCheckBibliography = defineTool({
             .optional(),
           why: z.string().optional(),
           duplicate_of: z.number().optional(),
+          also: z.array(z.string()).optional(),
         }),
       )
       .describe("{n, verdict, id, title, differences, bibtex, tried, why}"),
@@ -77,10 +78,11 @@ function renderCheck(result: BibliographyCheck): string {
   ];
   for (const entry of result.entries) {
     const head = `[${entry.n}] ${entry.verdict}${entry.duplicate_of ? ` (same as [${entry.duplicate_of}])` : ""}`;
-    if (entry.verdict === "verified") lines.push(`${head}: ${entry.id} ${entry.title}`);
+    const also = entry.also ? ` (also ${entry.also.join(", ")})` : "";
+    if (entry.verdict === "verified") lines.push(`${head}: ${entry.id}${also} ${entry.title}`);
     else if (entry.verdict === "differs")
       lines.push(
-        `${head}: ${entry.id} ${entry.title}; ` +
+        `${head}: ${entry.id}${also} ${entry.title}; ` +
           `${entry.differences!.map((d) => `${d.field}: cited ${d.cited ?? "-"}, record ${d.record ?? "-"}`).join("; ")}`,
       );
     else if (entry.verdict === "not_found") lines.push(`${head}: tried ${entry.tried!.join("; ")}`);

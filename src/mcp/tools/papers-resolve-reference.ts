@@ -34,6 +34,7 @@ export const candidateSchema = z.object({
     })
     .optional(),
   journal_ref_differs: z.object({ cited: z.string(), record: z.string() }).optional(),
+  also: z.array(z.object({ source: z.enum(["arxiv", "nber", "doi"]), id: z.string(), how: z.string() })).optional(),
 });
 const candidate = candidateSchema;
 
@@ -72,7 +73,8 @@ export const papersResolveReference = defineTool({
     const line = (c: (typeof result.matches)[number]) =>
       `${c.source}:${c.id} ${c.title} (${c.year ?? "?"}) confidence ${c.confidence}; title ${c.agreed.title}, ` +
       `authors ${c.agreed.authors} (${c.agreed.surnames_matched}), year ` +
-      `${c.agreed.year}${c.agreed.exact_identifier ? `, ${c.agreed.exact_identifier}` : ""}`;
+      `${c.agreed.year}${c.agreed.exact_identifier ? `, ${c.agreed.exact_identifier}` : ""}` +
+      (c.also?.length ? `; also ${c.also.map((v) => `${v.source}:${v.id}`).join(", ")}` : "");
     const head =
       result.status === "match"
         ? result.matches.map(line)

@@ -50,6 +50,8 @@ export interface CheckedEntry {
   why?: string;
   /** The same reference as an earlier entry. */
   duplicate_of?: number;
+  /** A Crossref or OpenAlex work that is also an arXiv or NBER paper: "arxiv:0704.0251". */
+  also?: string[];
 }
 
 export interface BibliographyCheck {
@@ -177,6 +179,7 @@ async function checkEntry(
   if (best) {
     const differences = differencesFrom(best, ids);
     if (best.source === "crossref" || best.source === "openalex") works.set(`${best.source}:${best.id}`, best);
+    const also = (best.also ?? []).filter((v) => v.source !== "doi").map((v) => `${v.source}:${v.id}`);
     return {
       n: entry.n,
       verdict: differences.length > 0 ? "differs" : "verified",
@@ -184,6 +187,7 @@ async function checkEntry(
       title: best.title,
       confidence: best.confidence,
       ...(differences.length > 0 ? { differences } : {}),
+      ...(also.length > 0 ? { also } : {}),
     };
   }
   // Not a match, but the record is plainly the one meant: its whole title, and its authors or its year.

@@ -93,8 +93,7 @@ export async function lookupIdentifiers(
   const journalDois = ids.dois.filter((doi) => !/^10\.48550\/arxiv\./i.test(doi) && !/^10\.3386\//i.test(doi));
   if (journalDois.length === 0) return;
   if (!ctx.config.ARXIV_MIRROR_ENABLED || !(await mirrorState(ctx.env.DB)).ready) {
-    for (const doi of journalDois)
-      tried.push(`DOI ${doi}: not looked up (no arXiv mirror to hold journal DOIs; papers-mcp does not ask Crossref)`);
+    for (const doi of journalDois) tried.push(`DOI ${doi}: not looked up in the arXiv mirror (none is ready)`);
     return;
   }
   for (const doi of journalDois) {
@@ -104,7 +103,7 @@ export async function lookupIdentifiers(
     const held =
       rows.length > 0
         ? `the journal DOI of arXiv ${rows.map((row) => row.id).join(", ")}`
-        : "no arXiv paper in the mirror carries it (papers-mcp does not ask Crossref)";
+        : "no arXiv paper in the mirror carries it";
     tried.push(`DOI ${doi}: ${held}`);
   }
 }

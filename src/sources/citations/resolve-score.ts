@@ -1,6 +1,7 @@
 // How much a candidate is the reference: its title inside the reference's text, its authors'
 // surnames and its year in what is left (text-match.ts), and an identifier that agrees or is
 // contradicted.
+import type { OtherVersion } from "./resolve-versions";
 import { STOPWORDS } from "../../search/stopwords";
 import { asciiFold, splitName } from "./names";
 import { words as indexWords } from "../../search/tokenize";
@@ -51,6 +52,8 @@ export interface Candidate {
   venue?: Venue;
   /** The text cites the record's journal with another volume or first page. */
   journal_ref_differs?: { cited: string; record: string };
+  /** The same work's other versions and DOIs (matches only). */
+  also?: OtherVersion[];
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;

@@ -15,6 +15,7 @@ import { parseReference, textOfFields, type ReferenceFields } from "./reference-
 import { contentWords, nameWords } from "./text-match";
 import { parseJournalRefs } from "../../search/journal-ref";
 import { lookupCrossref, type Unchecked } from "./resolve-external";
+import { withOtherVersions } from "./resolve-versions";
 import type { AppContext } from "../../context";
 import {
   type Found,
@@ -180,7 +181,10 @@ export async function resolveReference(
   scored = withoutSharedJournalRefs(scored, tried);
   const conflict = identifierConflict(scored);
   if (conflict) scored = scored.map((c) => ({ ...c, confidence: Math.min(c.confidence, 0.5) }));
-  const matches = scored.filter((candidate) => candidate.confidence >= MATCH_THRESHOLD).slice(0, maxMatches);
+  const matches = await withOtherVersions(
+    ctx,
+    scored.filter((candidate) => candidate.confidence >= MATCH_THRESHOLD).slice(0, maxMatches),
+  );
   const near = scored
     .filter((candidate) => candidate.confidence < MATCH_THRESHOLD && candidate.confidence >= 0.3)
     .slice(0, matches.length > 0 ? 0 : 2);

@@ -5,6 +5,7 @@
 // (x-api-pool, x-rate-limit-limit, x-rate-limit-interval, x-concurrency-limit) are kept per
 // isolate for /status. Only whole answers are cached: a 404 for a DOI is an answer ("no such
 // work"); a 429, a 5xx, a timeout or a body that is not whole JSON writes nothing.
+import { crossrefSpacingMs } from "../../config";
 import { PapersError } from "../../errors";
 import { cacheGet, cachePut } from "../../store/cache";
 import { coalesce } from "../../upstream/coalesce";
@@ -35,7 +36,7 @@ export function crossrefStatus(ctx: AppContext, now = Date.now()) {
   return {
     enabled: ctx.config.CROSSREF_ENABLED,
     pool_requested: ctx.config.CROSSREF_MAILTO ? "polite" : "public",
-    spacing_ms: ctx.config.CROSSREF_REQUEST_DELAY_MS,
+    spacing_ms: crossrefSpacingMs(ctx.config),
     limits_seen: lastLimits,
     isolate_calls_today: callsToday.day === day ? callsToday.calls : 0,
   };

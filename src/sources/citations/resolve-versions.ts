@@ -1,0 +1,58 @@
+// The other versions of a matched work, so that an answer names both when a work is a journal
+// article and an arXiv or NBER paper: an arXiv paper's journal DOI and DataCite DOI, an NBER
+// paper's DOI, and for a Crossref or OpenAlex work the arXiv paper whose journal DOI it is (one
+// indexed lookup in the mirror, made only for such matches) or the NBER paper its 10.3386 DOI is.
+import { mirrorIdsByDoi } from "../../store/arxiv-mirror-lookup";
+import { mirrorState } from "../../store/arxiv-mirror-state";
+import { arxivReaders } from "../../store/arxiv-shards";
+import { ARXIV_DOI_PREFIX, NBER_DOI_PREFIX } from "./record";
+import type { Candidate } from "./resolve-score";
+import type { AppContext } from "../../context";
+
+export interface OtherVersion {
+  source: "arxiv" | "nber" | "doi";
+  id: string;
+  how: string;
+}
+
+export async function withOtherVersions(ctx: AppContext, matches: Candidate[]): Promise<Candidate[]> {
+  const outside = matches.filter((m) => (m.source === "crossref" || m.source === "openalex") && m.doi);
+  const arxivByDoi =
+    outside.length > 0 && ctx.config.ARXIV_MIRROR_ENABLED && (await mirrorState(ctx.env.DB)).ready
+      ? await mirrorIdsByDoi(
+          arxivReaders(ctx),
+          outside.map((m) => m.doi!),
+        )
+      : new Map<string, string>();
+  return matches.map((match) => {
+    const also = otherVersions(match, arxivByDoi);
+    return also.length > 0 ? { ...match, also } : match;
+  });
+}
+
+function otherVersions(match: Candidate, arxivByDoi: Map<string, string>): OtherVersion[] {
+  switch (match.source) {
+    case "arxiv":
+      return [
+        ...(match.doi ?? "")
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((doi) => ({ source: "doi" as const, id: doi, how: "the published version (arXiv's metadata)" })),
+        { source: "doi", id: `${ARXIV_DOI_PREFIX}${match.id}`, how: "arXiv's DataCite DOI" },
+      ];
+    case "nber":
+      return [{ source: "doi", id: `${NBER_DOI_PREFIX}${match.id}`, how: "NBER's DOI for the working paper" }];
+    default: {
+      const doi = match.doi?.toLowerCase() ?? "";
+      const arxiv = arxivByDoi.get(doi) ?? /^10\.48550\/arxiv\.(.+)$/.exec(doi)?.[1];
+      if (arxiv)
+        return [
+          { source: "arxiv", id: arxiv, how: "the arXiv paper whose journal DOI this is (the arXiv mirror)" },
+          { source: "doi", id: `${ARXIV_DOI_PREFIX}${arxiv}`, how: "arXiv's DataCite DOI" },
+        ];
+      const nber = /^10\.3386\/(w\d+)$/.exec(doi)?.[1];
+      if (nber) return [{ source: "nber", id: nber, how: "the NBER working paper this DOI registers" }];
+      return [];
+    }
+  }
+}
