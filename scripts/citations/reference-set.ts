@@ -106,6 +106,18 @@ export function noisyTitle(title: string, kind: NoiseKind, random: () => number)
   }
 }
 
+/** Economics journals NBER working papers are published in (for the hand-made journal versions). */
+const ECON_JOURNALS = [
+  "American Economic Review",
+  "Quarterly Journal of Economics",
+  "Journal of Political Economy",
+  "Review of Economic Studies",
+  "Journal of Finance",
+  "Journal of Public Economics",
+  "Journal of Labor Economics",
+  "Econometrica",
+];
+
 /** The styles a work outside the mirrors is cited in (journal articles, as most bibliographies cite them). */
 export const OUTSIDE_STYLES: readonly Style[] = ["apa", "ieee", "vancouver"];
 
@@ -122,7 +134,7 @@ export interface Work {
 
 export interface ReferenceCase {
   kind: "real" | "fabricated" | "near";
-  style: Style | "physics" | `noise-${NoiseKind}`;
+  style: Style | "physics" | "journal-version" | `noise-${NoiseKind}`;
   text: string;
   /** real: the paper it cites; fabricated: none. */
   expect:
@@ -605,6 +617,39 @@ export function buildReferenceSet({
           expect: { status: "match", source: work.source, id: work.id },
         });
     }
+
+  // Journal versions: every sample arXiv paper whose journal reference parses, cited as its
+  // published article with its title (its own journal reference, the journal's year; half with
+  // the journal DOI), and an NBER paper cited as a journal article
+  // 1-3 years after the working paper. NBER's data holds no published versions: those venues are
+  // hand-made (real journal names, made-up volume and pages), the paper's title and authors real.
+  const journalRandom = mulberry32(seed + 77);
+  physicsWorks.forEach(({ work, ref }, i) => {
+    if (!ref.year) return;
+    const doi = i % 2 === 0 && work.doi ? ` https://doi.org/${work.doi.split(/\s+/)[0]}` : "";
+    cases.push({
+      kind: "real",
+      style: "journal-version",
+      text: `${formatReference({ ...work, year: ref.year }, i % 3 === 0 ? "chicago" : "apa", false, journalRandom)}${doi}`,
+      expect: { status: "match", source: "arxiv", id: work.id },
+    });
+  });
+  for (const [i, work] of works.filter((w) => w.source === "nber").entries()) {
+    const volume = 50 + Math.floor(journalRandom() * 80);
+    const first = 1 + Math.floor(journalRandom() * 1500);
+    const venue = `${ECON_JOURNALS[i % ECON_JOURNALS.length]}, ${volume}(${1 + (i % 4)}), ${first}-${first + 20 + (i % 30)}`;
+    cases.push({
+      kind: "real",
+      style: "journal-version",
+      text: formatReference(
+        { ...work, source: "crossref", venue, year: work.year + 1 + (i % 3) },
+        i % 2 === 0 ? "apa" : "chicago",
+        false,
+        journalRandom,
+      ),
+      expect: { status: "match", source: "nber", id: work.id },
+    });
+  }
 
   // Works outside arXiv and NBER (the recorded Crossref and OpenAlex works), each in three styles.
   const outsideWorks = loadOutsideWorks(FIXTURES);

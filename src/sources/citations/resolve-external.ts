@@ -8,8 +8,9 @@
 // said of a source that was not asked.
 import { PapersError } from "../../errors";
 import { describeJournalRef, journalKey, type JournalRef, sameArticle } from "../../search/journal-ref";
-import { type CrossrefWork, crossrefCandidates, crossrefWork } from "../crossref/works";
-import { openAlexTitleSearch, type ReferenceWork } from "../openalex/reference-search";
+import { crossrefCandidates, crossrefWork } from "../crossref/works";
+import type { ExternalWork } from "../external-work";
+import { openAlexTitleSearch } from "../openalex/reference-search";
 import type { Found } from "./resolve-candidates";
 import type { AppContext } from "../../context";
 
@@ -48,11 +49,13 @@ export async function lookupCrossref(
     for (const doi of query.dois.slice(0, 2)) {
       const work = await crossrefWork(ctx, doi, query.deadline);
       tried.push(`Crossref DOI ${doi}: ${work ? "found" : "no such DOI"}`);
-      if (work) found.push({ ...fromWork(work, `Crossref work ${doi}`, query.journalRefs), exact: `DOI ${doi}` });
+      if (work)
+        found.push({ ...fromWork("crossref", work, `Crossref work ${doi}`, query.journalRefs), exact: `DOI ${doi}` });
     }
     if (found.some((candidate) => candidate.source === "crossref" && candidate.exact)) return;
     const works = await crossrefCandidates(ctx, query.plain, query.deadline);
-    for (const work of works) found.push(fromWork(work, "Crossref's candidates for the reference", query.journalRefs));
+    for (const work of works)
+      found.push(fromWork("crossref", work, "Crossref's candidates for the reference", query.journalRefs));
     tried.push(`Crossref (query.bibliographic): ${works.length} candidates`);
   } catch (error) {
     if (!(error instanceof PapersError)) throw error;
@@ -87,7 +90,7 @@ async function lookupOpenAlex(
   }
   try {
     const works = await openAlexTitleSearch(ctx, title, query.deadline);
-    for (const work of works) found.push(fromOpenAlex(work, query.journalRefs));
+    for (const work of works) found.push(fromWork("openalex", work, "OpenAlex's title search", query.journalRefs));
     tried.push(`OpenAlex (title search): ${works.length} candidates`);
   } catch (error) {
     if (!(error instanceof PapersError)) throw error;
@@ -96,33 +99,16 @@ async function lookupOpenAlex(
   }
 }
 
-function fromOpenAlex(work: ReferenceWork, cited: readonly JournalRef[]): Found {
+/** A Crossref or OpenAlex work as a candidate, with the journal reference in the text that names it. */
+function fromWork(
+  source: "crossref" | "openalex",
+  work: ExternalWork,
+  how: string,
+  cited: readonly JournalRef[],
+): Found {
   const journal = cited.find((ref) => sameWorkArticle(ref, work));
   return {
-    source: "openalex",
-    id: work.doi,
-    title: work.title,
-    authors: work.authors,
-    year: work.year,
-    doi: work.doi,
-    version: null,
-    how: "OpenAlex's title search",
-    ...(journal ? { journal: describeJournalRef(journal) } : {}),
-    venue: {
-      type: work.type,
-      container: work.container,
-      volume: work.volume,
-      issue: work.issue,
-      page: work.page,
-      publisher: null,
-    },
-  };
-}
-
-function fromWork(work: CrossrefWork, how: string, cited: readonly JournalRef[]): Found {
-  const journal = cited.find((ref) => sameWorkArticle(ref, work));
-  return {
-    source: "crossref",
+    source,
     id: work.doi,
     title: work.title,
     authors: work.authors,
@@ -143,17 +129,14 @@ function fromWork(work: CrossrefWork, how: string, cited: readonly JournalRef[])
 }
 
 /** Does a journal reference in the text name this work (journal, volume and first page)? */
-function sameWorkArticle(
-  ref: JournalRef,
-  work: Pick<CrossrefWork, "volume" | "page" | "container"> & { container_short?: string | null },
-): boolean {
+function sameWorkArticle(ref: JournalRef, work: ExternalWork): boolean {
   if (!work.volume || !work.page) return false;
   const page = work.page
     .split("-")[0]!
     .replace(/^0+(?=[0-9A-Za-z])/, "")
     .toUpperCase();
   const volume = work.volume.replace(/^0+(?=\d)/, "");
-  return [work.container_short ?? null, work.container].some(
+  return [work.container_short, work.container].some(
     (name) =>
       name !== null &&
       sameArticle(ref, { ...ref, key: journalKey(name), volume, page, journal: name, volume_written: volume }),

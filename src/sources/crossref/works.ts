@@ -4,23 +4,7 @@
 // against the reference's text like any mirror paper.
 import { crossrefGet } from "./client";
 import type { AppContext } from "../../context";
-
-/** A work as Crossref describes it, reduced to what a citation needs. */
-export interface CrossrefWork {
-  doi: string;
-  title: string;
-  authors: string[];
-  year: number | null;
-  type: string | null;
-  /** Journal or proceedings title, and its abbreviation when Crossref has one. */
-  container: string | null;
-  container_short: string | null;
-  volume: string | null;
-  issue: string | null;
-  /** Pages ("317-335") or the article number. */
-  page: string | null;
-  publisher: string | null;
-}
+import type { ExternalWork } from "../external-work";
 
 /** Candidates asked of query.bibliographic; the right work is first or second when Crossref has it. */
 const BIBLIOGRAPHIC_ROWS = 5;
@@ -31,13 +15,13 @@ const SELECT =
 const MAX_QUERY_CHARS = 600;
 
 /** The work with this DOI, or null when Crossref has none. */
-export async function crossrefWork(ctx: AppContext, doi: string, deadline?: number): Promise<CrossrefWork | null> {
+export async function crossrefWork(ctx: AppContext, doi: string, deadline?: number): Promise<ExternalWork | null> {
   const message = await crossrefGet(ctx, `/works/${encodeURIComponent(doi.trim())}`, deadline);
   return message === null ? null : toWork(message);
 }
 
 /** Crossref's best candidates for a reference written as free text. */
-export async function crossrefCandidates(ctx: AppContext, text: string, deadline?: number): Promise<CrossrefWork[]> {
+export async function crossrefCandidates(ctx: AppContext, text: string, deadline?: number): Promise<ExternalWork[]> {
   const query = text.replace(/\s+/g, " ").trim().slice(0, MAX_QUERY_CHARS);
   const params = new URLSearchParams({
     "query.bibliographic": query,
@@ -83,7 +67,7 @@ function authorsOf(work: Json): string[] {
   });
 }
 
-function toWork(raw: unknown): CrossrefWork | null {
+function toWork(raw: unknown): ExternalWork | null {
   if (typeof raw !== "object" || raw === null) return null;
   const work = raw as Json;
   const doi = text(work.DOI);

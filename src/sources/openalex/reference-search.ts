@@ -5,25 +5,14 @@ import { z } from "zod";
 import { openAlexGet } from "./client";
 import { openAlexWorkSchema } from "./work";
 import type { AppContext } from "../../context";
+import type { ExternalWork } from "../external-work";
 
 /** A work as the resolver reads it. */
-export interface ReferenceWork {
-  /** The DOI, or the OpenAlex ID when the work has none. */
-  doi: string;
-  title: string;
-  authors: string[];
-  year: number | null;
-  type: string | null;
-  container: string | null;
-  volume: string | null;
-  issue: string | null;
-  page: string | null;
-}
 
 const CANDIDATES = 5;
 const SELECT = "id,doi,title,display_name,publication_year,type,authorships,primary_location,biblio";
 
-export async function openAlexTitleSearch(ctx: AppContext, title: string, deadline?: number): Promise<ReferenceWork[]> {
+export async function openAlexTitleSearch(ctx: AppContext, title: string, deadline?: number): Promise<ExternalWork[]> {
   const params = new URLSearchParams({
     filter: `title.search:${title.slice(0, 300)}`,
     "per-page": String(CANDIDATES),
@@ -32,7 +21,7 @@ export async function openAlexTitleSearch(ctx: AppContext, title: string, deadli
   const answer = (await openAlexGet(ctx, `/works?${params}`, "list", deadline)) as { results?: unknown } | null;
   const results = Array.isArray(answer?.results) ? answer.results : [];
   return results.slice(0, CANDIDATES).flatMap((raw) => {
-    const work = toReferenceWork(raw);
+    const work = toExternalWork(raw);
     return work ? [work] : [];
   });
 }
@@ -48,7 +37,7 @@ const referenceWorkSchema = openAlexWorkSchema.extend({
     .nullish(),
 });
 
-function toReferenceWork(raw: unknown): ReferenceWork | null {
+function toExternalWork(raw: unknown): ExternalWork | null {
   const parsed = referenceWorkSchema.safeParse(raw);
   if (!parsed.success) return null;
   const work = parsed.data;
@@ -67,8 +56,10 @@ function toReferenceWork(raw: unknown): ReferenceWork | null {
     year: work.publication_year ?? null,
     type: work.type ?? null,
     container: work.primary_location?.source?.display_name ?? null,
+    container_short: null,
     volume: work.biblio?.volume ?? null,
     issue: work.biblio?.issue ?? null,
     page: first ? (last ? `${first}-${last}` : first) : null,
+    publisher: null,
   };
 }

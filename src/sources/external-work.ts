@@ -1,0 +1,18 @@
+// A work outside arXiv and NBER as Crossref or OpenAlex describes it: what the resolver checks
+// a reference against, and what a verified match reports of where the work was published.
+export interface ExternalWork {
+  /** The DOI (lower case as the source gives it), or OpenAlex's ID for a work without one. */
+  doi: string;
+  title: string;
+  authors: string[];
+  year: number | null;
+  type: string | null;
+  /** Journal or proceedings title, and its abbreviation when the source has one. */
+  container: string | null;
+  container_short: string | null;
+  volume: string | null;
+  issue: string | null;
+  /** Pages ("317-335") or the article number. */
+  page: string | null;
+  publisher: string | null;
+}
