@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
-import { emptyMeter, meteredReader } from "../src/store/d1-meter";
+import { emptyMeter, meteredDatabase, meteredReader, unmetered } from "../src/store/d1-meter";
 import { searchMirror } from "../src/store/arxiv-mirror-search";
 import { callToolWith, statusJson } from "./helpers";
 import { seedMirror } from "./mirror/driver";
@@ -44,6 +44,38 @@ describe("D1 telemetry", () => {
     expect(results[1]!.results).toHaveLength(3);
     expect(meter.statements).toBe(4);
     expect(meter.rows_read).toBeGreaterThanOrEqual(3);
+  });
+
+  it("counts round trips: a batch is one call, calls in parallel share one round, awaited calls each start one", async () => {
+    await seedMirror();
+    const meter = emptyMeter();
+    const db = meteredDatabase(env.DB, meter);
+    await db.batch([db.prepare("SELECT 1"), db.prepare("SELECT 2"), db.prepare("SELECT 3")]);
+    expect(meter).toMatchObject({ statements: 3, calls: 1, sequential: 1 });
+    await Promise.all([db.prepare("SELECT 1").all(), db.prepare("SELECT 2").first(), db.prepare("SELECT 3").run()]);
+    expect(meter).toMatchObject({ calls: 4, sequential: 2 });
+    await db.prepare("SELECT 1").all();
+    await db.withSession("first-unconstrained").prepare("SELECT 2").all();
+    expect(meter).toMatchObject({ calls: 6, sequential: 4, in_flight: 0 });
+    // A failed call still ends its round.
+    await expect(db.prepare("SELECT * FROM no_such_table").all()).rejects.toThrow();
+    expect(meter).toMatchObject({ calls: 7, sequential: 5, in_flight: 0 });
+    // A memo keyed by the database finds the database behind a metered one.
+    expect(unmetered(db)).toBe(env.DB);
+    expect(unmetered(meteredDatabase(db, emptyMeter()))).toBe(env.DB);
+  });
+
+  it("a mirror lookup through the tool logs its D1 round trips", async () => {
+    await seedMirror();
+    const lines: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+    await callToolWith("arxiv_get_metadata", { paper_ids: ["0704.0001", "0704.0002"] }, { LOG_TOOL_CALLS: "true" });
+    const call = () => lines.map((line) => JSON.parse(line)).find((line) => line.event === "tool_call");
+    await vi.waitFor(() => expect(call()).toBeDefined());
+    expect(call()).toMatchObject({ tool: "arxiv_get_metadata", outcome: "ok" });
+    expect(call().d1_calls).toBeGreaterThanOrEqual(1);
+    expect(call().d1_sequential).toBeGreaterThanOrEqual(1);
+    expect(call().d1_sequential).toBeLessThanOrEqual(call().d1_calls);
   });
 
   it("a batch is one call: its statements' SQL time adds up to the longest call", async () => {

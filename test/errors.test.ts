@@ -57,7 +57,7 @@ describe("tool error contracts", () => {
     expect(toolError(result)).toMatchObject({ reason: "invalid_argument", recovery: "Pass the papers' IDs in ids." });
   });
 
-  it("every call writes one log line: the tool, its outcome or reason, served_from, ms", async () => {
+  it("every call writes one log line: the tool, its outcome or reason, served_from, ms, D1 round trips", async () => {
     const lines: string[] = [];
     vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
     await callToolWith("arxiv_list_categories", { group: "econ" }, { LOG_TOOL_CALLS: "true" });
@@ -66,8 +66,22 @@ describe("tool error contracts", () => {
     const calls = () => lines.filter((line) => line.includes('"tool_call"')).map((line) => JSON.parse(line));
     await vi.waitFor(() => expect(calls()).toHaveLength(2));
     expect(calls()).toEqual([
-      { event: "tool_call", tool: "arxiv_list_categories", outcome: "ok", ms: expect.any(Number) },
-      { event: "tool_call", tool: "arxiv_get_metadata", outcome: "invalid_id", ms: expect.any(Number) },
+      {
+        event: "tool_call",
+        tool: "arxiv_list_categories",
+        outcome: "ok",
+        ms: expect.any(Number),
+        d1_calls: 0,
+        d1_sequential: 0,
+      },
+      {
+        event: "tool_call",
+        tool: "arxiv_get_metadata",
+        outcome: "invalid_id",
+        ms: expect.any(Number),
+        d1_calls: 0,
+        d1_sequential: 0,
+      },
     ]);
   });
 });

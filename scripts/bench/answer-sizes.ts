@@ -13,6 +13,7 @@ import { ROOT, startStack } from "../lib/dev-server.ts";
 import { loadSampleRecords } from "../arxiv/sample.ts";
 import { MCP_HEADERS, mcpMessage } from "../lib/mcp-bench.ts";
 import { estimateTokens } from "../../src/sources/text/tokens.ts";
+import { buildReferenceSet } from "../citations/reference-set.ts";
 
 /** The default answer budget (issue 32), and a search page's of the default size. */
 const ANSWER_BUDGET = 20_000;
@@ -66,6 +67,28 @@ const longestAbstracts = [...records]
   .slice(0, 10)
   .map((record) => record.id);
 
+// The worst bibliography a call takes: 200 entries (the most one call checks), every kind of answer
+// (mirror papers with the many-author ones, journal versions, physics references without a title,
+// works only Crossref holds, fabricated and near-miss references with their tried lists).
+const referenceSet = buildReferenceSet();
+const byStyle = (style: string, n: number) => referenceSet.cases.filter((c) => c.style === style).slice(0, n);
+const worstBibliography = [
+  ...referenceSet.cases.filter((c) => c.kind === "real" && c.style === "ieee").slice(0, 40),
+  ...referenceSet.cases
+    .filter((c) => c.kind === "real" && c.expect.status === "match" && c.expect.source === "crossref")
+    .slice(0, 20),
+  ...byStyle("journal-version", 30),
+  ...byStyle("physics", 30),
+  ...referenceSet.cases.filter((c) => c.kind === "fabricated").slice(0, 40),
+  ...referenceSet.cases.filter((c) => c.kind === "near").slice(0, 40),
+]
+  .slice(0, 200)
+  .map((c, i) => `[${i + 1}] ${c.text.replace(/\s*\n\s*/g, " ")}`)
+  .join("\n");
+const manyAuthorCase = referenceSet.cases.find(
+  (c) => c.style === "apa" && c.expect.status === "match" && c.expect.id === "1411.4413",
+);
+
 const CASES: Case[] = [
   tool(
     "arxiv_search_papers",
@@ -111,6 +134,16 @@ const CASES: Case[] = [
       )
       .join("\n"),
   }),
+  tool("papers_check_bibliography", "200 entries of every kind (mirror, journal, physics, Crossref, fabricated)", {
+    bibliography: worstBibliography,
+  }),
+  ...(manyAuthorCase
+    ? [
+        tool("papers_resolve_reference", "the 2,831-author paper in APA", {
+          reference: manyAuthorCase.text,
+        }),
+      ]
+    : []),
   tool("arxiv_get_references", "2501.11120v1, 100 entries", { paper_id: "2501.11120v1", max_results: 100 }),
   tool("papers_find_in_paper", "2501.11120v1, 20 passages", {
     paper_id: "2501.11120v1",

@@ -6,6 +6,7 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import type { AppContext } from "../context";
 import { type ErrorReason, PapersError } from "../errors";
 import { resourceError, resourceErrorFrom } from "./resources/errors";
+import { emptyMeter, meteredEnv } from "../store/d1-meter";
 
 export interface ResourceContext extends AppContext {
   /** Who is calling, for per-client state; null when unknown. */
@@ -76,10 +77,12 @@ export function registerResource(server: McpServer, resource: DefinedResource, c
   const metadata = { title: resource.title, description: resource.description, mimeType: "application/json" };
   const read = async (uri: URL, raw: Record<string, string | string[]>) => {
     const started = performance.now();
+    const meter = emptyMeter();
     let outcome = "ok";
     try {
       refuseQuery(resource, uri);
-      const body = await resource.read({ uri, variables: decodeVariables(resource, uri, raw) }, context);
+      const metered = { ...context, env: meteredEnv(context.env, meter) };
+      const body = await resource.read({ uri, variables: decodeVariables(resource, uri, raw) }, metered);
       return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(body) }] };
     } catch (error) {
       outcome = error instanceof PapersError ? error.reason : "protocol_error";
@@ -91,6 +94,8 @@ export function registerResource(server: McpServer, resource: DefinedResource, c
         resource: resource.name,
         outcome,
         ms: Math.round(performance.now() - started),
+        d1_calls: meter.calls,
+        d1_sequential: meter.sequential,
       });
     }
   };

@@ -11,6 +11,7 @@ import { type ErrorReason, PapersError, type PapersErrorOptions } from "../error
 import { toErrorResult } from "./errors";
 import { memoizedSchema } from "./schema";
 import { noProgress, type ReportProgress } from "../progress";
+import { type D1Meter, emptyMeter, meteredEnv } from "../store/d1-meter";
 
 /** What a handler is given: the app's context (bindings, config, waitUntil, log) and the call's own facts. */
 export interface ToolContext extends AppContext {
@@ -130,8 +131,23 @@ function failFor<R extends ErrorReason>(errors: readonly ErrorDeclaration<R>[]):
  * One line per call, for the operator: which tool, how it ended (ok or the reason), where the
  * answer came from, how long it took. A reason the tool did not declare is flagged: its contract drifted.
  */
-function logCall(log: AppContext["log"], tool: DefinedTool, outcome: string, servedFrom: unknown, ms: number): void {
-  const line: Record<string, unknown> = { event: "tool_call", tool: tool.name, outcome, ms: Math.round(ms) };
+function logCall(
+  log: AppContext["log"],
+  tool: DefinedTool,
+  outcome: string,
+  servedFrom: unknown,
+  ms: number,
+  meter: D1Meter,
+): void {
+  const line: Record<string, unknown> = {
+    event: "tool_call",
+    tool: tool.name,
+    outcome,
+    ms: Math.round(ms),
+    // Round trips to D1: all of them, and those that waited on each other (what production pays).
+    d1_calls: meter.calls,
+    d1_sequential: meter.sequential,
+  };
   if (typeof servedFrom === "string") line.served_from = servedFrom;
   if (outcome !== "ok" && !tool.reasons.has(outcome as ErrorReason)) line.undeclared = true;
   log(line);
@@ -246,6 +262,7 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject, R ext
     },
     async (rawArgs: unknown, ctx?: ServerContext) => {
       const started = performance.now();
+      const meter = emptyMeter();
       try {
         const unknown = unknownArguments(tool.name, tool.input, rawArgs);
         if (unknown) throw unknown;
@@ -253,6 +270,7 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject, R ext
         if (!parsed.success) throw invalidArgument(tool.name, parsed.error);
         const result = await tool.handler(parsed.data, {
           ...context,
+          env: meteredEnv(context.env, meter),
           progress: progressFor(ctx),
           fail: failFor(tool.errors),
         });
@@ -262,6 +280,7 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject, R ext
           "ok",
           (result as { served_from?: unknown }).served_from,
           performance.now() - started,
+          meter,
         );
         if (tool.payload) return payloadAnswer(tool, result);
         if (tool.jsonAnswer) return jsonAnswer(tool, result, tool.jsonAnswer.structured);
@@ -271,7 +290,8 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject, R ext
         };
       } catch (error) {
         const answer = toErrorResult(error);
-        logCall(context.log, tool as unknown as DefinedTool, answer.reason, undefined, performance.now() - started);
+        const ms = performance.now() - started;
+        logCall(context.log, tool as unknown as DefinedTool, answer.reason, undefined, ms, meter);
         return answer.result;
       }
     },

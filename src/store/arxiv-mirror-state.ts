@@ -1,6 +1,7 @@
 // Whether the arXiv mirror may answer: complete, partial (a first harvest under way) or not
 // serving, read on every search and lookup and kept a few seconds per isolate.
 import { MIRROR_SCHEMA_VERSION } from "./arxiv-row";
+import { unmetered } from "./d1-meter";
 
 export interface MirrorState {
   /** The mirror holds everything in its scope (its first cold harvest completed, or a seed) and its schema is known. */
@@ -26,7 +27,7 @@ const STATE_TTL_MS = 5_000;
 const stateMemo = new WeakMap<D1Database, { at: number; state: Promise<MirrorState> }>();
 
 export function forgetMirrorState(db: D1Database): void {
-  stateMemo.delete(db);
+  stateMemo.delete(unmetered(db));
 }
 
 /**
@@ -35,11 +36,12 @@ export function forgetMirrorState(db: D1Database): void {
  * stop it answering; a first harvest still under way makes it partial, never whole.
  */
 export function mirrorState(db: D1Database): Promise<MirrorState> {
-  const memo = stateMemo.get(db);
+  const key = unmetered(db);
+  const memo = stateMemo.get(key);
   if (memo && Date.now() - memo.at < STATE_TTL_MS) return memo.state;
   const state = readMirrorState(db);
-  stateMemo.set(db, { at: Date.now(), state });
-  state.catch(() => stateMemo.delete(db));
+  stateMemo.set(key, { at: Date.now(), state });
+  state.catch(() => stateMemo.delete(key));
   return state;
 }
 

@@ -2,11 +2,20 @@
 // SQL time (meta.timings.sql_duration_ms; meta.duration where that is absent) and the region that
 // served it (served_by_region: production only; absent under wrangler dev). A metered reader wraps
 // a database or a session: every statement run through it (all, run, first, batch) adds to one
-// meter, so a search or a harvest step can log what it cost as a whole.
+// meter, so a search or a harvest step can log what it cost as a whole. It also counts round
+// trips: `calls` (a batch is one) and `sequential`, the calls that waited on each other (a call
+// that starts while another is in flight rides in the same round; production pays each round
+// as a network round trip to the database's region).
 import type { D1Reader } from "../search/rank-types";
 
 export interface D1Meter {
   statements: number;
+  /** Round trips: each statement run alone, or each batch. */
+  calls: number;
+  /** Rounds of calls on the critical path: a call started while none was in flight begins a new one. */
+  sequential: number;
+  /** Calls in flight now (how `sequential` is counted). */
+  in_flight: number;
   rows_read: number;
   rows_written: number;
   sql_duration_ms: number;
@@ -20,6 +29,9 @@ export interface D1Meter {
 
 export const emptyMeter = (): D1Meter => ({
   statements: 0,
+  calls: 0,
+  sequential: 0,
+  in_flight: 0,
   rows_read: 0,
   rows_written: 0,
   sql_duration_ms: 0,
@@ -64,7 +76,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Runs one call, adds its metadata to the meter, and waits after it as `options` asks. */
 async function call<R>(meter: D1Meter, options: MeterOptions, run: () => Promise<R>, metas: (r: R) => Meta[]) {
   const started = Date.now();
-  const result = await run();
+  meter.calls++;
+  if (meter.in_flight++ === 0) meter.sequential++;
+  let result: R;
+  try {
+    result = await run();
+  } finally {
+    meter.in_flight--;
+  }
   recordCall(meter, metas(result));
   const { share } = options;
   const busy = Date.now() - started;
@@ -109,9 +128,16 @@ export function meteredReader<T extends D1Reader>(db: T, meter: D1Meter, options
   return reader as unknown as T;
 }
 
+const unwrapped = new WeakMap<object, D1Database>();
+
+/** The database a metered one wraps (memos keyed by the database use it: a call's meter is new, the database is not). */
+export function unmetered(db: D1Database): D1Database {
+  return unwrapped.get(db) ?? db;
+}
+
 /** The whole database metered (sessions too; exec and dump pass through unmetered). */
 export function meteredDatabase(db: D1Database, meter: D1Meter, options: MeterOptions = {}): D1Database {
-  return {
+  const metered = {
     ...meteredReader(db, meter, options),
     withSession: (constraint?: string) => {
       const session = db.withSession(constraint as D1SessionConstraint);
@@ -120,12 +146,30 @@ export function meteredDatabase(db: D1Database, meter: D1Meter, options: MeterOp
     exec: (sql: string) => db.exec(sql),
     dump: () => db.dump(),
   } as unknown as D1Database;
+  unwrapped.set(metered, unmetered(db));
+  return metered;
 }
+
+/** Every D1 binding of `env` metered into `meter` (the other bindings as they are). */
+export function meteredEnv<E extends object>(env: E, meter: D1Meter): E {
+  const out = { ...env } as Record<string, unknown>;
+  for (const [name, value] of Object.entries(env)) if (isD1(value)) out[name] = meteredDatabase(value, meter);
+  return out as E;
+}
+
+const isD1 = (value: unknown): value is D1Database =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as D1Database).prepare === "function" &&
+  typeof (value as D1Database).batch === "function" &&
+  typeof (value as D1Database).withSession === "function";
 
 /** A meter as one log line's fields (durations rounded to 0.01 ms). */
 export function meterFields(meter: D1Meter): Record<string, unknown> {
   return {
     statements: meter.statements,
+    calls: meter.calls,
+    sequential: meter.sequential,
     rows_read: meter.rows_read,
     rows_written: meter.rows_written,
     sql_duration_ms: Math.round(meter.sql_duration_ms * 100) / 100,

@@ -3,6 +3,7 @@
 import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { nberPapers } from "./schema";
+import { unmetered } from "./d1-meter";
 
 export interface MirrorPaper {
   id: string;
@@ -89,19 +90,19 @@ const COVERAGE_TTL_MS = 60_000;
 const coverageMemo = new WeakMap<D1Database, { value: MirrorCoverage; at: number }>();
 
 export async function mirrorCoverage(db: D1Database, at = Date.now()): Promise<MirrorCoverage> {
-  const memo = coverageMemo.get(db);
+  const memo = coverageMemo.get(unmetered(db));
   if (memo && at - memo.at < COVERAGE_TTL_MS) return memo.value;
   const row = await db
     .prepare("SELECT count(*) AS papers, max(date) AS newest FROM nber_papers")
     .first<{ papers: number; newest: string | null }>();
   const value = { papers: row?.papers ?? 0, newest: row?.newest ?? null };
-  coverageMemo.set(db, { value, at });
+  coverageMemo.set(unmetered(db), { value, at });
   return value;
 }
 
 /** Forget the memo (after the mirror changed in this isolate, and in tests). */
 export function forgetCoverage(db: D1Database): void {
-  coverageMemo.delete(db);
+  coverageMemo.delete(unmetered(db));
 }
 
 // Words nearly every title has: requiring them adds nothing but makes the ranking score thousands
