@@ -134,6 +134,8 @@ export interface StackOptions {
   fixturesDir?: string;
   /** Keep the Worker's own log lines in logs() (wrangler's --log-level log). */
   workerLogs?: boolean;
+  /** Another entry point than wrangler.toml's main (bench:edge's wraps the Worker's bindings). */
+  entry?: string;
 }
 
 export async function startStack({
@@ -145,6 +147,7 @@ export async function startStack({
   fixturesDir,
   workerLogs = false,
   moreDatabases = [],
+  entry,
 }: StackOptions = {}) {
   const fake = await startFakeUpstream(fixturesDir ? { fixturesDir } : {});
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "papers-mcp-e2e-"));
@@ -184,6 +187,7 @@ export async function startStack({
   const extraVars = typeof vars === "function" ? vars({ url, fakeOrigin: fake.origin }) : vars;
   const allVars = { ...fakeUpstreamVars(fake.origin), ...extraVars };
   const args = [
+    ...(entry ? [entry] : []),
     ...loopback,
     "--persist-to",
     path.join(stateDir, "state"),
