@@ -56,7 +56,10 @@ const calls: Call[] = [
   ...Array.from({ length: PER_CLASS }, (_, i) =>
     tool("metadata: 10 IDs", "arxiv_get_metadata", { paper_ids: ids.slice(i * 10, i * 10 + 10) }),
   ),
-  ...every(ids, PER_CLASS).map((id) => ({
+  ...every(
+    ids.filter((id) => !id.includes("/")),
+    PER_CLASS,
+  ).map((id) => ({
     group: "resource: arxiv://paper",
     method: "resources/read" as const,
     params: { uri: `arxiv://paper/${id}` },
