@@ -57,9 +57,12 @@ describe("D1 telemetry", () => {
     await db.prepare("SELECT 1").all();
     await db.withSession("first-unconstrained").prepare("SELECT 2").all();
     expect(meter).toMatchObject({ calls: 6, sequential: 4, in_flight: 0 });
+    // raw() (drizzle's reads) is a call too.
+    await db.prepare("SELECT 1").raw();
+    expect(meter).toMatchObject({ calls: 7, sequential: 5 });
     // A failed call still ends its round.
     await expect(db.prepare("SELECT * FROM no_such_table").all()).rejects.toThrow();
-    expect(meter).toMatchObject({ calls: 7, sequential: 5, in_flight: 0 });
+    expect(meter).toMatchObject({ calls: 8, sequential: 6, in_flight: 0 });
     // A memo keyed by the database finds the database behind a metered one.
     expect(unmetered(db)).toBe(env.DB);
     expect(unmetered(meteredDatabase(db, emptyMeter()))).toBe(env.DB);

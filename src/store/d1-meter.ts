@@ -107,7 +107,14 @@ function meteredStatement(statement: D1PreparedStatement, meter: D1Meter, option
       if (row === undefined) return null;
       return (column === undefined ? row : (row[column] ?? null)) as T;
     },
-    raw: statement.raw.bind(statement),
+    // raw() returns rows without metadata: a call, a statement, no rows or SQL time to add.
+    raw: (rawOptions?: { columnNames?: boolean }) =>
+      call(
+        meter,
+        options,
+        () => statement.raw(rawOptions as { columnNames: true }),
+        () => [undefined as unknown as Meta],
+      ),
   } as unknown as D1PreparedStatement;
   inner.set(wrapped, statement);
   return wrapped;
