@@ -112,8 +112,14 @@ type Outcome =
 async function lookupWithMirror(ctx: AppContext, ids: ArxivId[]): Promise<Map<string, Outcome>> {
   const config = ctx.config;
   if (!config.ARXIV_MIRROR_ENABLED) return lookupArxivIds(ctx, ids);
+  // The state and the lookup in one round: the lookup is used unless the mirror turns out not to be whole.
+  const lookup = mirrorLookup(
+    arxivReaders(ctx),
+    ids.map((id) => id.base),
+  );
+  lookup.catch(() => {});
   const state = await mirrorState(ctx.env.DB);
-  if (state.ready) return lookupWholeMirror(ctx, ids, state.lastDatestamp, config.ARXIV_MIRROR_FALLBACK_LIVE);
+  if (state.ready) return lookupWholeMirror(ctx, ids, state.lastDatestamp, config.ARXIV_MIRROR_FALLBACK_LIVE, lookup);
   if (!state.partial) return lookupArxivIds(ctx, ids);
   const outcomes = new Map<string, Outcome>(config.ARXIV_MIRROR_FALLBACK_LIVE ? await lookupArxivIds(ctx, ids) : []);
   const unanswered = ids.filter((id) => {
@@ -121,10 +127,7 @@ async function lookupWithMirror(ctx: AppContext, ids: ArxivId[]): Promise<Map<st
     return outcome === undefined || outcome.kind === "live_lookup_failed";
   });
   if (unanswered.length === 0) return outcomes;
-  const held = await mirrorLookup(
-    arxivReaders(ctx),
-    unanswered.map((id) => id.base),
-  );
+  const held = await lookup;
   for (const id of unanswered) {
     const row = held.get(id.base);
     const paper = row && rowToPaper(row);
@@ -142,12 +145,10 @@ async function lookupWholeMirror(
   ids: ArxivId[],
   harvestedTo: string | null,
   fallbackLive: boolean,
+  lookup: ReturnType<typeof mirrorLookup>,
 ): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
-  const held = await mirrorLookup(
-    arxivReaders(ctx),
-    ids.map((id) => id.base),
-  );
+  const held = await lookup;
   const rest: ArxivId[] = [];
   for (const id of ids) {
     const row = held.get(id.base);

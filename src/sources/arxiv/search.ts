@@ -50,28 +50,36 @@ export async function searchPapers(ctx: AppContext, input: SearchInput, today = 
   if (!config.ARXIV_MIRROR_ENABLED) {
     liveReason = "";
   } else {
-    const state = await mirrorState(ctx.env.DB);
-    const planned = state.ready || state.partial ? planMirrorSearch(parsed, input, today) : undefined;
-    if (!planned) liveReason = `the mirror is not ready (${state.reason})`;
+    // The mirror's state and its search start together: when the mirror answers (nearly always),
+    // reading the state costs no round trip of its own. A search that turns out not to be wanted
+    // (a mirror not ready, a window the mirror may miss) is dropped.
+    const statePromise = mirrorState(ctx.env.DB);
+    const planned = planMirrorSearch(parsed, input, today);
+    const recentLive = recentWindowReason(config.ARXIV_MIRROR_RECENT_DAYS_LIVE, input, today);
+    const ageLater: string[] = [];
+    const speculative =
+      "live" in planned || recentLive
+        ? undefined
+        : mirrorAnswer(ctx, planned.plan, input, searchQuery, ageLater).catch((error: unknown) =>
+            mirrorFailed(ctx, error),
+          );
+    speculative?.catch(() => {});
+    const state = await statePromise;
+    if (!state.ready && !state.partial) liveReason = `the mirror is not ready (${state.reason})`;
     else if ("live" in planned) liveReason = planned.live;
     else if (!state.ready) {
       // A partial mirror is never served as a whole one: arXiv answers, the mirror only if arXiv cannot.
       liveReason = `the mirror is not ready (${state.reason})`;
       fallbackPlan = planned.plan;
+    } else if (recentLive || !speculative) {
+      liveReason = recentLive ?? "";
+      fallbackPlan = planned.plan;
     } else {
-      const recentLive = recentWindowReason(config.ARXIV_MIRROR_RECENT_DAYS_LIVE, input, today);
-      if (recentLive) {
-        liveReason = recentLive;
-        fallbackPlan = planned.plan;
-      } else {
-        const answer = await mirrorAnswer(ctx, planned.plan, input, searchQuery, ageNotices(state, today)).catch(
-          (error: unknown) => mirrorFailed(ctx, error),
-        );
-        if ("live" in answer) {
-          liveReason = answer.live;
-          if (answer.mirrorCouldApproximate) fallbackPlan = planned.plan;
-        } else return answer;
-      }
+      const answer = await speculative;
+      if ("live" in answer) {
+        liveReason = answer.live;
+        if (answer.mirrorCouldApproximate) fallbackPlan = planned.plan;
+      } else return { ...answer, notices: [...ageNotices(state, today), ...answer.notices] };
     }
   }
   const notices = liveReason ? [`Answered by arXiv's API: ${liveReason}.`] : [];
