@@ -7,7 +7,8 @@ import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { emptyMeter, meteredDatabase, meteredReader, unmetered } from "../src/store/d1-meter";
 import { searchMirror } from "../src/store/arxiv-mirror-search";
 import { callToolWith, statusJson } from "./helpers";
-import { seedMirror } from "./mirror/driver";
+import { seedMirror, seedPartialMirror } from "./mirror/driver";
+import { forgetMirrorState, mirrorLikelyReady, mirrorState } from "../src/store/arxiv-mirror-state";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -79,6 +80,34 @@ describe("D1 telemetry", () => {
     expect(call().d1_calls).toBeGreaterThanOrEqual(1);
     expect(call().d1_sequential).toBeGreaterThanOrEqual(1);
     expect(call().d1_sequential).toBeLessThanOrEqual(call().d1_calls);
+  });
+
+  it("a search reads the mirror's state in the same round as its first statements", async () => {
+    await seedMirror();
+    forgetMirrorState(env.DB);
+    const lines: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+    await callToolWith("arxiv_search_papers", { query: "quantum entanglement" }, { LOG_TOOL_CALLS: "true" });
+    const parsed = () => lines.map((line) => JSON.parse(line));
+    await vi.waitFor(() => expect(parsed().some((line) => line.event === "tool_call")).toBe(true));
+    const search = parsed().find((line) => line.event === "mirror_search");
+    const call = parsed().find((line) => line.event === "tool_call");
+    // The state read is a call of its own, but no round: every other call outside the search is both.
+    const outside = call.d1_calls - search.calls;
+    expect(outside).toBeGreaterThanOrEqual(1);
+    expect(call.d1_sequential - search.sequential).toBe(outside - 1);
+  });
+
+  it("guesses the mirror whole until this isolate has seen it otherwise", async () => {
+    await seedPartialMirror();
+    forgetMirrorState(env.DB);
+    expect(mirrorLikelyReady(env.DB)).toBe(true);
+    expect((await mirrorState(env.DB)).ready).toBe(false);
+    expect(mirrorLikelyReady(env.DB)).toBe(false);
+    await seedMirror();
+    forgetMirrorState(env.DB);
+    expect((await mirrorState(env.DB)).ready).toBe(true);
+    expect(mirrorLikelyReady(env.DB)).toBe(true);
   });
 
   it("a batch is one call: its statements' SQL time adds up to the longest call", async () => {

@@ -24,7 +24,7 @@ export interface MirrorState {
 // Readiness is read on every search and lookup; it changes once a day, so an isolate keeps it
 // for a few seconds (a finished harvest shows within that time).
 const STATE_TTL_MS = 5_000;
-const stateMemo = new WeakMap<D1Database, { at: number; state: Promise<MirrorState> }>();
+const stateMemo = new WeakMap<D1Database, { at: number; state: Promise<MirrorState>; settled?: MirrorState }>();
 
 export function forgetMirrorState(db: D1Database): void {
   stateMemo.delete(unmetered(db));
@@ -40,9 +40,24 @@ export function mirrorState(db: D1Database): Promise<MirrorState> {
   const memo = stateMemo.get(key);
   if (memo && Date.now() - memo.at < STATE_TTL_MS) return memo.state;
   const state = readMirrorState(db);
-  stateMemo.set(key, { at: Date.now(), state });
-  state.catch(() => stateMemo.delete(key));
+  const entry: { at: number; state: Promise<MirrorState>; settled?: MirrorState } = { at: Date.now(), state };
+  stateMemo.set(key, entry);
+  state.then(
+    (settled) => {
+      entry.settled = settled;
+    },
+    () => stateMemo.delete(key),
+  );
   return state;
+}
+
+/**
+ * May a reader start its mirror statements before the state is read (in the same round)? Yes
+ * unless this isolate last saw the mirror not whole: a fresh isolate guesses it is (it nearly
+ * always is), and during a first harvest one wasted guess per isolate is all it costs.
+ */
+export function mirrorLikelyReady(db: D1Database): boolean {
+  return stateMemo.get(unmetered(db))?.settled?.ready ?? true;
 }
 
 async function readMirrorState(db: D1Database): Promise<MirrorState> {

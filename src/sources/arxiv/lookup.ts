@@ -3,7 +3,7 @@
 import { arxivReaders } from "../../store/arxiv-shards";
 import { PapersError } from "../../errors";
 import { mirrorLookup } from "../../store/arxiv-mirror-lookup";
-import { mirrorState } from "../../store/arxiv-mirror-state";
+import { mirrorLikelyReady, mirrorState } from "../../store/arxiv-mirror-state";
 import { lookupArxivIds, type LookupOutcome } from "./api";
 import { rowToPaper } from "./mirror";
 import { formatId, parseArxivId, type ArxivId } from "./ids";
@@ -113,13 +113,17 @@ async function lookupWithMirror(ctx: AppContext, ids: ArxivId[]): Promise<Map<st
   const config = ctx.config;
   if (!config.ARXIV_MIRROR_ENABLED) return lookupArxivIds(ctx, ids);
   // The state and the lookup in one round: the lookup is used unless the mirror turns out not to be whole.
-  const lookup = mirrorLookup(
-    arxivReaders(ctx),
-    ids.map((id) => id.base),
-  );
-  lookup.catch(() => {});
+  const early = mirrorLikelyReady(ctx.env.DB);
+  const lookupAll = () =>
+    mirrorLookup(
+      arxivReaders(ctx),
+      ids.map((id) => id.base),
+    );
+  const lookup = early ? lookupAll() : undefined;
+  lookup?.catch(() => {});
   const state = await mirrorState(ctx.env.DB);
-  if (state.ready) return lookupWholeMirror(ctx, ids, state.lastDatestamp, config.ARXIV_MIRROR_FALLBACK_LIVE, lookup);
+  if (state.ready)
+    return lookupWholeMirror(ctx, ids, state.lastDatestamp, config.ARXIV_MIRROR_FALLBACK_LIVE, lookup ?? lookupAll());
   if (!state.partial) return lookupArxivIds(ctx, ids);
   const outcomes = new Map<string, Outcome>(config.ARXIV_MIRROR_FALLBACK_LIVE ? await lookupArxivIds(ctx, ids) : []);
   const unanswered = ids.filter((id) => {
@@ -127,7 +131,7 @@ async function lookupWithMirror(ctx: AppContext, ids: ArxivId[]): Promise<Map<st
     return outcome === undefined || outcome.kind === "live_lookup_failed";
   });
   if (unanswered.length === 0) return outcomes;
-  const held = await lookup;
+  const held = await (lookup ?? lookupAll());
   for (const id of unanswered) {
     const row = held.get(id.base);
     const paper = row && rowToPaper(row);

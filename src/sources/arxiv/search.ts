@@ -3,7 +3,7 @@
 // search the mirror could have answered (only more approximately), the mirror answers and says so.
 import { emptyMeter, meterFields, meteredReader } from "../../store/d1-meter";
 import { PapersError } from "../../errors";
-import { mirrorState, type MirrorState } from "../../store/arxiv-mirror-state";
+import { mirrorLikelyReady, mirrorState, type MirrorState } from "../../store/arxiv-mirror-state";
 import type { MirrorOrdering } from "../../store/arxiv-mirror-search";
 import { searchShards } from "../../store/arxiv-sharded-search";
 import { arxivReaders, readThrough } from "../../store/arxiv-shards";
@@ -50,19 +50,16 @@ export async function searchPapers(ctx: AppContext, input: SearchInput, today = 
   if (!config.ARXIV_MIRROR_ENABLED) {
     liveReason = "";
   } else {
-    // The mirror's state and its search start together: when the mirror answers (nearly always),
-    // reading the state costs no round trip of its own. A search that turns out not to be wanted
-    // (a mirror not ready, a window the mirror may miss) is dropped.
+    // The mirror's state and its search start together (unless this isolate last saw the mirror
+    // not whole): when the mirror answers, nearly always, reading the state costs no round trip
+    // of its own. A search that turns out not to be wanted (a mirror not ready) is dropped.
     const statePromise = mirrorState(ctx.env.DB);
     const planned = planMirrorSearch(parsed, input, today);
     const recentLive = recentWindowReason(config.ARXIV_MIRROR_RECENT_DAYS_LIVE, input, today);
-    const ageLater: string[] = [];
     const speculative =
-      "live" in planned || recentLive
+      "live" in planned || recentLive || !mirrorLikelyReady(ctx.env.DB)
         ? undefined
-        : mirrorAnswer(ctx, planned.plan, input, searchQuery, ageLater).catch((error: unknown) =>
-            mirrorFailed(ctx, error),
-          );
+        : mirrorAnswer(ctx, planned.plan, input, searchQuery, []).catch((error: unknown) => mirrorFailed(ctx, error));
     speculative?.catch(() => {});
     const state = await statePromise;
     if (!state.ready && !state.partial) liveReason = `the mirror is not ready (${state.reason})`;
@@ -71,11 +68,12 @@ export async function searchPapers(ctx: AppContext, input: SearchInput, today = 
       // A partial mirror is never served as a whole one: arXiv answers, the mirror only if arXiv cannot.
       liveReason = `the mirror is not ready (${state.reason})`;
       fallbackPlan = planned.plan;
-    } else if (recentLive || !speculative) {
-      liveReason = recentLive ?? "";
+    } else if (recentLive) {
+      liveReason = recentLive;
       fallbackPlan = planned.plan;
     } else {
-      const answer = await speculative;
+      const answer = await (speculative ??
+        mirrorAnswer(ctx, planned.plan, input, searchQuery, []).catch((error: unknown) => mirrorFailed(ctx, error)));
       if ("live" in answer) {
         liveReason = answer.live;
         if (answer.mirrorCouldApproximate) fallbackPlan = planned.plan;
