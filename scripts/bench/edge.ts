@@ -48,7 +48,12 @@ for (const question of every(loadResearchQuestions(), PER_CLASS))
   searches.push(tool("search: research question", "arxiv_search_papers", { query: questionText(question) }));
 const referenceSet = buildReferenceSet();
 const held = referenceSet.cases.filter(
-  (c) => c.kind === "real" && c.expect.status === "match" && c.expect.source !== "crossref" && c.style === "apa",
+  (c) =>
+    c.kind === "real" &&
+    c.expect.status === "match" &&
+    c.expect.source !== "crossref" &&
+    !["physics", "journal-version", "bibtex", "ris"].includes(c.style) &&
+    !String(c.style).startsWith("noise-"),
 );
 const calls: Call[] = [
   ...searches,
@@ -70,7 +75,8 @@ const calls: Call[] = [
   ...Array.from({ length: Math.max(2, Math.floor(PER_CLASS / 4)) }, (_, i) =>
     tool("papers_check_bibliography (50, mirror)", "papers_check_bibliography", {
       bibliography: held
-        .slice(i * 50, i * 50 + 50)
+        .filter((_, k) => k % 13 === i % 13)
+        .slice(0, 50)
         .map((c, n) => `[${n + 1}] ${c.text}`)
         .join("\n"),
     }),
@@ -166,13 +172,17 @@ try {
   await nextCallLine();
   const pagesAtZero = new Map<number, string>();
   const mismatches: string[] = [];
+  // A priming pass, not measured: what the Worker caches in D1 or R2 (a read page, citation counts
+  // from OpenAlex) is cached for every measured pass alike, so no column pays an upstream's first answer.
+  for (const call of calls) {
+    await send(call, 0);
+    await nextCallLine();
+  }
   for (const [pass, rtt] of RTTS.entries()) {
     // Each round trip starts from a fresh isolate (its memos and impact-list cache empty), warmed
     // by calls that are not measured, so every column pays the same first-time reads.
-    if (pass > 0) {
-      await stack.restart();
-      linesTaken = 0;
-    }
+    await stack.restart();
+    linesTaken = 0;
     for (const warm of [
       ...Array.from({ length: 3 }, () => tool("warm", "arxiv_list_categories", {})),
       tool("warm", "arxiv_search_papers", { query: "warm up the isolate" }),

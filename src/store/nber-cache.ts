@@ -1,5 +1,5 @@
 // NBER's paper-info cache in D1: a paper's parsed page, with when it was stored.
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { infoCache } from "./schema";
 
@@ -31,4 +31,15 @@ export async function putCachedInfo(db: D1Database, paperId: string, value: unkn
       target: infoCache.paperId,
       set: { value: JSON.stringify(value), lastFetchedAt: stamp, fetchCount: sql`${infoCache.fetchCount} + 1` },
     });
+}
+
+/** The cached pages of these papers, however old (what a page says of a published version does not expire). */
+export async function cachedInfos<T>(db: D1Database, paperIds: readonly string[]): Promise<Map<string, T>> {
+  if (paperIds.length === 0) return new Map();
+  const rows = await drizzle(db)
+    .select({ paperId: infoCache.paperId, value: infoCache.value })
+    .from(infoCache)
+    .where(inArray(infoCache.paperId, [...paperIds]))
+    .all();
+  return new Map(rows.map((row) => [row.paperId, JSON.parse(row.value) as T]));
 }

@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { upsertMirror } from "../../src/store/nber-mirror";
+import { putCachedInfo } from "../../src/store/nber-cache";
 import { callTool, callToolWith, resetUpstream, statusJson, toolError, upstreamHits } from "../helpers";
 import { sampleRecords, seedMirror } from "../mirror/driver";
 import { MINIMUM_WAGE_PAPER } from "../support/nber";
@@ -473,6 +474,44 @@ describe("papers_resolve_reference outside arXiv and NBER (Crossref, recorded an
         { source: "doi", id: `10.48550/arXiv.${published.id}`, how: "arXiv's DataCite DOI" },
       ]),
     });
+  });
+
+  it("names an NBER paper's DOI, and its published version when the reference cites the article and its page is cached", async () => {
+    await upsertMirror(env.DB, [MINIMUM_WAGE_PAPER]);
+    const article =
+      "Neumark, D., & Wascher, W. (1995). Minimum wage effects on employment and school enrollment. Journal of Business & Economic Statistics, 13(2), 199-206.";
+    const before = await resolveAll({ reference: article });
+    expect(before.matches[0]).toMatchObject({ source: "nber", id: "w4679" });
+    expect(before.matches[0]!.also).toEqual([
+      { source: "doi", id: "10.3386/w4679", how: "NBER's DOI for the working paper" },
+    ]);
+    // A page nber_get_paper_info read (hand-made here: the Published Versions text as NBER's pages write it).
+    await putCachedInfo(env.DB, "w4679", {
+      id: "w4679",
+      title: MINIMUM_WAGE_PAPER.title,
+      authors: MINIMUM_WAGE_PAPER.authors,
+      date: "1994-03-01",
+      abstract: null,
+      url: "https://www.nber.org/papers/w4679",
+      pdf_url: "https://www.nber.org/papers/w4679.pdf",
+      doi: "10.3386/w4679",
+      published_version:
+        'Neumark, David and William Wascher. "Minimum Wage Effects On Employment And School Enrollment," Journal of Business and Economic Statistics, 1995, v13(2,Apr), 199-206. doi:10.1080/07350015.1995.10524594',
+    });
+    const after = await resolveAll({ reference: article });
+    expect(after.matches[0]!.also).toContainEqual({
+      source: "doi",
+      id: "10.1080/07350015.1995.10524594",
+      how: "the published version (NBER's paper page, cached)",
+    });
+    // Cited as the working paper, the page is not read.
+    const paper = await resolveAll({
+      reference:
+        "Neumark, D., & Wascher, W. (1994). Minimum wage effects on employment and school enrollment. NBER Working Paper 4679.",
+    });
+    expect(paper.matches[0]!.also).toEqual([
+      { source: "doi", id: "10.3386/w4679", how: "NBER's DOI for the working paper" },
+    ]);
   });
 
   it("does not take Crossref's top candidate for a reference it does not verify", async () => {

@@ -1,11 +1,16 @@
 // The other versions of a matched work, so that an answer names both when a work is a journal
-// article and an arXiv or NBER paper: an arXiv paper's journal DOI and DataCite DOI, an NBER
-// paper's DOI, and for a Crossref or OpenAlex work the arXiv paper whose journal DOI it is (one
-// indexed lookup in the mirror, made only for such matches) or the NBER paper its 10.3386 DOI is.
+// article and an arXiv or NBER paper: an arXiv paper's journal DOI and DataCite DOI; an NBER
+// paper's DOI, and when the reference cites it as a journal article, the published version its
+// NBER page gives (from the page cache: a page nber_get_paper_info has read; none is fetched
+// here); for a Crossref or OpenAlex work the arXiv paper whose journal DOI it is (one indexed
+// lookup in the mirror, made only for such matches) or the NBER paper its 10.3386 DOI is. The
+// lookups run together, after the match: one round trip, and none for most matches.
 import { mirrorIdsByDoi } from "../../store/arxiv-mirror-lookup";
 import { mirrorState } from "../../store/arxiv-mirror-state";
 import { arxivReaders } from "../../store/arxiv-shards";
-import { ARXIV_DOI_PREFIX, NBER_DOI_PREFIX } from "./record";
+import { cachedInfos } from "../../store/nber-cache";
+import { cleanDoi } from "./identifiers";
+import { ARXIV_DOI_PREFIX, journalFields, NBER_DOI_PREFIX } from "./record";
 import type { Candidate } from "./resolve-score";
 import type { AppContext } from "../../context";
 
@@ -15,17 +20,25 @@ export interface OtherVersion {
   how: string;
 }
 
-export async function withOtherVersions(ctx: AppContext, matches: Candidate[]): Promise<Candidate[]> {
+export async function withOtherVersions(ctx: AppContext, matches: Candidate[], text: string): Promise<Candidate[]> {
   const outside = matches.filter((m) => (m.source === "crossref" || m.source === "openalex") && m.doi);
-  const arxivByDoi =
+  const journal = journalFields(text);
+  const citesJournal = journal !== undefined && !/\bnber\b|national bureau/i.test(journal.name);
+  const nberIds = citesJournal ? matches.filter((m) => m.source === "nber").map((m) => m.id) : [];
+  const [arxivByDoi, nberPages] = await Promise.all([
     outside.length > 0 && ctx.config.ARXIV_MIRROR_ENABLED && (await mirrorState(ctx.env.DB)).ready
-      ? await mirrorIdsByDoi(
+      ? mirrorIdsByDoi(
           arxivReaders(ctx),
           outside.map((m) => m.doi!),
         )
-      : new Map<string, string>();
+      : new Map<string, string>(),
+    cachedInfos<{ published_version?: string }>(ctx.env.DB, nberIds),
+  ]);
   return matches.map((match) => {
     const also = otherVersions(match, arxivByDoi);
+    const published = /\b(10\.\d{4,9}\/[^\s"<>]+)/.exec(nberPages.get(match.id)?.published_version ?? "")?.[1];
+    if (match.source === "nber" && published)
+      also.push({ source: "doi", id: cleanDoi(published), how: "the published version (NBER's paper page, cached)" });
     return also.length > 0 ? { ...match, also } : match;
   });
 }
