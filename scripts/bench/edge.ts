@@ -104,13 +104,15 @@ const stack = await startStack({
 });
 
 const WORKSPACE = "edge-bench";
+let client = 0;
 async function send(call: Call, rtt: number) {
   const started = performance.now();
   const response = await fetch(stack.mcpUrl, {
     method: "POST",
     headers: {
       ...MCP_HEADERS,
-      "cf-connecting-ip": "198.51.100.7",
+      // A client address per call: the per-client rate limit is not what this measures.
+      "cf-connecting-ip": `edge-${++client}`,
       "x-papers-workspace": WORKSPACE,
       "x-bench-d1-rtt-ms": String(rtt),
     },
