@@ -5,6 +5,7 @@
 // so that the Worker's memos (its MCP handler, parsed config, mirror state) live as they do in
 // production. Durable Objects get the plain env (their D1 calls are not delayed).
 import worker from "../../src/index";
+import { withD1Bindings } from "../../src/store/d1-meter";
 
 export { CrawlGate, ResearchAgent } from "../../src/index";
 
@@ -55,12 +56,6 @@ function delayedDatabase(db: D1Database, ms: number): D1Database {
   } as unknown as D1Database;
 }
 
-const isD1 = (value: unknown): value is D1Database =>
-  typeof value === "object" &&
-  value !== null &&
-  typeof (value as D1Database).prepare === "function" &&
-  typeof (value as D1Database).withSession === "function";
-
 const delayedEnvs = new WeakMap<Env, Map<number, Env>>();
 
 function delayedEnv(env: Env, ms: number): Env {
@@ -68,11 +63,7 @@ function delayedEnv(env: Env, ms: number): Env {
   let byMs = delayedEnvs.get(env);
   if (!byMs) delayedEnvs.set(env, (byMs = new Map()));
   let out = byMs.get(ms);
-  if (!out) {
-    const copy: Record<string, unknown> = { ...env };
-    for (const [name, value] of Object.entries(env)) if (isD1(value)) copy[name] = delayedDatabase(value, ms);
-    byMs.set(ms, (out = copy as unknown as Env));
-  }
+  if (!out) byMs.set(ms, (out = withD1Bindings(env, (db) => delayedDatabase(db, ms))));
   return out;
 }
 

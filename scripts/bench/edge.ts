@@ -8,16 +8,14 @@
 // are compared with those at 0 ms (the same answers, so the quality figures of the other benches
 // hold). FILE: a mirror file from bench:mirror:offline (default the 1,000,000-paper one in the
 // temp dir); the NBER seed is loaded beside it. Writes bench/results/edge.{json,md}.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { loadSampleRecords } from "../arxiv/sample.ts";
 import { buildReferenceSet } from "../citations/reference-set.ts";
 import { ROOT, startStack } from "../lib/dev-server.ts";
 import { arg, MCP_HEADERS, mcpMessage, percentile, round } from "../lib/mcp-bench.ts";
-import { copyMirrorFile, markMirrorComplete } from "../lib/mirror-file.ts";
-import { buildSeed } from "../nber/build-seed.ts";
+import { serveMirrorFileWithNber } from "../lib/mirror-file.ts";
 import { QUERIES } from "./arxiv-mirror-queries.ts";
 import { knownItemSearches, loadResearchQuestions, questionText } from "./known-items.ts";
 
@@ -93,14 +91,7 @@ const stack = await startStack({
   entry: "scripts/bench/edge-worker.ts",
   workerLogs: true,
   readyTimeoutMs: 300_000,
-  prepareState: (file) => {
-    copyMirrorFile(DB_FILE, file);
-    const db = new DatabaseSync(file);
-    buildSeed();
-    db.exec(readFileSync(path.join(ROOT, "seed/nber-mirror.sql"), "utf8"));
-    markMirrorComplete(db);
-    db.close();
-  },
+  prepareState: (file) => serveMirrorFileWithNber(DB_FILE, file),
 });
 
 const WORKSPACE = "edge-bench";

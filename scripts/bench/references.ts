@@ -8,15 +8,13 @@
 // --db FILE: a mirror file from bench:mirror:offline (1,000,000 papers with the sample's mixed
 // in), with the NBER seed loaded beside it: the full-size figures.
 // Writes bench/results/references[-<papers>].{json,md}.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { buildReferenceSet, isRightAnswer, type ReferenceCase } from "../citations/reference-set.ts";
 import { ROOT, startStack } from "../lib/dev-server.ts";
 import { arg, callTool, percentile, round } from "../lib/mcp-bench.ts";
-import { copyMirrorFile, markMirrorComplete } from "../lib/mirror-file.ts";
-import { buildSeed } from "../nber/build-seed.ts";
+import { serveMirrorFileWithNber } from "../lib/mirror-file.ts";
 
 const DB_FILE = arg("--db");
 // The fake Crossref answers after a realistic round trip (scripts/fake-upstream/crossref.ts).
@@ -44,16 +42,7 @@ const stack = await startStack({
   seed: !DB_FILE,
   vars: CROSSREF_POOL === "polite" ? { CROSSREF_MAILTO: "bench@papers-mcp.invalid" } : {},
   readyTimeoutMs: 300_000,
-  prepareState: DB_FILE
-    ? (file) => {
-        copyMirrorFile(DB_FILE, file);
-        const db = new DatabaseSync(file);
-        buildSeed();
-        db.exec(readFileSync(path.join(ROOT, "seed/nber-mirror.sql"), "utf8"));
-        markMirrorComplete(db);
-        db.close();
-      }
-    : undefined,
+  prepareState: DB_FILE ? (file) => serveMirrorFileWithNber(DB_FILE, file) : undefined,
 });
 const report: Record<string, any> = {
   name: "references",

@@ -4,6 +4,8 @@ import { copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
+import { buildSeed } from "../nber/build-seed.ts";
+import { ROOT } from "./wrangler-env.ts";
 
 const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../migrations");
 /** wrangler's record of applied migrations (bench:mirror:offline writes it into the files it builds). */
@@ -82,4 +84,20 @@ export function createMirrorFile(file: string): DatabaseSync {
     db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").run(migration);
   }
   return db;
+}
+
+/**
+ * A bench's stack over a mirror file: the file copied over the local D1 file (copyMirrorFile), the
+ * NBER seed loaded beside it, and the mirror marked complete.
+ */
+export function serveMirrorFileWithNber(source: string, d1File: string): void {
+  copyMirrorFile(source, d1File);
+  const db = new DatabaseSync(d1File);
+  try {
+    buildSeed();
+    db.exec(readFileSync(path.join(ROOT, "seed/nber-mirror.sql"), "utf8"));
+    markMirrorComplete(db);
+  } finally {
+    db.close();
+  }
 }

@@ -159,8 +159,13 @@ export function meteredDatabase(db: D1Database, meter: D1Meter, options: MeterOp
 
 /** Every D1 binding of `env` metered into `meter` (the other bindings as they are). */
 export function meteredEnv<E extends object>(env: E, meter: D1Meter): E {
+  return withD1Bindings(env, (db) => meteredDatabase(db, meter));
+}
+
+/** A copy of `env` with each D1 binding replaced by `wrap` of it (a meter here; bench:edge's delay). */
+export function withD1Bindings<E extends object>(env: E, wrap: (db: D1Database) => D1Database): E {
   const out = { ...env } as Record<string, unknown>;
-  for (const [name, value] of Object.entries(env)) if (isD1(value)) out[name] = meteredDatabase(value, meter);
+  for (const [name, value] of Object.entries(env)) if (isD1(value)) out[name] = wrap(value);
   return out as E;
 }
 
@@ -170,7 +175,6 @@ const isD1 = (value: unknown): value is D1Database =>
   typeof (value as D1Database).prepare === "function" &&
   typeof (value as D1Database).batch === "function" &&
   typeof (value as D1Database).withSession === "function";
-
 /** A meter as one log line's fields (durations rounded to 0.01 ms). */
 export function meterFields(meter: D1Meter): Record<string, unknown> {
   return {
