@@ -25,6 +25,9 @@ import { appContext } from "../src/context";
 import { getAgentByName } from "agents";
 import type { ResearchAgent } from "../src/agent/research-agent";
 import { inObject, newPaper } from "./support/agent";
+import { cachePut, clearMemoryCache } from "../src/store/cache";
+import { workCacheKey } from "../src/sources/openalex/lookup";
+import { arxivDoi } from "../src/sources/openalex/target";
 
 const records = sampleRecords();
 const SHARDS = [
@@ -454,6 +457,39 @@ describe("the citation tools, the known-item rule and the watches across three s
     });
     await shardTheMirror();
     expect(await citationAnswers({ ARXIV_MIRROR_SHARDS: SHARDED })).toEqual(oneDb);
+  });
+
+  it("citation counts cached in DB show for a paper of each shard, in a lookup and on a search page", async () => {
+    await shardTheMirror();
+    const papers = ofEachShard();
+    const work = (n: number) => ({
+      work: {
+        openalex_id: `W${n}`,
+        title: null,
+        doi: null,
+        cited_by_count: n,
+        referenced_works_count: 0,
+        counts_by_year: [],
+      },
+      fresh_until: Date.now() + 3_600_000,
+    });
+    await cachePut(
+      env.DB,
+      papers.map((paper, i) => ({ key: workCacheKey(arxivDoi(paper.id)), value: work(100 + i), ttlMs: 86_400_000 })),
+    );
+    // Another isolate: the counts are in DB only, the last two papers' rows in the other shards.
+    clearMemoryCache();
+    const vars = { ARXIV_MIRROR_SHARDS: SHARDED, ARXIV_MIRROR_RECENT_DAYS_LIVE: "0" };
+    const { result } = await callToolWith("arxiv_get_metadata", { paper_ids: papers.map((p) => p.id) }, vars);
+    expect(result.structuredContent.papers.map((p: { cited_by_count?: number }) => p.cited_by_count)).toEqual([
+      100, 101, 102,
+    ]);
+    for (const [i, paper] of papers.entries()) {
+      clearMemoryCache();
+      const page = await callToolWith("arxiv_search_papers", { query: paper.title.replace(/\s+/g, " ") }, vars);
+      const found = page.result.structuredContent.papers.find((p: { base_id: string }) => p.base_id === paper.id);
+      expect(found?.cited_by_count, paper.id).toBe(100 + i);
+    }
   });
 
   it("watch: a new paper in the last shard is news, a saved paper's new version in another shard too", async () => {

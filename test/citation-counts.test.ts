@@ -3,11 +3,29 @@
 // lookup; search pages take counts from the cache only and never ask OpenAlex per result.
 // 2312.07559 (PaperQA) is in the fake OpenAlex as recorded (cited_by_count 27); its mirror record is
 // a sample record renamed to it (hand-made here), so the arXiv side needs no upstream.
-import { beforeEach, describe, expect, it } from "vitest";
-import { callTool, callToolWith, mcpCall, resetUpstream, structuredOf, upstreamHits } from "./helpers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { callTool, callToolWith, mcpCall, mcpCallWith, resetUpstream, structuredOf, upstreamHits } from "./helpers";
 import { sampleRecords, seedMirror } from "./mirror/driver";
+import { env } from "cloudflare:workers";
+import { cachePut, clearMemoryCache } from "../src/store/cache";
+import { workCacheKey } from "../src/sources/openalex/lookup";
 
 beforeEach(resetUpstream);
+afterEach(() => vi.restoreAllMocks());
+
+/** The Worker's log lines of one call (LOG_TOOL_CALLS on). */
+async function loggedCall(call: () => Promise<unknown>, event: "tool_call" | "resource_read") {
+  const lines: string[] = [];
+  const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+  await call();
+  const parsed = () => lines.filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
+  await vi.waitFor(() => expect(parsed().some((line) => line.event === event)).toBe(true));
+  spy.mockRestore();
+  return {
+    call: parsed().find((line) => line.event === event),
+    search: parsed().find((l) => l.event === "mirror_search"),
+  };
+}
 
 const openAlexHits = async () => (await upstreamHits()).filter((hit) => hit.path.startsWith("/openalex/"));
 
@@ -100,5 +118,70 @@ describe("citation counts", () => {
     const asked = (await openAlexHits()).filter((hit) => hit.path.includes("10.48550%2Farxiv."));
     expect(asked).toHaveLength(3);
     expect((await openAlexHits()).length).toBeLessThanOrEqual(6);
+  });
+
+  it("a count the cache holds comes with the paper's row: no round trip of its own", async () => {
+    await seedPaperQa();
+    await callTool("arxiv_get_metadata", { paper_ids: ["2312.07559"] });
+    await resetUpstream();
+    // Another isolate: the count is in D1 only.
+    clearMemoryCache();
+    const logged = { LOG_TOOL_CALLS: "true" };
+    const lookup = await loggedCall(
+      async () =>
+        expect(
+          structuredOf((await callToolWith("arxiv_get_metadata", { paper_ids: ["2312.07559"] }, logged)).result)
+            .papers[0].cited_by_count,
+        ).toBe(27),
+      "tool_call",
+    );
+    // The mirror's state and the paper's row (with its cached work) in one round.
+    expect(lookup.call).toMatchObject({ outcome: "ok", d1_sequential: 1 });
+    clearMemoryCache();
+    const search = await loggedCall(async () => {
+      const page = structuredOf((await callToolWith("arxiv_search_papers", { query: "ti:PaperQA" }, logged)).result);
+      expect(page.papers[0].cited_by_count).toBe(27);
+    }, "tool_call");
+    expect(search.call.d1_sequential).toBe(search.search.sequential);
+    clearMemoryCache();
+    const resource = await loggedCall(async () => {
+      const { message } = await mcpCallWith("resources/read", { uri: "arxiv://paper/2312.07559" }, logged);
+      expect(JSON.parse(message.result.contents[0].text).cited_by_count).toBe(27);
+    }, "resource_read");
+    expect(resource.call.d1_sequential).toBe(1);
+    expect(await openAlexHits()).toEqual([]);
+  });
+
+  it("a count cached under the paper's journal DOI comes with its row too", async () => {
+    const [record] = sampleRecords();
+    await seedMirror([
+      { ...record!, id: "2312.07559", doi: "10.1000/Journal.Version" },
+      ...sampleRecords().slice(1, 20),
+    ]);
+    const work = {
+      openalex_id: "W1",
+      title: "t",
+      doi: null,
+      cited_by_count: 5,
+      referenced_works_count: 1,
+      counts_by_year: [],
+    };
+    await cachePut(env.DB, [
+      {
+        key: workCacheKey("10.48550/arXiv.2312.07559"),
+        value: { work: null, fresh_until: Date.now() + 3_600_000 },
+        ttlMs: 86_400_000,
+      },
+      {
+        key: workCacheKey("10.1000/journal.version"),
+        value: { work, fresh_until: Date.now() + 3_600_000 },
+        ttlMs: 86_400_000,
+      },
+    ]);
+    const page = structuredOf(
+      await callTool("arxiv_search_papers", { query: `ti:"${record!.title.split(" ").slice(0, 4).join(" ")}"` }),
+    );
+    expect(page.papers.find((p: { base_id: string }) => p.base_id === "2312.07559")?.cited_by_count).toBe(5);
+    expect(await openAlexHits()).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-// npm run bench:mirror:offline -- --papers 3200000 [--db FILE] [--quality-sample 100]
+// npm run bench:mirror:offline -- --papers 3200000 [--db FILE] [--quality-sample 100] [--build-only]
 // The mirror's search at a size wrangler dev is slow to start on (the 3.2 million run): the
 // Worker's own planner and ranker (bundled by esbuild) against a node:sqlite file through a
 // D1-shaped wrapper, so each time is the database's time plus the ranker's TypeScript, with no
@@ -44,7 +44,10 @@ if (!existsSync(FILE)) {
   db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   db.close();
   report.build_s = round((performance.now() - started) / 1000, 1);
+  console.error(`offline bench: ${FILE} built in ${report.build_s} s`);
 }
+// --build-only: the file for the benches that serve one (bench:refresh --db, bench:edge --db), no searches.
+if (process.argv.includes("--build-only")) process.exit(0);
 const sqlite = new DatabaseSync(FILE, { readOnly: true });
 const papers = Number(sqlite.prepare("SELECT count(*) AS n FROM arxiv_papers").get()!.n);
 const bytes = statSync(FILE).size;

@@ -4,12 +4,15 @@ import { paperKey } from "./arxiv-key";
 import { MIRROR_COLUMNS, type MirrorRow } from "./arxiv-row";
 import type { D1Reader } from "../search/rank";
 import { byShard, type MirrorShard, shardOf } from "./arxiv-shards";
+import { HELD_WORKS_COLUMN, keepHeldWorks } from "./held-works";
 
-export type StoredRow = Omit<MirrorRow, "paper_key">;
+export type StoredRow = Omit<MirrorRow, "paper_key"> & { held_works?: string | null };
 /** The stored columns a lookup or a search page reads (everything but the key). */
 export const SELECT_COLUMNS = MIRROR_COLUMNS.filter((column) => column !== "paper_key")
   .map((column) => `p.${column}`)
   .join(", ");
+/** A page's or a lookup's columns: the stored ones and the paper's cached OpenAlex works (store/held-works.ts). */
+export const PAGE_COLUMNS = `${SELECT_COLUMNS}, ${HELD_WORKS_COLUMN}`;
 
 /** Papers held for these base IDs (one primary-key seek each, in one query per shard; a D1 session may read a replica). */
 export async function mirrorLookup(
@@ -20,14 +23,16 @@ export async function mirrorLookup(
   if (baseIds.length === 0) return found;
   const groups = byShard(shards, baseIds, (id) => paperKey(id));
   const answers = await Promise.all(
-    groups.map(({ shard, items }) =>
-      shard.db
-        .prepare(`SELECT ${SELECT_COLUMNS} FROM json_each(?) k JOIN arxiv_papers p ON p.paper_key = k.value`)
+    groups.map(async ({ shard, items }) => {
+      const { results } = await shard.db
+        .prepare(`SELECT ${PAGE_COLUMNS} FROM json_each(?) k JOIN arxiv_papers p ON p.paper_key = k.value`)
         .bind(JSON.stringify(items.map((id) => paperKey(id))))
-        .all<StoredRow>(),
-    ),
+        .all<StoredRow>();
+      keepHeldWorks(results, shard.binding);
+      return results;
+    }),
   );
-  for (const { results } of answers) for (const row of results) if (baseIds.includes(row.id)) found.set(row.id, row);
+  for (const results of answers) for (const row of results) if (baseIds.includes(row.id)) found.set(row.id, row);
   // Not in its shard: while a rebalance moves papers (store/arxiv-shard-move.ts) it may still be in
   // another. Only IDs the mirror lacks cost these seeks.
   const missing = baseIds.filter((id) => !found.has(id));

@@ -1,7 +1,7 @@
 // The arXiv mirror's search executor: counts, key-order pages and BM25 ranking (search/rank.ts) over
 // a plan from sources/arxiv/mirror-query.ts.
 import { monthEndKey, monthStartKey } from "./arxiv-key";
-import { SELECT_COLUMNS } from "./arxiv-mirror-lookup";
+import { PAGE_COLUMNS, SELECT_COLUMNS } from "./arxiv-mirror-lookup";
 import type { MirrorRow } from "./arxiv-row";
 import { type ListedOrder, listedOrder } from "./arxiv-listed-order";
 import type { CorpusStats } from "../search/bm25";
@@ -282,7 +282,7 @@ export async function listedRows(
   const where = [...source.where, ...filters];
   const join = source.isPapers ? "" : `JOIN arxiv_papers p ON p.paper_key = ${source.key}`;
   const pageSql =
-    `SELECT p.paper_key AS paper_key, ${SELECT_COLUMNS} FROM ${source.from} ${join} ` +
+    `SELECT p.paper_key AS paper_key, ${PAGE_COLUMNS} FROM ${source.from} ${join} ` +
     `${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
   const { results } = await db
     .prepare(pageSql)
@@ -355,7 +355,8 @@ async function rankedAnswer(
     count: countWith,
     countCap,
     isLowerBound: lowerBound,
-    select: SELECT_COLUMNS,
+    // A reference's candidates are many and never shown with counts.
+    select: options.reference ? SELECT_COLUMNS : PAGE_COLUMNS,
     start: options.start,
     limit: options.limit,
     ascending: options.sortOrder === "ascending",

@@ -13,6 +13,7 @@ import { shardStatistics, sumStatistics } from "../search/global-statistics";
 import { knownItemFirst, type D1Reader } from "../search/rank";
 import type { MirrorRow } from "./arxiv-row";
 import type { MirrorShard } from "./arxiv-shards";
+import { keepHeldWorks } from "./held-works";
 import { compareListed } from "./arxiv-listed-order";
 import {
   COUNT_CAP,
@@ -41,7 +42,12 @@ export async function searchShards(
   plan: MirrorSearchPlan,
   options: MirrorSearchOptions,
 ): Promise<MirrorSearchResult> {
-  if (shards.length === 1) return searchMirror(shards[0]!.db, plan, options);
+  if (shards.length === 1) {
+    const answer = await searchMirror(shards[0]!.db, plan, options);
+    // The page's cached citation counts came with its rows (store/held-works.ts).
+    if (answer.kind === "answer") keepHeldWorks(answer.rows, shards[0]!.binding);
+    return answer;
+  }
   if (plan.submitted !== null && !options.ignoreDateOutliers) {
     const outliers = await Promise.all(shards.map((shard) => outliersOutsideRange(shard.db, plan.submitted!)));
     const total = outliers.reduce((a, b) => a + b, 0);
@@ -116,6 +122,7 @@ async function listedAcross(
       empty(counts[i] as Counted) ? [] : listedRows(shard.db, plan, listing.orderBy, 0, pageEnd),
     ),
   );
+  for (const [i, rows] of pages.entries()) keepHeldWorks(rows, shards[i]!.binding);
   const rows = onceEach(pages.flat()).sort(compareListed(listing.order));
   return { ...listing.answer, rows: rows.slice(options.start, pageEnd) };
 }
@@ -148,6 +155,7 @@ async function rankedAcross(
   const live = answers.find((answer) => answer.kind === "live");
   if (live) return live;
   const ranked = answers as Answer[];
+  for (const [i, answer] of ranked.entries()) keepHeldWorks(answer.rows, shards[i]!.binding);
   const statistics =
     apart ??
     (await Promise.all(

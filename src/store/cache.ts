@@ -10,6 +10,18 @@ export interface CacheHit<T> {
   fetchedAt: number;
 }
 
+/** The cache's own database: every entry is written there (store/held-works.ts reads it beside rows). */
+export const CACHE_BINDING = "DB";
+
+/** A row of api_cache as a statement read it. */
+export interface StoredEntry {
+  key: string;
+  /** JSON text. */
+  value: string;
+  fetchedAt: number;
+  expiresAt: number;
+}
+
 export interface CacheEntry {
   key: string;
   value: unknown;
@@ -24,7 +36,11 @@ const CHUNK = 90;
  * trip. Bounded by the JSON size of its values (an isolate has 128 MB), least recently used out.
  */
 const MEMORY_BUDGET_CHARS = 4_000_000;
+/** How long a key a statement found absent is taken as absent without asking D1 (another isolate may write it). */
+const ABSENT_MS = 5_000;
 interface MemoryEntry {
+  /** False: D1 held no entry for the key when it was read. */
+  present: boolean;
   value: unknown;
   fetchedAt: number;
   expiresAt: number;
@@ -73,7 +89,7 @@ export async function cacheGetMany<T>(
       // Re-insert: Map order is the LRU order.
       memory.delete(key);
       memory.set(key, entry);
-      hits.set(key, { value: entry.value as T, fetchedAt: entry.fetchedAt });
+      if (entry.present) hits.set(key, { value: entry.value as T, fetchedAt: entry.fetchedAt });
     } else {
       if (entry) forget(key);
       fromD1.push(key);
@@ -88,10 +104,39 @@ export async function cacheGetMany<T>(
     for (const row of rows) {
       const value = JSON.parse(row.value) as T;
       hits.set(row.key, { value, fetchedAt: row.fetchedAt });
-      remember(row.key, { value, fetchedAt: row.fetchedAt, expiresAt: row.expiresAt, size: row.value.length });
+      remember(row.key, {
+        present: true,
+        value,
+        fetchedAt: row.fetchedAt,
+        expiresAt: row.expiresAt,
+        size: row.value.length,
+      });
     }
   }
   return hits;
+}
+
+/**
+ * What a statement read of the cache beside its own rows (store/held-works.ts): its entries, and
+ * each of `keys` it did not find, remembered as absent for a few seconds.
+ */
+export function rememberRead(keys: readonly string[], entries: readonly StoredEntry[], now = Date.now()): void {
+  for (const entry of entries)
+    if (entry.expiresAt > now)
+      remember(entry.key, {
+        present: true,
+        value: JSON.parse(entry.value),
+        fetchedAt: entry.fetchedAt,
+        expiresAt: entry.expiresAt,
+        size: entry.value.length,
+      });
+  const found = new Set(entries.filter((entry) => entry.expiresAt > now).map((entry) => entry.key));
+  for (const key of keys) {
+    const known = memory.get(key);
+    // An entry this isolate wrote (or read) is newer than a replica that lacks it.
+    if (found.has(key) || (known?.present && known.expiresAt > now)) continue;
+    remember(key, { present: false, value: null, fetchedAt: now, expiresAt: now + ABSENT_MS, size: key.length });
+  }
 }
 
 export async function cacheGet<T>(db: D1Database, key: string, now = Date.now()): Promise<CacheHit<T> | undefined> {
@@ -103,7 +148,13 @@ export async function cachePut(db: D1Database, entries: readonly CacheEntry[], n
   const orm = drizzle(db);
   const statements = entries.map((entry) => {
     const row = { key: entry.key, value: JSON.stringify(entry.value), fetchedAt: now, expiresAt: now + entry.ttlMs };
-    remember(entry.key, { value: entry.value, fetchedAt: now, expiresAt: row.expiresAt, size: row.value.length });
+    remember(entry.key, {
+      present: true,
+      value: entry.value,
+      fetchedAt: now,
+      expiresAt: row.expiresAt,
+      size: row.value.length,
+    });
     return orm.insert(apiCache).values(row).onConflictDoUpdate({ target: apiCache.key, set: row });
   });
   await orm.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);

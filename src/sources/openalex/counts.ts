@@ -1,5 +1,6 @@
-// Citation counts beside a paper's metadata: from the cache always (one D1 read for a whole page,
-// never a request per search result), and for a lookup of a few papers from OpenAlex too, where a
+// Citation counts beside a paper's metadata: from the cache always (for the mirror's papers the
+// cache entries came with their rows, store/held-works.ts, so this read waits for nothing; else one
+// D1 read for a whole page, never a request per search result), and for a lookup of a few papers from OpenAlex too, where a
 // single-work lookup is free, within a short time budget. A count is an extra: when OpenAlex is
 // not configured, slow or down, the paper is answered without one, never with an error.
 import { z } from "zod";

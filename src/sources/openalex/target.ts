@@ -5,6 +5,7 @@ import { PapersError } from "../../errors";
 import { formatId, parseArxivId } from "../arxiv/ids";
 import { cleanDoi } from "../citations/identifiers";
 import { parseNberId } from "../nber/ids";
+import { ARXIV_DOI_PREFIX } from "../../store/held-works";
 
 export interface CitationTarget {
   source: "arxiv" | "nber" | "doi";
@@ -17,7 +18,7 @@ export interface CitationTarget {
 const DOI = /^10\.\d{4,9}\/\S+$/;
 
 export function arxivDoi(baseId: string): string {
-  return `10.48550/arxiv.${baseId.toLowerCase()}`;
+  return `${ARXIV_DOI_PREFIX}${baseId.toLowerCase()}`;
 }
 
 export function nberDoi(nberId: string): string {
