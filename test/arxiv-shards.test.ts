@@ -6,7 +6,7 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { parseShardSpec, ShardMapError } from "../src/config";
+import { parseShardSpec, ShardMapError } from "../src/shard-spec";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { paperKey } from "../src/store/arxiv-key";
 import { mirrorByDoi, mirrorIdsByDoi, mirrorLookup, mirrorNewestKey } from "../src/store/arxiv-mirror-lookup";

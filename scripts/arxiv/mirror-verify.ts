@@ -4,7 +4,7 @@
 // harvest_state.records = the number of papers). A sharded mirror: --shards "DB, ARXIV_SHARD_2@2024-01"
 // (ARXIV_MIRROR_SHARDS' value) checks every shard, and that each holds only its months' papers.
 // Exits 1 when any check fails.
-import { parseShardSpec } from "../../src/config.ts";
+import { parseShardSpec } from "../../src/shard-spec.ts";
 import { FTS_INTEGRITY_SQL, MIRROR_SCHEMA_VERSION, VERIFY_COUNTS_SQL } from "../../src/store/arxiv-row.ts";
 import { monthStartKey } from "../../src/store/arxiv-key.ts";
 import { wranglerSync } from "../lib/wrangler-env.ts";

@@ -5,7 +5,8 @@
 // never an upstream; a daily schedule after the harvest computes every watch's news in advance so
 // that a check answers from it. Methods are called over RPC from the tools (src/agent/client.ts)
 // and return { ok, ... } values: an error thrown across RPC would lose its type.
-import { arxivReaders } from "../store/arxiv-shards";
+import { arxivReaders, bookmarkedReaders, type MirrorShard } from "../store/arxiv-shards";
+import type { D1Reader } from "../search/rank";
 import { Agent } from "agents";
 import { type AppContext, appContext } from "../context";
 import { type ErrorReason, PapersError } from "../errors";
@@ -138,6 +139,8 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
         PRIMARY KEY (watch_id, work))`;
     this.sql`CREATE TABLE IF NOT EXISTS library (id TEXT PRIMARY KEY, source TEXT NOT NULL, title TEXT, tags
         TEXT NOT NULL, note TEXT, added_at INTEGER NOT NULL, version INTEGER, reported_version INTEGER)`;
+    // Where this client's mirror reads left each D1 database (D1_READ_REPLICATION; see mirrorReaders).
+    this.sql`CREATE TABLE IF NOT EXISTS d1_bookmarks (binding TEXT PRIMARY KEY, bookmark TEXT NOT NULL)`;
     // Idempotent for cron schedules: one row however often the object wakes.
     await this.schedule(PRECOMPUTE_CRON, "precomputeNews");
   }
@@ -363,6 +366,27 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
     return appContext(this.env, (promise) => this.ctx.waitUntil(promise));
   }
 
+  /**
+   * The mirror's shards for this client's reads. With read replicas, each read starts at the
+   * bookmark the last one left: a check never sees an older mirror than the watch's mark or the
+   * previous check did (a replica that lags waits until it has caught up).
+   */
+  private async mirrorReads<T>(read: (shards: MirrorShard<D1Reader>[]) => Promise<T>): Promise<T> {
+    const since = Object.fromEntries(
+      this.sql<{ binding: string; bookmark: string }>`SELECT binding, bookmark FROM d1_bookmarks`.map((row) => [
+        row.binding,
+        row.bookmark,
+      ]),
+    );
+    const readers = bookmarkedReaders(this.app, since);
+    const result = await read(readers.shards);
+    for (const [binding, bookmark] of Object.entries(readers.bookmarks()))
+      if (bookmark !== since[binding])
+        this.sql`INSERT INTO d1_bookmarks (binding, bookmark) VALUES (${binding}, ${bookmark})
+          ON CONFLICT (binding) DO UPDATE SET bookmark = excluded.bookmark`;
+    return result;
+  }
+
   /** Records a citation watch's reported works, so that the next check does not report them again. */
   private remember(watchId: string, works: readonly string[]): void {
     for (const work of works) this.sql`INSERT OR IGNORE INTO watch_seen (watch_id, work) VALUES (${watchId}, ${work})`;
@@ -437,7 +461,7 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
         `The mirror cannot answer this query: ${planned.live}.`,
         "Simplify the query (no short prefixes or unsupported fields), then create the watch again.",
       );
-    return { ok: true, source: "arxiv", query, mark: await mirrorNewestKey(arxivReaders(this.app)) };
+    return { ok: true, source: "arxiv", query, mark: await this.mirrorReads(mirrorNewestKey) };
   }
 
   private async compute(row: WatchRow): Promise<Computed | { error: AgentError }> {
@@ -475,15 +499,16 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
           recovery: "Delete it and create a simpler one.",
         },
       };
-    const shards = arxivReaders(this.app);
-    const newest = await mirrorNewestKey(shards);
-    // Newest first; papers enter the mirror in key order, so the new ones are the keys above the mark.
-    const result = await searchShards(shards, planned.plan, {
-      sortBy: "submitted",
-      sortOrder: "descending",
-      start: 0,
-      limit: CHECK_PAGE,
-    });
+    const { newest, result } = await this.mirrorReads(async (shards) => ({
+      newest: await mirrorNewestKey(shards),
+      // Newest first; papers enter the mirror in key order, so the new ones are the keys above the mark.
+      result: await searchShards(shards, planned.plan, {
+        sortBy: "submitted",
+        sortOrder: "descending",
+        start: 0,
+        limit: CHECK_PAGE,
+      }),
+    }));
     if (result.kind === "live")
       return {
         error: {
@@ -525,7 +550,7 @@ export class ResearchAgent extends Agent<Cloudflare.Env> {
   private async latestVersions(ids: string[]): Promise<Map<string, { version: number; date: string }>> {
     const out = new Map<string, { version: number; date: string }>();
     if (ids.length === 0) return out;
-    const held = await mirrorLookup(arxivReaders(this.app), ids);
+    const held = await this.mirrorReads((shards) => mirrorLookup(shards, ids));
     for (const [id, row] of held) {
       const versions = JSON.parse(row.versions) as number[];
       out.set(id, {

@@ -4,7 +4,7 @@
 // first month, the last everything from its month on. New papers enter the last shard, and a
 // shard that fills is split by moving its newest months to a new database (docs/operations.md).
 // Everything else the Worker keeps (harvest state, caches, logs) stays in the first shard, DB.
-import { SHARD_MONTH, type ShardSpec, ShardMapError } from "../config";
+import { SHARD_MONTH, type ShardSpec, ShardMapError } from "../shard-spec";
 import type { D1Reader } from "../search/rank-types";
 import { monthStartKey } from "./arxiv-key";
 
@@ -78,16 +78,47 @@ export function arxivShards(ctx: {
   return mirrorShards(ctx.env, ctx.config.ARXIV_MIRROR_SHARDS);
 }
 
+type ReadersContext = {
+  env: object;
+  config: { ARXIV_MIRROR_SHARDS: readonly ShardSpec[]; D1_READ_REPLICATION: boolean };
+};
+
 /**
- * The shards as a search or a lookup reads them: through a D1 session each (first-unconstrained:
- * a read replica may answer) or from the primaries.
+ * The shards as a search or a lookup reads them: with D1_READ_REPLICATION, through a D1 session
+ * each (first-unconstrained: the nearest read replica may answer); else, or asked for "primary"
+ * (a read that must see the latest writes), from the primaries.
  */
-export function arxivReaders(
-  ctx: { env: object; config: { ARXIV_MIRROR_SHARDS: readonly ShardSpec[] } },
-  read: "session" | "primary" = "session",
-): MirrorShard<D1Reader>[] {
+export function arxivReaders(ctx: ReadersContext, read: "session" | "primary" = "session"): MirrorShard<D1Reader>[] {
   const shards = arxivShards(ctx);
-  return read === "primary" ? shards : readThrough(shards, (db) => db.withSession("first-unconstrained"));
+  if (read === "primary" || !ctx.config.D1_READ_REPLICATION) return shards;
+  return readThrough(shards, (db) => db.withSession("first-unconstrained"));
+}
+
+/** Where a client's reads left each database (D1 session bookmarks by binding). */
+export type Bookmarks = Record<string, string>;
+
+/**
+ * The shards read through sessions that start where `since` left each database, so a client (a
+ * research agent) never reads an older state than it has seen, and the bookmarks to keep after
+ * the reads. Without D1_READ_REPLICATION: the primaries, and `since` as it was.
+ */
+export function bookmarkedReaders(
+  ctx: ReadersContext,
+  since: Readonly<Bookmarks>,
+): { shards: MirrorShard<D1Reader>[]; bookmarks: () => Bookmarks } {
+  const shards = arxivShards(ctx);
+  if (!ctx.config.D1_READ_REPLICATION) return { shards, bookmarks: () => ({ ...since }) };
+  const sessions = readThrough(shards, (db, binding) => db.withSession(since[binding] ?? "first-unconstrained"));
+  return {
+    shards: sessions,
+    bookmarks: () =>
+      Object.fromEntries(
+        sessions.flatMap((shard) => {
+          const bookmark = shard.db.getBookmark() ?? since[shard.binding];
+          return bookmark ? [[shard.binding, bookmark]] : [];
+        }),
+      ),
+  };
 }
 
 /**
