@@ -65,7 +65,7 @@ describe("read replication", () => {
 
   it("on: a research agent's checks start at the bookmark its last mirror read left", async () => {
     const agent = await getAgentByName(env.RESEARCH_AGENT, "workspace:replicated");
-    const result = await inObject(agent, async (instance, state) => {
+    const result = (await inObject(agent, async (instance, state) => {
       const object = instance as ResearchAgent & { env: Record<string, unknown> };
       const opened: string[] = [];
       object.env = { ...object.env, D1_READ_REPLICATION: "true", DB: recorded(env.DB, opened) };
@@ -79,7 +79,13 @@ describe("read replication", () => {
       await harvest([newPaper("2611.00002", "Lattice models after the watch", ["hep-lat"])]);
       const checked = await object.checkWatches();
       return { watch, afterCreate, afterCheck: kept(), opened, checked };
-    });
+    })) as {
+      watch: Awaited<ReturnType<ResearchAgent["createWatch"]>>;
+      checked: Awaited<ReturnType<ResearchAgent["checkWatches"]>>;
+      afterCreate: { binding: string; bookmark: string }[];
+      afterCheck: { binding: string; bookmark: string }[];
+      opened: string[];
+    };
     expect(result.watch.ok).toBe(true);
     expect(result.checked.ok && result.checked.news.map((n) => n.new_papers.map((p) => p.id))).toEqual([
       ["2611.00002"],

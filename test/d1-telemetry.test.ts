@@ -98,6 +98,27 @@ describe("D1 telemetry", () => {
     expect(call.d1_sequential - search.sequential).toBe(outside - 1);
   });
 
+  it("a date window's outlier check shares a round with the search it guards", async () => {
+    await seedMirror();
+    const planned = planMirrorSearch("quantum", { submittedFrom: "2007-01-01", submittedTo: "2007-12-31" }, new Date());
+    if ("live" in planned) throw new Error(planned.live);
+    const options = { sortBy: "relevance" as const, sortOrder: "descending" as const, start: 0, limit: 10 };
+    const rounds = async (ignoreDateOutliers: boolean) => {
+      const meter = emptyMeter();
+      const answer = await searchMirror(meteredDatabase(env.DB, meter), planned.plan, {
+        ...options,
+        ignoreDateOutliers,
+      });
+      return { answer, meter };
+    };
+    const checked = await rounds(false);
+    const unchecked = await rounds(true);
+    expect(checked.answer).toEqual(unchecked.answer);
+    expect(checked.answer.kind === "answer" && checked.answer.rows.length).toBeGreaterThan(0);
+    expect(checked.meter.calls).toBe(unchecked.meter.calls + 1);
+    expect(checked.meter.sequential).toBe(unchecked.meter.sequential);
+  });
+
   it("guesses the mirror whole until this isolate has seen it otherwise", async () => {
     await seedPartialMirror();
     forgetMirrorState(env.DB);

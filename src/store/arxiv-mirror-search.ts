@@ -165,10 +165,11 @@ export async function searchMirror(
   plan: MirrorSearchPlan,
   options: MirrorSearchOptions,
 ): Promise<MirrorSearchResult> {
-  if (plan.submitted !== null && !options.ignoreDateOutliers) {
-    const outliers = await outliersOutsideRange(db, plan.submitted);
-    if (outliers > 0) return datedElsewhere(outliers);
-  }
+  if (plan.submitted !== null && !options.ignoreDateOutliers)
+    return besideOutlierCheck(
+      outliersOutsideRange(db, plan.submitted),
+      searchMirror(db, plan, { ...options, ignoreDateOutliers: true }),
+    );
   // Relevance with words: always BM25 order, whatever the number of hits (src/search/rank.ts).
   if (options.sortBy === "relevance" && plan.match !== null) return rankedAnswer(db, plan, plan.match, options);
   const counted = await countListed(db, plan, options);
@@ -179,8 +180,24 @@ export async function searchMirror(
   return { ...listing.answer, rows };
 }
 
+/**
+ * A search with a date window, run beside the check for papers dated in it under IDs of far-off
+ * months (rare): the check costs no round trip of its own, and when it finds some, the search's
+ * answer is dropped for datedElsewhere's.
+ */
+export async function besideOutlierCheck(
+  outliers: Promise<number>,
+  search: Promise<MirrorSearchResult>,
+): Promise<MirrorSearchResult> {
+  const [checked, answer] = await Promise.allSettled([outliers, search]);
+  if (checked.status === "rejected") throw checked.reason;
+  if (checked.value > 0) return datedElsewhere(checked.value);
+  if (answer.status === "rejected") throw answer.reason;
+  return answer.value;
+}
+
 /** The answer when papers dated in a window carry IDs of far-off months (the date filter would miss them). */
-export function datedElsewhere(outliers: number): MirrorSearchResult {
+function datedElsewhere(outliers: number): MirrorSearchResult {
   return {
     kind: "live",
     mirrorCouldApproximate: true,

@@ -20,7 +20,7 @@ import {
   type Counted,
   countListed,
   countsThroughFilter,
-  datedElsewhere,
+  besideOutlierCheck,
   isLowerBound,
   listedDecision,
   listedRows,
@@ -48,11 +48,13 @@ export async function searchShards(
     if (answer.kind === "answer") keepHeldWorks(answer.rows, shards[0]!.binding);
     return answer;
   }
-  if (plan.submitted !== null && !options.ignoreDateOutliers) {
-    const outliers = await Promise.all(shards.map((shard) => outliersOutsideRange(shard.db, plan.submitted!)));
-    const total = outliers.reduce((a, b) => a + b, 0);
-    if (total > 0) return datedElsewhere(total);
-  }
+  if (plan.submitted !== null && !options.ignoreDateOutliers)
+    return besideOutlierCheck(
+      Promise.all(shards.map((shard) => outliersOutsideRange(shard.db, plan.submitted!))).then((outliers) =>
+        outliers.reduce((a, b) => a + b, 0),
+      ),
+      searchShards(shards, plan, { ...options, ignoreDateOutliers: true }),
+    );
   const sharded = { ...options, ignoreDateOutliers: true };
   if (options.sortBy === "relevance" && plan.match !== null) return rankedAcross(shards, plan, sharded);
   return listedAcross(shards, plan, sharded);
