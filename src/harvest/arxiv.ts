@@ -70,12 +70,12 @@ import { firstColdWindow, nextWindow, planRetry, refreshWindow, type HarvestWind
 import type { AppContext } from "../context";
 
 const MAX_PAGE_BYTES = 50_000_000;
-/** The share of the database the steps after a run may take (MeterOptions in src/store/d1-meter.ts): searches keep two thirds. */
-const BACKGROUND_DB_SHARE = 1 / 3;
+/** The share of the database the steps after a run may take (MeterOptions in src/store/d1-meter.ts). */
+const BACKGROUND_DB_SHARE = 0.5;
 /** Records written per call (about 20 ms of D1 at 1,000,000 papers, where a whole page took over 200 ms). */
 const PAGE_WRITES_PER_CALL = 100;
 /** Rows checked per verify message on a large mirror (well under a second of D1 each). */
-const VERIFY_SLICE = 20_000;
+const VERIFY_SLICE = 50_000;
 /** Unreadable records retried by GetRecord at the end of one run (each is a request spaced by the gate). */
 const SKIPPED_RETRIES_PER_RUN = 200;
 

@@ -37,7 +37,7 @@ export const RANK_REFRESH = {
   /** Touched terms merged per step. */
   mergeTerms: 50,
   /** Document frequencies are read in groups whose doclists hold about this many papers (FTS5 walks them). */
-  vocabGroupDocs: 60_000,
+  vocabGroupDocs: 150_000,
   /** A full rebuild instead once more papers changed since the last one than this share of the mirror. */
   changedShare: 0.05,
   /** ... or once the mirror's size or its mean document length moved by more than this share. */
