@@ -5,10 +5,12 @@
 // (sources/openalex/counts.ts) then finds every key there and does not wait for D1 again.
 import { CACHE_BINDING, rememberRead, type StoredEntry } from "./cache";
 
-/** The cache key of a DOI's OpenAlex work (lower case, as sources/openalex/lookup.ts writes it). */
-export const WORK_CACHE_PREFIX = "openalex:work:";
+/** The prefix of an OpenAlex work's cache key. */
+const WORK_CACHE_PREFIX = "openalex:work:";
 /** arXiv's DataCite DOIs: 10.48550/arXiv.<base ID>, lower case in the cache's keys. */
 export const ARXIV_DOI_PREFIX = "10.48550/arxiv.";
+/** The cache key of a DOI's OpenAlex work (sources/openalex/lookup.ts writes under it). */
+export const workCacheKey = (doi: string) => `${WORK_CACHE_PREFIX}${doi.toLowerCase()}`;
 
 /** A column for a statement over arxiv_papers p: the cached works of the row's paper, as a JSON array of entries. */
 export const HELD_WORKS_COLUMN =
@@ -31,8 +33,8 @@ export function keepHeldWorks(rows: readonly HeldWorks[], binding: string): void
   if (binding !== CACHE_BINDING) return;
   for (const row of rows) {
     if (typeof row.held_works !== "string") continue;
-    const keys = [`${WORK_CACHE_PREFIX}${ARXIV_DOI_PREFIX}${row.id.toLowerCase()}`];
-    if (row.doi) keys.push(`${WORK_CACHE_PREFIX}${row.doi.toLowerCase()}`);
+    const keys = [workCacheKey(`${ARXIV_DOI_PREFIX}${row.id}`)];
+    if (row.doi) keys.push(workCacheKey(row.doi));
     const entries = (JSON.parse(row.held_works) as [string, string, number, number][]).map(
       ([key, value, fetchedAt, expiresAt]): StoredEntry => ({ key, value, fetchedAt, expiresAt }),
     );

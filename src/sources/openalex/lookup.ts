@@ -6,7 +6,9 @@ import { arxivReaders } from "../../store/arxiv-shards";
 import { PapersError } from "../../errors";
 import { mirrorLookup } from "../../store/arxiv-mirror-lookup";
 import { cacheGetMany, cachePut, type CacheHit } from "../../store/cache";
-import { WORK_CACHE_PREFIX } from "../../store/held-works";
+import { workCacheKey } from "../../store/held-works";
+
+export { workCacheKey };
 import { openAlexGet } from "./client";
 import type { CitationTarget } from "./target";
 import { bareDoi, openAlexWorkSchema, summarizeWork, WORK_LOOKUP_FIELDS } from "./work";
@@ -42,7 +44,6 @@ export const CACHE_KEEP_MS = 30 * 86_400_000;
 /** A DOI OpenAlex does not know is asked again after this long at most. */
 const NOT_FOUND_FRESH_MS = 6 * 3_600_000;
 
-export const workCacheKey = (doi: string) => `${WORK_CACHE_PREFIX}${doi.toLowerCase()}`;
 
 /** Cached lookups for many DOIs in one read (search pages: never a request per result). */
 export async function cachedWorks(
