@@ -44,7 +44,6 @@ export const CACHE_KEEP_MS = 30 * 86_400_000;
 /** A DOI OpenAlex does not know is asked again after this long at most. */
 const NOT_FOUND_FRESH_MS = 6 * 3_600_000;
 
-
 /** Cached lookups for many DOIs in one read (search pages: never a request per result). */
 export async function cachedWorks(
   db: D1Database,
