@@ -5,6 +5,7 @@ import { adminRoutes } from "./routes/admin";
 import { fileRoutes } from "./routes/files";
 import { mcpRoutes } from "./routes/mcp";
 import { oauthRoutes } from "./routes/oauth";
+import { pageRoutes } from "./routes/pages";
 import { siteRoutes } from "./routes/site";
 
 export const app = new Hono<{ Bindings: Env }>();
@@ -14,6 +15,7 @@ app.route("/", oauthRoutes);
 app.route("/", adminRoutes);
 app.route("/", fileRoutes);
 app.route("/", siteRoutes);
+app.route("/", pageRoutes);
 
 app.notFound((c) =>
   c.json(

@@ -186,3 +186,14 @@ export function localRequestCount(client: string, now = Date.now()): number {
   }
   return times.length;
 }
+
+/** A rate-limit check that never fails the request: a broken limiter lets traffic through, logged. */
+export function rateLimitAllows(binding: RateLimit, key: string): Promise<boolean> {
+  return binding.limit({ key }).then(
+    (outcome) => outcome.success,
+    (error: unknown) => {
+      console.error("rate limiter unavailable; allowing the request", error);
+      return true;
+    },
+  );
+}

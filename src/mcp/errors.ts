@@ -44,10 +44,11 @@ export function toErrorPayload(error: unknown): ErrorPayload {
 
 // The payload travels as JSON text, not structuredContent: clients (SDK v1 among them) check
 // structuredContent against the tool's outputSchema even on isError results.
-export function toErrorResult(error: unknown): { result: CallToolResult; reason: string } {
+export function toErrorResult(error: unknown): { result: CallToolResult; reason: string; payload: ErrorPayload } {
   const payload = toErrorPayload(error);
   return {
     result: { isError: true, content: [{ type: "text", text: JSON.stringify({ error: payload }) }] },
     reason: payload.reason,
+    payload,
   };
 }

@@ -8,7 +8,7 @@ import type { McpServer, ServerContext, ToolAnnotations } from "@modelcontextpro
 import type { z } from "zod";
 import type { AppContext } from "../context";
 import { type ErrorReason, PapersError, type PapersErrorOptions } from "../errors";
-import { toErrorResult } from "./errors";
+import { type ErrorPayload, toErrorResult } from "./errors";
 import { memoizedSchema } from "./schema";
 import { noProgress, type ReportProgress } from "../progress";
 import { type D1Meter, emptyMeter, meteredEnv } from "../store/d1-meter";
@@ -261,41 +261,54 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject, R ext
       annotations: advertisedAnnotations(tool.annotations),
     },
     async (rawArgs: unknown, ctx?: ServerContext) => {
-      const started = performance.now();
-      const meter = emptyMeter();
-      try {
-        const unknown = unknownArguments(tool.name, tool.input, rawArgs);
-        if (unknown) throw unknown;
-        const parsed = tool.input.safeParse(rawArgs ?? {});
-        if (!parsed.success) throw invalidArgument(tool.name, parsed.error);
-        const result = await tool.handler(parsed.data, {
-          ...context,
-          env: meteredEnv(context.env, meter),
-          progress: progressFor(ctx),
-          fail: failFor(tool.errors),
-        });
-        logCall(
-          context.log,
-          tool as unknown as DefinedTool,
-          "ok",
-          (result as { served_from?: unknown }).served_from,
-          performance.now() - started,
-          meter,
-        );
-        if (tool.payload) return payloadAnswer(tool, result);
-        if (tool.jsonAnswer) return jsonAnswer(tool, result, tool.jsonAnswer.structured);
-        return {
-          content: [{ type: "text" as const, text: tool.render(result) }, ...(tool.links?.(result) ?? [])],
-          structuredContent: result as Record<string, unknown>,
-        };
-      } catch (error) {
-        const answer = toErrorResult(error);
-        const ms = performance.now() - started;
-        logCall(context.log, tool as unknown as DefinedTool, answer.reason, undefined, ms, meter);
-        return answer.result;
-      }
+      const outcome = await runTool(tool, rawArgs, { ...context, progress: progressFor(ctx) });
+      if (!outcome.ok) return outcome.error;
+      const result = outcome.result;
+      if (tool.payload) return payloadAnswer(tool, result);
+      if (tool.jsonAnswer) return jsonAnswer(tool, result, tool.jsonAnswer.structured);
+      return {
+        content: [{ type: "text" as const, text: tool.render(result) }, ...(tool.links?.(result) ?? [])],
+        structuredContent: result as Record<string, unknown>,
+      };
     },
   );
+}
+
+/** A tool call's outcome before it is shaped for MCP: the result, or the typed error as a tool error result. */
+export type ToolOutcome<O> =
+  | { ok: true; result: O }
+  | { ok: false; error: ReturnType<typeof toErrorResult>["result"]; payload: ErrorPayload };
+
+/**
+ * One call of a tool, the same for /mcp and for the web pages: unknown and invalid arguments
+ * refused, the handler run with a metered env and its typed fail(), and one log line.
+ */
+export async function runTool<I extends z.ZodObject, O extends z.ZodObject, R extends ErrorReason>(
+  tool: DefinedTool<I, O, R>,
+  rawArgs: unknown,
+  context: ToolContext,
+): Promise<ToolOutcome<z.output<O>>> {
+  const started = performance.now();
+  const meter = emptyMeter();
+  try {
+    const unknown = unknownArguments(tool.name, tool.input, rawArgs);
+    if (unknown) throw unknown;
+    const parsed = tool.input.safeParse(rawArgs ?? {});
+    if (!parsed.success) throw invalidArgument(tool.name, parsed.error);
+    const result = await tool.handler(parsed.data, {
+      ...context,
+      env: meteredEnv(context.env, meter),
+      fail: failFor(tool.errors),
+    });
+    const servedFrom = (result as { served_from?: unknown }).served_from;
+    logCall(context.log, tool as unknown as DefinedTool, "ok", servedFrom, performance.now() - started, meter);
+    return { ok: true, result };
+  } catch (error) {
+    const answer = toErrorResult(error);
+    const ms = performance.now() - started;
+    logCall(context.log, tool as unknown as DefinedTool, answer.reason, undefined, ms, meter);
+    return { ok: false, error: answer.result, payload: answer.payload };
+  }
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   localRequestCount,
   messageCount,
   parseJson,
+  rateLimitAllows,
   readBodyCapped,
   releaseWhenDone,
   toolCallRefusal,
@@ -66,14 +67,6 @@ function mcpHandlerFor(
   return handler;
 }
 
-/** A rate-limit check that never fails the request: a broken limiter lets traffic through, logged. */
-function limit(binding: RateLimit, key: string): Promise<{ success: boolean }> {
-  return binding.limit({ key }).catch((error: unknown) => {
-    console.error("rate limiter unavailable; allowing the request", error);
-    return { success: true };
-  });
-}
-
 mcpRoutes.all(ROUTES.full, (c) => serveMcp(c, "full"));
 mcpRoutes.all(ROUTES.connector, (c) => serveMcp(c, "connector"));
 
@@ -102,7 +95,7 @@ async function serveMcp(c: Context<{ Bindings: Env }>, profile: ServerProfile): 
   }
   if (
     localRequestCount(who.client) > LOCAL_FREE_REQUESTS &&
-    !(await limit(c.env.RATE_LIMIT_ENDPOINT, who.client)).success
+    !(await rateLimitAllows(c.env.RATE_LIMIT_ENDPOINT, who.client))
   ) {
     return withCors(
       jsonRpcRefusal(
@@ -156,7 +149,7 @@ async function expensiveSlots(
   const expensive = calledTools(parsed).filter((name) => EXPENSIVE_TOOLS.has(name)).length;
   if (expensive === 0) return { release: undefined };
   for (let i = 0; i < expensive; i++) {
-    if (!(await limit(env.RATE_LIMIT_EXPENSIVE, client)).success) {
+    if (!(await rateLimitAllows(env.RATE_LIMIT_EXPENSIVE, client))) {
       return {
         refusal: toolCallRefusal(
           parsed,

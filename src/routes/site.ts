@@ -1,6 +1,9 @@
 // What a person or a monitor sees: /, /status (mirror progress for anyone) and /health.
 import { Hono } from "hono";
-import { renderLanding } from "../landing";
+import { renderLanding } from "../web/landing-page";
+import { renderStatusPage } from "../web/status-page";
+import { htmlPage } from "./pages";
+import { signIn } from "./page-access";
 import { TOOLS } from "../mcp/registry";
 import { crossrefStatus } from "../sources/crossref/client";
 import { openAlexAllowance } from "../sources/openalex/client";
@@ -12,8 +15,11 @@ export const siteRoutes = new Hono<{ Bindings: Env }>();
 
 // Mirror progress for anyone: records, pages, rate, started/finished, last error; and what is
 // left of today's paid upstream allowance (OpenAlex's list calls); the external reference sources.
+// A browser (Accept: text/html) gets the page for people; programs, and ?format=json, the JSON.
 siteRoutes.get("/status", async (c) => {
   const store = await readStoreHealth(c.env.DB, mirrorShardsOf(c));
+  if (wantsHtml(c.req.header("accept"), c.req.query("format")))
+    return htmlPage(c, renderStatusPage(store, SERVER_VERSION), store.reachable ? 200 : 503);
   const allowances = store.reachable ? { openalex: await openAlexAllowance(appContextOf(c)).catch(() => null) } : {};
   // Crossref: on or off, the pool asked for, the limits its last answer stated, this isolate's calls today.
   const external = { crossref: crossrefStatus(appContextOf(c)) };
@@ -37,6 +43,16 @@ siteRoutes.get("/health", async (c) => {
   );
 });
 
+siteRoutes.post("/signin", signIn);
+
+/** HTML only when the client ranks it first (a browser), never for ?format=json. */
+function wantsHtml(accept: string | undefined, format: string | undefined): boolean {
+  if (format === "json") return false;
+  if (format === "html") return true;
+  const first = (accept ?? "").split(",")[0]?.trim().toLowerCase() ?? "";
+  return first.startsWith("text/html");
+}
+
 siteRoutes.get("/", async (c) => {
   const url = new URL(c.req.url);
   const html = renderLanding({
@@ -45,5 +61,5 @@ siteRoutes.get("/", async (c) => {
     tools: TOOLS.map(({ name, title, description }) => ({ name, title, description })),
     health: await readStoreHealth(c.env.DB, mirrorShardsOf(c)),
   });
-  return c.html(html);
+  return htmlPage(c, html);
 });

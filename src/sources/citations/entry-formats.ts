@@ -88,7 +88,7 @@ function textEntries(text: string): string[] {
 // ---- BibTeX
 
 /** Entries of a .bib text: each starts at an "@type{" at the start of a line, so a broken entry ends at the next. */
-function bibtexChunks(text: string): string[] {
+export function bibtexChunks(text: string): string[] {
   const starts = [...text.matchAll(/^[ \t]*@[a-z]+\s*[{(]/gim)].map((match) => match.index);
   return starts.map((start, i) => text.slice(start, starts[i + 1] ?? text.length).trim());
 }

@@ -2,16 +2,8 @@
 // inside one time budget, with the extracted document cached in R2 per (id, version, source).
 import { arxivReaders } from "../../../store/arxiv-shards";
 import { PapersError } from "../../../errors";
-import {
-  arxivPdfKey,
-  arxivTextKey,
-  getBytes,
-  getJson,
-  putBytes,
-  putJson,
-  type StoredJson,
-  type TextSource,
-} from "../../../store/blobs";
+import { readRecent, rememberRecent } from "./recent-documents";
+import { arxivPdfKey, arxivTextKey, getBytes, putBytes, putJson, type TextSource } from "../../../store/blobs";
 import { politeFetch, readBytesCapped } from "../../../upstream/fetch";
 import { announcedSize, withPdfMemory } from "../../text/pdf-memory";
 import { mirrorLookup } from "../../../store/arxiv-mirror-lookup";
@@ -57,41 +49,7 @@ const revisionUnconfirmed = (source: TextSource, requestedVersion: number | unde
 
 const SOURCES: readonly TextSource[] = ["arxiv_html", "ar5iv", "pdf_text"];
 
-// Recently read documents, per isolate: paging through a paper re-reads the same document, and
-// parsing its JSON from R2 every page would dominate the call. Bounded by text size.
-const RECENT_BUDGET_CHARS = 6_000_000;
-const recent = new Map<string, { stored: StoredJson<StoredDocument>; size: number }>();
-let recentChars = 0;
-
-async function readStored(bucket: R2Bucket, key: string): Promise<StoredJson<StoredDocument> | undefined> {
-  const hit = recent.get(key);
-  if (hit) {
-    recent.delete(key);
-    recent.set(key, hit);
-    return hit.stored;
-  }
-  const stored = await getJson<StoredDocument>(bucket, key);
-  if (stored) remember(key, stored);
-  return stored;
-}
-
-function remember(key: string, stored: StoredJson<StoredDocument>): void {
-  const size = stored.value.text.length;
-  if (size > RECENT_BUDGET_CHARS / 2) return;
-  recent.set(key, { stored, size });
-  recentChars += size;
-  for (const [oldest, entry] of recent) {
-    if (recentChars <= RECENT_BUDGET_CHARS) break;
-    recent.delete(oldest);
-    recentChars -= entry.size;
-  }
-}
-
-/** Empties the per-isolate document memory (tests; R2 stays the source of truth). */
-export function clearRecentDocuments(): void {
-  recent.clear();
-  recentChars = 0;
-}
+export { clearRecentDocuments } from "./recent-documents";
 
 export async function loadArxivDocument(
   ctx: AppContext,
@@ -131,7 +89,7 @@ export async function loadArxivDocument(
   if (cacheable) {
     const stored: StoredDocument = { ...found.document, source: found.source, only_version_is_v1: onlyVersionIsV1 };
     await putJson(ctx.env.BLOBS, arxivTextKey(resolvedId, found.source), stored);
-    remember(arxivTextKey(resolvedId, found.source), { value: stored, storedAt: new Date().toISOString() });
+    rememberRecent(arxivTextKey(resolvedId, found.source), { value: stored, storedAt: new Date().toISOString() });
   }
   return {
     document: found.document,
@@ -184,7 +142,21 @@ async function resolveVersion(
   return { version: undefined, onlyVersionIsV1: false };
 }
 
-/** The text R2 holds for this revision, from the first source that has it. */
+/** The text R2 holds for this revision, from the first source that has it (nothing is fetched). */
+async function firstStored(ctx: AppContext, resolvedId: string) {
+  for (const source of SOURCES) {
+    const stored = await readRecent<StoredDocument>(ctx.env.BLOBS, arxivTextKey(resolvedId, source));
+    if (stored) return { stored, source };
+  }
+  return null;
+}
+
+/** The text cached for a versioned ID, or null: the paper's web page shows it, never starting a read. */
+export async function cachedArxivText(ctx: AppContext, versionedId: string) {
+  const found = await firstStored(ctx, versionedId);
+  return found && { text: found.stored.value.text, source: found.source, cachedAt: found.stored.storedAt };
+}
+
 async function cachedDocument(
   ctx: AppContext,
   id: ArxivId,
@@ -192,21 +164,18 @@ async function cachedDocument(
   onlyVersionIsV1: boolean,
   notices: string[],
 ): Promise<LoadedDocument | null> {
-  for (const source of SOURCES) {
-    const stored = await readStored(ctx.env.BLOBS, arxivTextKey(resolvedId, source));
-    if (!stored) continue;
-    const { source: _s, only_version_is_v1, ...cachedDocument } = stored.value;
-    return {
-      document: completeStructure(cachedDocument),
-      source,
-      resolvedId,
-      revisionUnconfirmed: revisionUnconfirmed(source, id.version, onlyVersionIsV1 || only_version_is_v1),
-      servedFrom: "cache",
-      cachedAt: stored.storedAt,
-      notices,
-    };
-  }
-  return null;
+  const found = await firstStored(ctx, resolvedId);
+  if (!found) return null;
+  const { source: _s, only_version_is_v1, ...cachedDocument } = found.stored.value;
+  return {
+    document: completeStructure(cachedDocument),
+    source: found.source,
+    resolvedId,
+    revisionUnconfirmed: revisionUnconfirmed(found.source, id.version, onlyVersionIsV1 || only_version_is_v1),
+    servedFrom: "cache",
+    cachedAt: found.stored.storedAt,
+    notices,
+  };
 }
 
 /** A read from the upstreams: what it reads, its budget, and what each source answered. */

@@ -1,0 +1,61 @@
+// The frame every page shares (header with the search box, main, footer), the security headers
+// and the typed-error box. Pages are hono/html templates: every interpolated value is escaped.
+import { html } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
+
+export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+/** No script, no inline style, nothing from elsewhere: the pages need none of it. */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; " +
+  "base-uri 'none'; frame-ancestors 'none'";
+
+export const PAGE_HEADERS: Record<string, string> = {
+  "content-security-policy": CONTENT_SECURITY_POLICY,
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cache-control": "no-store",
+};
+
+export interface PageFrame {
+  title: string;
+  /** The search box's current query (the search page keeps it filled in). */
+  query?: string;
+  body: Html;
+}
+
+export function page({ title, query = "", body }: PageFrame): Html {
+  return html`${pageStart(title, query)}${body}${pageEnd()}`;
+}
+
+/** The frame's opening, up to <main>: a streamed page (the bibliography check) sends it first. */
+export function pageStart(title: string, query = ""): Html {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · papers-mcp</title><link rel="stylesheet" href="/assets/site.css"></head>
+<body><header class="site"><div class="bar"><a class="brand" href="/">papers-mcp</a>
+<nav aria-label="Site"><a href="/search">Search</a><a href="/check">Check a bibliography</a><a href="/status">Status</a></nav>
+<form class="header-search" action="/search" method="get" role="search"><label class="visually-hidden" for="site-q">Search arXiv</label>
+<input id="site-q" name="q" type="search" value="${query}" placeholder="Search arXiv papers" maxlength="1000"></form></div></header>
+<main id="main">`;
+}
+
+export function pageEnd(): Html {
+  return html`</main>
+<footer class="site">arXiv metadata is CC0; papers' text stays with arxiv.org and nber.org. The same data is open to
+AI agents over MCP at <code>/mcp</code>.</footer></body></html>`;
+}
+
+/** What a typed error says on a page: the message and what to do, never a stack trace. */
+export interface PageError {
+  reason: string;
+  message: string;
+  recovery: string;
+}
+
+export function errorBox(error: PageError): Html {
+  return html`<div class="error" role="alert"><p><strong>${error.message}</strong></p>
+<p>${error.recovery}</p><p class="hint">Reason: <code>${error.reason}</code></p></div>`;
+}
+
+export const count = (n: number) => n.toLocaleString("en-US");
