@@ -27,7 +27,7 @@ import {
 import { type Html, PAGE_HEADERS, pageEnd, pageStart } from "../web/layout";
 import { CITATION_FILES, type PaperView, renderPaperError, renderPaperPage } from "../web/paper-page";
 import { renderSearchPage, SEARCH_PAGE_SIZE, type SearchForm } from "../web/search-page";
-import { SITE_CSS } from "../web/style";
+import { FAVICON_SVG, SITE_CSS } from "../web/style";
 import { appContextOf } from "./identity";
 import { pageAccess, statusOf } from "./page-access";
 
@@ -39,6 +39,9 @@ const TEXT_EXCERPT_CHARS = 3_000;
 
 pageRoutes.get("/assets/site.css", (c) =>
   c.body(SITE_CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" }),
+);
+pageRoutes.get("/favicon.svg", (c) =>
+  c.body(FAVICON_SVG, 200, { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" }),
 );
 
 export async function htmlPage(c: PageContext, body: Html, status = 200): Promise<Response> {
@@ -256,7 +259,10 @@ function streamCheck(c: PageContext, text: string, entries: number, release: () 
 
 pageRoutes.post("/check/corrected.bib", async (c) => {
   const form = await c.req.formData().catch(() => null);
-  const bibtex = String(form?.get("bibtex") ?? "").slice(0, MAX_BIBLIOGRAPHY_CHARS * 2);
+  // A form sends a text area's lines with CRLF: the file gets the lines as they were shown.
+  const bibtex = String(form?.get("bibtex") ?? "")
+    .slice(0, MAX_BIBLIOGRAPHY_CHARS * 2)
+    .replace(/\r\n?/g, "\n");
   return c.body(bibtex, 200, {
     "content-type": "application/x-bibtex; charset=utf-8",
     "content-disposition": 'attachment; filename="corrected.bib"',

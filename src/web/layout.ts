@@ -32,7 +32,8 @@ export function page({ title, query = "", body }: PageFrame): Html {
 export function pageStart(title: string, query = ""): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · papers-mcp</title><link rel="stylesheet" href="/assets/site.css"></head>
+<title>${title} · papers-mcp</title><link rel="stylesheet" href="/assets/site.css">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>
 <body><header class="site"><div class="bar"><a class="brand" href="/">papers-mcp</a>
 <nav aria-label="Site"><a href="/search">Search</a><a href="/check">Check a bibliography</a><a href="/status">Status</a></nav>
 <form class="header-search" action="/search" method="get" role="search"><label class="visually-hidden" for="site-q">Search arXiv</label>

@@ -18,12 +18,18 @@ machine-readable: <a href="/status?format=json">/status as JSON</a></p>
 ${health.mirrors.map((mirror) => mirrorSection(mirror, now))}
 <h2>Databases</h2><div class="scroll"><table><thead><tr><th scope="col">Binding</th><th scope="col">arXiv papers</th><th scope="col">Size</th><th scope="col">Of D1's limit</th></tr></thead>
 <tbody>${health.databases.map(
-      (db) => html`<tr><td>${db.binding}</td><td>${db.arxiv_papers === undefined ? "—" : count(db.arxiv_papers)}</td>
+      (db) => html`<tr><td>${db.binding}</td><td>${count(db.arxiv_papers ?? arxivRecords(health))}</td>
 <td>${db.size_bytes === null ? "unknown" : gigabytes(db.size_bytes)}</td>
 <td><meter min="0" max="100" low="70" high="90" optimum="10" value="${db.used_percent ?? 0}" aria-label="${db.binding} used"></meter>
 ${db.used_percent === null ? "unknown" : `${db.used_percent}% of ${gigabytes(db.limit_bytes)}`}</td></tr>`,
     )}</tbody></table></div>`,
   });
+}
+
+/** DB's own share of the arXiv mirror: all of it, less what the other shards hold. */
+function arxivRecords(health: Extract<StoreHealth, { reachable: true }>): number {
+  const all = health.mirrors.find((mirror) => mirror.source === "arxiv")?.records ?? 0;
+  return all - health.databases.reduce((sum, db) => sum + (db.arxiv_papers ?? 0), 0);
 }
 
 const gigabytes = (bytes: number) => `${(bytes / 1e9).toFixed(bytes < 1e8 ? 3 : 2)} GB`;
@@ -39,20 +45,46 @@ ${mirror.last_error ? html`<dt>Last error</dt><dd>${mirror.last_error}</dd>` : "
 ${running ? harvestProgress(mirror, now) : lastRun(mirror)}</section>`;
 }
 
-/** A running harvest: records against the listing's size when arXiv told it, the rate, and when it should end. */
+/**
+ * A running harvest's progress: records against the listing's size when arXiv states it; else the
+ * datestamp windows done against those left up to today (a cold run lists a window at a time).
+ */
+export function harvestEstimate(mirror: MirrorStatus, now: number): { fraction: number | null; endsAt: Date | null } {
+  const { run } = mirror;
+  const elapsed = mirror.started_at ? now - Date.parse(mirror.started_at) : 0;
+  if (run.complete_list_size) {
+    const fraction = Math.min(1, run.records / run.complete_list_size);
+    const rate = run.records_per_second;
+    const left = Math.max(0, run.complete_list_size - run.records);
+    return { fraction, endsAt: rate ? new Date(now + (left / rate) * 1000) : null };
+  }
+  const current = mirror.windows?.current;
+  if (!current?.from || !current.until) return { fraction: null, endsAt: null };
+  const span = Date.parse(current.until) - Date.parse(current.from);
+  if (!(span > 0)) return { fraction: null, endsAt: null };
+  const done = mirror.windows!.done;
+  const left = 1 + Math.max(0, Math.ceil((now - Date.parse(current.until)) / span));
+  const fraction = done / (done + left);
+  return { fraction, endsAt: done > 0 && elapsed > 0 ? new Date(now + (elapsed / done) * left) : null };
+}
+
 function harvestProgress(mirror: MirrorStatus, now: number): Html {
   const { run } = mirror;
   const size = run.complete_list_size;
-  const left = size === null ? null : Math.max(0, size - run.records);
-  const rate = run.records_per_second;
-  const endsAt = left !== null && rate ? new Date(now + (left / rate) * 1000) : null;
-  const percent = size ? Math.min(100, Math.round((run.records / size) * 1000) / 10) : null;
+  const { fraction, endsAt } = harvestEstimate(mirror, now);
+  const percent = fraction === null ? null : Math.round(fraction * 1000) / 10;
+  const window = mirror.windows?.current;
   return html`<h3>Harvest in progress (${run.mode ?? "run"})</h3>
-<p><label for="progress-${mirror.source}">Records</label>
-<progress id="progress-${mirror.source}" max="${size ?? ""}" value="${size ? run.records : ""}">${percent === null ? "" : `${percent}%`}</progress></p>
-<dl class="facts"><dt>Records</dt><dd>${count(run.records)}${size ? ` of ${count(size)} (${percent}%)` : ""}</dd>
+<p><label for="progress-${mirror.source}">Progress${percent === null ? "" : `: ${percent}%`}</label>
+<progress id="progress-${mirror.source}" max="100" ${percent === null ? "" : html`value="${percent}"`}>${percent === null ? "" : `${percent}%`}</progress></p>
+<dl class="facts"><dt>Records</dt><dd>${count(run.records)}${size ? ` of ${count(size)}` : ""}</dd>
 <dt>Pages</dt><dd>${count(mirror.pages)}</dd>
-<dt>Rate</dt><dd>${rate === null ? "not yet known" : `${rate} records/s`}</dd>
+${
+  window
+    ? html`<dt>Datestamps</dt><dd>window ${window.idx + 1} (${window.from ?? "start"} to ${window.until ?? "today"}); ${count(mirror.windows!.done)} done</dd>`
+    : ""
+}
+<dt>Rate</dt><dd>${run.records_per_second === null ? "not yet known" : `${run.records_per_second} records/s`}</dd>
 <dt>Expected end</dt><dd>${endsAt ? `${endsAt.toISOString().slice(0, 16).replace("T", " ")} UTC` : "not yet known"}</dd>
 <dt>Started</dt><dd>${mirror.started_at ? `${mirror.started_at.slice(0, 16).replace("T", " ")} UTC` : "—"}</dd>
 ${run.pending_step ? html`<dt>Next step</dt><dd>${run.pending_step}</dd>` : ""}</dl>`;

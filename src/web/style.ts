@@ -49,3 +49,8 @@ dl.facts dd{margin:0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:40rem){body{font-size:15px}h1{font-size:1.35rem}dl.facts{grid-template-columns:1fr}}
 `;
+
+/** The site's icon (served at /favicon.svg): a page with a bookmark, in the accent colour. */
+export const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="5" y="2" width="22" height="28" rx="3" fill="#0b57a4"/>' +
+  '<path d="M10 9h12M10 14h12M10 19h8" stroke="#fff" stroke-width="2"/><path d="M20 2v9l3-2 3 2V2z" fill="#f2b600"/></svg>';

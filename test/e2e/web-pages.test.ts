@@ -1,0 +1,205 @@
+// The pages for people in a real browser (Debian's Chromium through playwright-core) against
+// wrangler dev with the seeded mirror: a search and its second page, a paper's page and its
+// BibTeX, a 20-entry bibliography check, and /status while the fake's harvest runs. Screenshots go
+// to $SCREENSHOTS_DIR when it is set (docs/screenshots/ holds the committed ones).
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack } from "../../scripts/lib/dev-server.ts";
+import { browserMissing, launchChromium, NAVIGATION_TIMING, type PageTiming } from "./browser/chromium.ts";
+
+const ADMIN_TOKEN = "e2e-admin-token";
+const BIBLIOGRAPHY = path.resolve(import.meta.dirname, "../fixtures/hand-made/bibliography-20.bib");
+const missing = browserMissing();
+if (missing) console.warn(missing);
+
+let stack: Awaited<ReturnType<typeof startStack>>;
+let browser: Browser;
+let context: BrowserContext;
+const timings: Record<string, PageTiming> = {};
+
+beforeAll(async () => {
+  if (missing) return;
+  stack = await startStack({
+    seed: true,
+    // Slow enough that the status page can be seen during the harvest (3 pages of the fake).
+    vars: {
+      ADMIN_TOKEN_HASH: createHash("sha256").update(ADMIN_TOKEN).digest("hex"),
+      ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: "1000",
+    },
+  });
+  browser = await launchChromium();
+  context = await browser.newContext({ acceptDownloads: true });
+}, 180_000);
+
+afterAll(async () => {
+  if (Object.keys(timings).length > 0) console.log("page timings (ms, bytes):", JSON.stringify(timings));
+  await browser?.close();
+  await stack?.stop();
+});
+
+/** A new tab that fails the test on any console error (a CSP violation is one) or failed request. */
+async function openPage(): Promise<{ page: Page; problems: string[] }> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  page.on("requestfailed", (request) => {
+    // A navigation that turns into a download (an attachment) is aborted as a page load: not a failure.
+    const error = request.failure()?.errorText;
+    if (!(request.isNavigationRequest() && error === "net::ERR_ABORTED")) problems.push(`${request.url()}: ${error}`);
+  });
+  return { page, problems };
+}
+
+async function keep(page: Page, name: string): Promise<void> {
+  timings[name] = (await page.evaluate(NAVIGATION_TIMING)) as PageTiming;
+  const dir = process.env.SCREENSHOTS_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+/** Every form control has a label a screen reader announces. */
+const unlabelled = (page: Page) =>
+  page.$$eval("input:not([type=hidden]), select, textarea", (controls) =>
+    controls
+      .filter((control) => !(control as HTMLInputElement).labels?.length)
+      .map((control) => control.id || control.outerHTML),
+  );
+
+describe.skipIf(missing !== null)("pages for people in Chromium", () => {
+  it("searches from the home page, pages to the second page, and keeps the query", async () => {
+    const { page, problems } = await openPage();
+    const response = await page.goto(`${stack.url}/`);
+    expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");
+    await keep(page, "home");
+    // By keyboard: type into the labelled search box and press Enter.
+    await page.getByLabel("Search arXiv", { exact: true }).first().fill("ti:quantum");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/search\?q=ti%3Aquantum/);
+    await expect
+      .poll(() => page.locator(".meta[aria-live]").textContent())
+      .toMatch(/^Results 1–10 of 72 \(from the mirror\)/);
+    const firstPage = await page.locator("ol.results .result-title").allTextContents();
+    expect(firstPage).toHaveLength(10);
+    for (const title of firstPage) expect(title.toLowerCase()).toContain("quantum");
+    await keep(page, "search");
+    await page.getByRole("link", { name: "Next page →" }).click();
+    await page.waitForURL(/start=10/);
+    expect(await page.locator(".meta[aria-live]").textContent()).toMatch(/^Results 11–20 of 72/);
+    const secondPage = await page.locator("ol.results .result-title").allTextContents();
+    expect(secondPage).toHaveLength(10);
+    expect(secondPage.filter((title) => firstPage.includes(title))).toEqual([]);
+    expect(await page.inputValue("#q")).toBe("ti:quantum");
+    expect(await unlabelled(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it("shows a bad query's typed error on the page, not a stack trace", async () => {
+    const { page, problems } = await openPage();
+    const response = await page.goto(`${stack.url}/search?q=${encodeURIComponent("ti:")}`);
+    expect(response?.status()).toBe(400);
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("The field prefix ti: has no value.");
+    expect(await page.getByRole("alert").textContent()).toContain("invalid_query");
+    expect(await page.content()).not.toMatch(/at \w+ \(|Error:/);
+    expect(problems.filter((problem) => !problem.includes("400"))).toEqual([]);
+  });
+
+  it("opens a paper's page from the results and downloads its BibTeX", async () => {
+    const { page, problems } = await openPage();
+    await page.goto(`${stack.url}/search?q=${encodeURIComponent('ti:"adaptive mutants"')}`);
+    await page.locator("ol.results .result-title").first().click();
+    await page.waitForURL(/\/paper\/0704\.0034v1$/);
+    expect(await page.locator("h1").textContent()).toBe("Origin of adaptive mutants: a quantum measurement?");
+    expect(await page.locator(".authors").textContent()).toBe("Vasily Ogryzko");
+    const bibtex = await page.inputValue("#bibtex");
+    expect(bibtex).toMatch(/@misc\{ogryzko2007origin,[\s\S]*eprint = \{0704\.0034\}/);
+    await keep(page, "paper");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "BibTeX (.bib)" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("0704.0034v1.bib");
+    expect(readFileSync((await download.path())!, "utf8")).toContain("@misc{ogryzko2007origin,");
+    expect(await unlabelled(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it("checks a 20-entry bibliography: verified, differs side by side, not found, and the corrected BibTeX", async () => {
+    const { page, problems } = await openPage();
+    await page.goto(`${stack.url}/check`);
+    expect(await unlabelled(page)).toEqual([]);
+    await page.setInputFiles("#file", BIBLIOGRAPHY);
+    await page.getByRole("button", { name: "Check" }).click();
+    await page.getByRole("heading", { name: "Verdicts" }).waitFor();
+    expect(await page.locator(".summary").textContent()).toMatch(
+      /20 entries \(bibtex\)\s*14 verified\s*3 differs\s*3 not found\s*0 unchecked\s*0 unreadable/,
+    );
+    expect(await page.locator("tbody > tr[id^=entry-]").count()).toBe(20);
+    // A wrong year is shown beside the record's.
+    const differs = page.locator("#entry-15 table.differences");
+    expect(await differs.locator("th[scope=row]").allTextContents()).toContain("year");
+    expect(await page.locator("#entry-20 .verdict").textContent()).toBe("not found");
+    await keep(page, "check");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download corrected .bib" }).click(),
+    ]);
+    const corrected = readFileSync((await download.path())!, "utf8");
+    expect(corrected).toContain("% [15] differs: corrected from the record");
+    expect(corrected).toContain("% [18] not found: kept as cited; check it by hand\n@article{ref18,");
+    expect(corrected).not.toContain("\r");
+    expect(corrected.match(/^@\w+\{/gm)).toHaveLength(20);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it("shows the harvest's progress on /status while it runs, and JSON to programs", async () => {
+    const started = await fetch(`${stack.url}/admin/harvest?source=arxiv&mode=cold`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(started.status).toBe(202);
+    const json = await fetch(`${stack.url}/status`);
+    expect(json.headers.get("content-type")).toContain("application/json");
+    const { page, problems } = await openPage();
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${stack.url}/status`);
+          const heading = (await page.locator("h3").allTextContents()).join();
+          const facts = page.locator("section[aria-labelledby=mirror-arxiv] dl.facts").nth(1);
+          const windows = (await facts.count()) > 0 ? await facts.textContent() : "";
+          return `${heading} ${/Datestamps\s*window \d+/.test(windows ?? "")}`;
+        },
+        { timeout: 30_000, interval: 300 },
+      )
+      // Seen mid-run: the cold run lists arXiv a datestamp window at a time.
+      .toBe("Harvest in progress (cold) true");
+    const facts = await page.locator("section[aria-labelledby=mirror-arxiv] dl.facts").last().textContent();
+    expect(facts).toMatch(/Records\s*\d+/);
+    expect(facts).toMatch(/Pages\s*\d+/);
+    expect(facts).toContain("Expected end");
+    expect(await page.locator("#progress-arxiv").getAttribute("value")).toMatch(/^\d+(\.\d)?$/);
+    await keep(page, "status");
+    expect(await page.locator("meter").count()).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it("reads well on a phone: nothing wider than the screen", async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const page = await phone.newPage();
+    for (const route of ["/", "/search?q=ti%3Aquantum", "/paper/0704.0034", "/check"]) {
+      await page.goto(`${stack.url}${route}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, route).toBeLessThanOrEqual(0);
+    }
+    await page.goto(`${stack.url}/search?q=ti%3Aquantum`);
+    if (process.env.SCREENSHOTS_DIR)
+      await page.screenshot({ path: path.join(process.env.SCREENSHOTS_DIR, "search-phone.png") });
+    await phone.close();
+  });
+});
