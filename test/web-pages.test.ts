@@ -1,0 +1,175 @@
+// The pages for people through the Worker's own fetch: content negotiation of /status, typed
+// errors on the page (never a 500 or a stack trace), escaping, the check's limits, the corrected
+// file, and the auth modes and limits the pages share with /mcp. The browser tests are in
+// test/e2e/web-pages.test.ts.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import worker from "../src/index";
+import { sha256Hex } from "../src/http/auth";
+import { sampleRecords, seedMirror } from "./mirror/driver";
+
+async function call(url: string, init: RequestInit = {}, vars: Record<string, unknown> = {}) {
+  const ctx = createExecutionContext();
+  const request = new Request(url, init) as unknown as Parameters<typeof worker.fetch>[0];
+  const response = await worker.fetch(request, { ...env, ...vars } as Env, ctx);
+  const text = await response.text();
+  await waitOnExecutionContext(ctx);
+  return { response, text };
+}
+
+const html = { headers: { accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8" } };
+
+function checkForm(bibliography: string, headers: Record<string, string> = {}): RequestInit {
+  const form = new FormData();
+  form.set("bibliography", bibliography);
+  return { method: "POST", body: form, headers };
+}
+
+beforeEach(async () => {
+  await seedMirror();
+});
+
+describe("pages", () => {
+  it("serves /status as HTML to a browser and as JSON to programs and to ?format=json", async () => {
+    const page = await call("http://localhost/status", html);
+    expect(page.response.headers.get("content-type")).toContain("text/html");
+    expect(page.response.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    );
+    expect(page.text).toContain('<h2 id="mirror-arxiv">arXiv mirror</h2>');
+    expect(page.text).toContain(`${sampleRecords().length.toLocaleString("en-US")}`);
+    const program = await call("http://localhost/status");
+    expect(program.response.headers.get("content-type")).toContain("application/json");
+    expect(JSON.parse(program.text).mirrors[0].source).toBe("arxiv");
+    const asked = await call("http://localhost/status?format=json", html);
+    expect(JSON.parse(asked.text).name).toBe("papers-mcp");
+  });
+
+  it("searches the mirror, escapes what it echoes, and shows a typed error with its status", async () => {
+    const found = await call("http://localhost/search?q=ti%3Aquantum");
+    expect(found.response.status).toBe(200);
+    expect(found.text).toMatch(/Results 1–10 of [\d,]+\+? \(from the mirror\)/);
+    expect(found.text.match(/class="result-title"/g)).toHaveLength(10);
+    const hostile = await call(`http://localhost/search?q=${encodeURIComponent('"><script>alert(1)</script>')}`);
+    expect(hostile.text).not.toContain("<script>alert(1)</script>");
+    expect(hostile.text).toContain("&lt;script&gt;");
+    const category = await call("http://localhost/search?q=quantum&category=nonsense.XX");
+    expect(category.response.status).toBe(400);
+    expect(category.text).toContain("<code>invalid_category</code>");
+    const dates = await call("http://localhost/search?q=quantum&from=2020-01-01&to=2019-01-01");
+    expect(dates.response.status).toBe(400);
+    expect(dates.text).toContain("<code>invalid_date</code>");
+    expect(dates.text).not.toMatch(/\bat \S+ \(|stack/i);
+  });
+
+  it("shows a paper with its citation files, and a malformed ID as a typed error", async () => {
+    const [paper] = sampleRecords();
+    const page = await call(`http://localhost/paper/${paper!.id}`);
+    expect(page.response.status).toBe(200);
+    expect(page.text).toContain(`eprint = {${paper!.id}}`);
+    const ris = await call(`http://localhost/paper/${paper!.id}/cite.ris`);
+    expect(ris.response.headers.get("content-disposition")).toMatch(/^attachment; filename="[\w.-]+\.ris"$/);
+    expect(ris.text).toMatch(/^TY {2}- /);
+    const csl = await call(`http://localhost/paper/${paper!.id}/cite.json`);
+    expect(JSON.parse(csl.text)[0].id).toBeDefined();
+    const bad = await call("http://localhost/paper/not-an-id");
+    expect(bad.response.status).toBe(400);
+    expect(bad.text).toContain("<code>invalid_id</code>");
+  });
+
+  it("refuses an empty, an oversized or a 201-entry bibliography with a message on the form", async () => {
+    const empty = await call("http://localhost/check", checkForm("   "));
+    expect(empty.response.status).toBe(400);
+    expect(empty.text).toContain("The bibliography is empty.");
+    const huge = await call("http://localhost/check", checkForm("x".repeat(250_001)));
+    expect(huge.response.status).toBe(413);
+    const many = Array.from({ length: 201 }, (_, i) => `A. Author, Title number ${i}, J. Things ${i} (2001).`).join(
+      "\n",
+    );
+    const tooMany = await call("http://localhost/check", checkForm(many));
+    expect(tooMany.response.status).toBe(400);
+    expect(tooMany.text).toContain("The bibliography has 201 entries; at most 200");
+    // What was pasted stays in the box.
+    expect(tooMany.text).toContain("Title number 200");
+    const notAForm = await call("http://localhost/check", {
+      method: "POST",
+      body: "{}",
+      headers: { "content-type": "application/json" },
+    });
+    expect(notAForm.response.status).toBe(400);
+  });
+
+  it("checks a bibliography in a streamed page, and the corrected file keeps its lines", async () => {
+    const [first, second] = sampleRecords();
+    const bibliography = [
+      `@article{one, title={${first!.title}}, author={${first!.authors[0]!.name}}, eprint={${first!.id}}}`,
+      "@article{two, title={A study of things nobody ever wrote about at all}, author={Nobody, A.}, year={2001}, journal={Imaginary Letters}}",
+      `@article{three, title={${second!.title}}, eprint={${second!.id}}}`,
+    ].join("\n");
+    const page = await call("http://localhost/check", checkForm(bibliography));
+    expect(page.response.status).toBe(200);
+    expect(page.text.indexOf("of 3 checked")).toBeLessThan(page.text.indexOf("Verdicts"));
+    expect(page.text).toContain('id="entry-3"');
+    expect(page.text).toContain("% [2] not found: kept as cited; check it by hand\n@article{two,");
+    expect(page.text).toMatch(/<\/html>$/);
+    const form = new FormData();
+    form.set("bibtex", "@misc{a,\r\n  title = {A}\r\n}\r\n");
+    const file = await call("http://localhost/check/corrected.bib", { method: "POST", body: form });
+    expect(file.text).toBe("@misc{a,\n  title = {A}\n}\n");
+    expect(file.response.headers.get("content-disposition")).toBe('attachment; filename="corrected.bib"');
+  });
+
+  it("limits the pages per client like /mcp: past the free requests the binding decides", async () => {
+    const refusing = { limit: async () => ({ success: false }) };
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const { response } = await call(
+        "http://localhost/search?q=quantum",
+        { headers: { "cf-connecting-ip": "203.0.113.9" } },
+        { RATE_LIMIT_ENDPOINT: refusing },
+      );
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+});
+
+describe("pages with AUTH_MODE=bearer", () => {
+  const token = "page-token-0123456789-abcdef";
+  const vars = async () => ({ AUTH_MODE: "bearer", AUTH_TOKEN_HASHES: await sha256Hex(token) });
+
+  it("asks for the token, signs in with an HttpOnly SameSite=Strict cookie, and never redirects off-site", async () => {
+    const refused = await call("http://localhost/search?q=quantum", {}, await vars());
+    expect(refused.response.status).toBe(401);
+    expect(refused.text).toContain('<input type="hidden" name="next" value="/search?q=quantum">');
+    const form = (value: string, next: string) => {
+      const body = new FormData();
+      body.set("token", value);
+      body.set("next", next);
+      return { method: "POST", body };
+    };
+    const wrong = await call("http://localhost/signin", form("nope", "/search?q=quantum"), await vars());
+    expect(wrong.response.status).toBe(401);
+    expect(wrong.response.headers.get("set-cookie")).toBeNull();
+    const right = await call("http://localhost/signin", form(token, "/search?q=quantum"), await vars());
+    expect(right.response.status).toBe(303);
+    expect(right.response.headers.get("location")).toBe("/search?q=quantum");
+    const cookie = right.response.headers.get("set-cookie")!;
+    expect(cookie).toMatch(/^papers_token=[^;]+; Max-Age=604800; Path=\/; HttpOnly; SameSite=Strict$/);
+    const signedIn = await call(
+      "http://localhost/search?q=quantum",
+      { headers: { cookie: cookie.split(";")[0]! } },
+      await vars(),
+    );
+    expect(signedIn.response.status).toBe(200);
+    const offSite = await call("http://localhost/signin", form(token, "//evil.example/"), await vars());
+    expect(offSite.response.headers.get("location")).toBe("/");
+  });
+
+  it("keeps the search form itself and the stylesheet open, so the sign-in page can be reached", async () => {
+    expect((await call("http://localhost/search", {}, await vars())).response.status).toBe(200);
+    expect((await call("http://localhost/assets/site.css", {}, await vars())).response.status).toBe(200);
+  });
+});
