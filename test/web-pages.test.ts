@@ -103,7 +103,7 @@ describe("pages", () => {
   it("checks a bibliography in a streamed page, and the corrected file keeps its lines", async () => {
     const [first, second] = sampleRecords();
     const bibliography = [
-      `@article{one, title={${first!.title}}, author={${first!.authors[0]!.name}}, eprint={${first!.id}}}`,
+      `@article{one, title={${first!.title}}, author={${first!.authors[0]}}, eprint={${first!.id}}}`,
       "@article{two, title={A study of things nobody ever wrote about at all}, author={Nobody, A.}, year={2001}, journal={Imaginary Letters}}",
       `@article{three, title={${second!.title}}, eprint={${second!.id}}}`,
     ].join("\n");

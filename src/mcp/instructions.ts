@@ -1,5 +1,6 @@
 // Server instructions: what an agent reads once, at initialize. Built from the registry, so every
 // tool is named with its one line on when to use it, and a new tool cannot be left out.
+import { PROMPTS } from "./prompts";
 import { TOOLS } from "./registry";
 
 export const SERVER_INSTRUCTIONS = [
@@ -9,6 +10,7 @@ export const SERVER_INSTRUCTIONS = [
   "A failed call returns isError with JSON text { error: { reason, message, retryable, retry_after_ms?, " +
     "recovery } }: follow recovery; on rate_limited or server_busy wait retry_after_ms.",
   "Results that can come from several places say where in served_from (live, cache, mirror).",
+  `Prompts (prompts/get) lay out the common tasks: ${PROMPTS.map((prompt) => prompt.name).join(", ")}.`,
 ].join("\n");
 
 /** /mcp/chatgpt's instructions: the two tools of OpenAI's search/fetch contract. */

@@ -6,6 +6,7 @@ import { appContext } from "../context";
 import { SERVER_NAME, SERVER_VERSION } from "../version";
 import { CONNECTOR_INSTRUCTIONS, SERVER_INSTRUCTIONS } from "./instructions";
 import { CONNECTOR_TOOLS, RESOURCES, TOOLS } from "./registry";
+import { registerPrompts } from "./prompts";
 import { registerResource } from "./resource";
 import { registerTool, type ToolContext } from "./tool";
 
@@ -23,11 +24,14 @@ export function createServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: "papers-mcp: arXiv and NBER papers" },
     {
       instructions: connector ? CONNECTOR_INSTRUCTIONS : SERVER_INSTRUCTIONS,
-      capabilities: connector ? { tools: {} } : { tools: {}, resources: {}, completions: {} },
+      capabilities: connector ? { tools: {} } : { tools: {}, resources: {}, completions: {}, prompts: {} },
     },
   );
   const context: Omit<ToolContext, "progress"> = { ...appContext(env, waitUntil), origin, identity };
   for (const tool of connector ? CONNECTOR_TOOLS : TOOLS) registerTool(server, tool, context);
-  if (!connector) for (const resource of RESOURCES) registerResource(server, resource, context);
+  if (!connector) {
+    for (const resource of RESOURCES) registerResource(server, resource, context);
+    registerPrompts(server);
+  }
   return server;
 }

@@ -24,6 +24,41 @@ describe("MCP SDK client over Streamable HTTP", () => {
     expect(client.getInstructions()).toContain("arxiv_list_categories");
   });
 
+  it("lists the prompts apart from the tools, and each names the tools an agent calls in order", async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual([
+      "literature_search",
+      "read_paper",
+      "check_bibliography",
+      "who_cites",
+      "set_watch",
+    ]);
+    expect(prompts.find((prompt) => prompt.name === "read_paper")?.arguments).toEqual([
+      { name: "paper_id", description: "arXiv ID or link, or NBER w-number", required: true },
+      { name: "focus", description: "what to look for, e.g. the method's limits", required: false },
+    ]);
+    const { tools } = await client.listTools();
+    const toolNames = tools.map((tool) => tool.name);
+    const asked = {
+      literature_search: { question: "Do transformers generalise out of distribution?", since: "2020" },
+      read_paper: { paper_id: "1706.03762", focus: "training cost" },
+      check_bibliography: { bibliography: "@article{a, title={Attention Is All You Need}, eprint={1706.03762}}" },
+      who_cites: { paper_id: "1706.03762" },
+      set_watch: { topic: "ti:diffusion AND cat:cs.CV" },
+    };
+    for (const [name, args] of Object.entries(asked)) {
+      const { messages } = await client.getPrompt({ name, arguments: args });
+      const text = (messages[0]!.content as { text: string }).text;
+      const named = [...text.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)]
+        .map((match) => match[0])
+        .filter((word) => toolNames.includes(word));
+      expect(named.length, name).toBeGreaterThanOrEqual(2);
+      for (const value of Object.values(args)) expect(text, name).toContain(value.slice(0, 20));
+    }
+    const missing = await client.getPrompt({ name: "read_paper", arguments: {} }).catch((error: Error) => error);
+    expect(missing).toBeInstanceOf(Error);
+  });
+
   it("lists and calls arxiv_list_categories", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("arxiv_list_categories");
