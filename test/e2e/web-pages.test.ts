@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack } from "../../scripts/lib/dev-server.ts";
-import { browserMissing, launchChromium, NAVIGATION_TIMING, type PageTiming } from "./browser/chromium.ts";
+import { browserMissing, launchChromium, NAVIGATION_TIMING, type PageTiming } from "../../scripts/lib/chromium.ts";
 
 const ADMIN_TOKEN = "e2e-admin-token";
 const BIBLIOGRAPHY = path.resolve(import.meta.dirname, "../fixtures/hand-made/bibliography-20.bib");

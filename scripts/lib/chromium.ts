@@ -1,4 +1,4 @@
-// Debian's Chromium for the page tests, driven by playwright-core (whose own browser download
+// Debian's Chromium for the page tests and bench:pages, driven by playwright-core (whose own browser download
 // cannot be fetched here). Flags: headless, no sandbox (CI runs as root), and none of Chromium's
 // background connections, which a closed network refuses many at a time.
 import { existsSync } from "node:fs";
