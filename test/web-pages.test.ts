@@ -46,6 +46,22 @@ describe("pages", () => {
     expect(JSON.parse(asked.text).name).toBe("papers-mcp");
   });
 
+  it("gives install links for Cursor and VS Code built from the server's own address", async () => {
+    const { text } = await call("http://papers.example.org/");
+    const hrefs = [...text.matchAll(/href="((?:cursor|vscode):[^"]+)"/g)].map((match) =>
+      match[1]!.replaceAll("&amp;", "&"),
+    );
+    const cursor = new URL(hrefs.find((href) => href.startsWith("cursor:"))!);
+    expect(cursor.searchParams.get("name")).toBe("papers");
+    expect(JSON.parse(atob(cursor.searchParams.get("config")!))).toEqual({ url: "http://papers.example.org/mcp" });
+    const vscode = hrefs.find((href) => href.startsWith("vscode:mcp/install?"))!;
+    expect(JSON.parse(decodeURIComponent(vscode.slice("vscode:mcp/install?".length)))).toEqual({
+      name: "papers",
+      type: "http",
+      url: "http://papers.example.org/mcp",
+    });
+  });
+
   it("searches the mirror, escapes what it echoes, and shows a typed error with its status", async () => {
     const found = await call("http://localhost/search?q=ti%3Aquantum");
     expect(found.response.status).toBe(200);

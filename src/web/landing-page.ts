@@ -40,7 +40,12 @@ metadata mirror when it can. People can use the same engine here:</p>
 <pre>${httpConfig}</pre>
 <p>Clients that only speak stdio, through <a href="https://www.npmjs.com/package/mcp-remote">mcp-remote</a>:</p>
 <pre>${stdioConfig}</pre>
-<p>Claude Code: <code>claude mcp add --transport http papers ${mcpUrl}</code></p>
+<p>One step, for this server's own address:</p>
+<ul><li>Claude Code: <code>claude mcp add --transport http papers ${mcpUrl}</code></li>
+<li><a href="${cursorInstallLink(mcpUrl)}">Add to Cursor</a> (Cursor's install link)</li>
+<li><a href="${vscodeInstallLink(mcpUrl)}">Add to VS Code</a> (VS Code's install link), or
+<code>code --add-mcp '${JSON.stringify({ name: "papers", type: "http", url: mcpUrl })}'</code></li>
+<li>Claude Desktop and claude.ai: Settings → Connectors → Add custom connector, with the URL above (HTTPS)</li></ul>
 <p>Try it from a terminal: <code>npx @modelcontextprotocol/inspector --cli ${mcpUrl} --method tools/list</code></p>
 <h2>Tools</h2>
 <ul>${tools.map((t) => html`<li><code>${t.name}</code>: ${t.description}</li>`)}</ul>
@@ -54,6 +59,14 @@ metadata mirror when it can. People can use the same engine here:</p>
 redistributed; links point to arxiv.org and nber.org.</p>`,
   });
 }
+
+/** Cursor's install link: the server's mcp.json entry, base64 (cursor.com/docs/mcp/install-links). */
+export const cursorInstallLink = (mcpUrl: string) =>
+  `cursor://anysphere.cursor-deeplink/mcp/install?name=papers&config=${btoa(JSON.stringify({ url: mcpUrl }))}`;
+
+/** VS Code's install link: the server's definition, URL-encoded after `vscode:mcp/install?`. */
+export const vscodeInstallLink = (mcpUrl: string) =>
+  `vscode:mcp/install?${encodeURIComponent(JSON.stringify({ name: "papers", type: "http", url: mcpUrl }))}`;
 
 function runSummary(m: StoreHealth["mirrors"][number]): string {
   if (!m.started_at) return "none yet";
