@@ -351,6 +351,68 @@ describe("AUTH_MODE=oauth with GitHub sign-in", () => {
   });
 });
 
+describe("AUTH_MODE=oauth: the pages for people sign in through the same provider and consent", () => {
+  const vars = oauthVars("github", { OAUTH_ALLOWED_GITHUB_LOGINS: "alice-lab" });
+
+  it("asks to sign in, goes through GitHub and the consent page, and keeps the person signed in by cookie", async () => {
+    const refused = await call(`${BASE}/search?q=testing`, {}, vars);
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).toContain('href="/signin?next=%2Fsearch%3Fq%3Dtesting"');
+
+    const jar = new CookieJar();
+    const start = await call(`${BASE}/signin?next=${encodeURIComponent("/search?q=testing")}`, {}, vars);
+    expect(start.status).toBe(302);
+    jar.take(start);
+    const authorize = new URL(start.headers.get("location")!);
+    expect(authorize.origin + authorize.pathname).toBe(`${BASE}/authorize`);
+    expect(authorize.searchParams.get("redirect_uri")).toBe(`${BASE}/signin/callback`);
+    expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
+    const toProvider = await call(authorize.href, { headers: { cookie: jar.header() } }, vars);
+    expect(toProvider.status).toBe(302);
+    jar.take(toProvider);
+    const flow: Flow = { jar, clientId: "", verifier: "", providerUrl: new URL(toProvider.headers.get("location")!) };
+    const { response: consent } = await signInAt(flow, vars, "alice");
+    expect(consent.status).toBe(200);
+    const consentPage = await consent.text();
+    expect(consentPage).toContain("papers-mcp web pages");
+    const handle = /name="handle" value="([^"]+)"/.exec(consentPage)![1]!;
+    const approval = await call(
+      `${BASE}/authorize`,
+      {
+        method: "POST",
+        headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded", origin: BASE },
+        body: new URLSearchParams({ handle, decision: "approve" }).toString(),
+      },
+      vars,
+    );
+    expect(approval.status).toBe(302);
+    jar.take(approval);
+    const callback = new URL(approval.headers.get("location")!);
+    expect(callback.pathname).toBe("/signin/callback");
+
+    // Someone else's browser (no state cookie) cannot finish this sign-in.
+    const forged = await call(callback.href, {}, vars);
+    expect(forged.status).toBe(400);
+
+    const back = await call(callback.href, { headers: { cookie: jar.header() } }, vars);
+    expect(back.status).toBe(303);
+    expect(back.headers.get("location")).toBe("/search?q=testing");
+    jar.take(back);
+    expect(back.headers.getSetCookie().join()).toMatch(/papers_session=[^;]+;.*HttpOnly.*SameSite=Lax/);
+    const signedIn = await call(`${BASE}/search?q=testing`, { headers: { cookie: jar.header() } }, vars);
+    expect(signedIn.status).toBe(200);
+    expect(await signedIn.text()).toContain("<h1>“testing”</h1>");
+    // The code was used: the same callback again is refused.
+    const replay = await call(callback.href, { headers: { cookie: jar.header() } }, vars);
+    expect(replay.status).toBe(400);
+  });
+
+  it("refuses a session cookie the provider did not issue", async () => {
+    const forged = await call(`${BASE}/search?q=testing`, { headers: { cookie: "papers_session=abc:def:ghi" } }, vars);
+    expect(forged.status).toBe(401);
+  });
+});
+
 describe("AUTH_MODE=oauth with OpenID Connect sign-in", () => {
   const vars = oauthVars("oidc", {
     OAUTH_ALLOWED_EMAIL_DOMAINS: "lab.example.edu",

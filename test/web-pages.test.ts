@@ -89,6 +89,25 @@ describe("pages", () => {
     expect(ris.text).toMatch(/^TY {2}- /);
     const csl = await call(`http://localhost/paper/${paper!.id}/cite.json`);
     expect(JSON.parse(csl.text)[0].id).toBeDefined();
+    expect(page.text).not.toContain("The text's opening");
+    // Once a read has cached the revision's text, its opening is on the page (nothing is fetched for it).
+    const versioned = `${paper!.id}v${paper!.versions.length}`;
+    await env.BLOBS.put(
+      `arxiv/text/${versioned}.arxiv_html.json`,
+      JSON.stringify({
+        text: `# Introduction\n\nWe study ${"things ".repeat(800)}`,
+        outline: [],
+        title: paper!.title,
+        bibliography_count: 0,
+        extraction_truncated: false,
+        source: "arxiv_html",
+        only_version_is_v1: false,
+      }),
+    );
+    const withText = await call(`http://localhost/paper/${paper!.id}`);
+    expect(withText.text).toContain("The text's opening");
+    expect(withText.text).toMatch(/<pre># Introduction\n\nWe study (things ){100}/);
+    expect(withText.text).toMatch(/things \n…<\/pre>/);
     const bad = await call("http://localhost/paper/not-an-id");
     expect(bad.response.status).toBe(400);
     expect(bad.text).toContain("<code>invalid_id</code>");
@@ -119,14 +138,16 @@ describe("pages", () => {
   it("checks a bibliography in a streamed page, and the corrected file keeps its lines", async () => {
     const [first, second] = sampleRecords();
     const bibliography = [
-      `@article{one, title={${first!.title}}, author={${first!.authors[0]}}, eprint={${first!.id}}}`,
+      `@article{one, title={${first!.title}}, eprint={${first!.id}}}`,
       "@article{two, title={A study of things nobody ever wrote about at all}, author={Nobody, A.}, year={2001}, journal={Imaginary Letters}}",
       `@article{three, title={${second!.title}}, eprint={${second!.id}}}`,
     ].join("\n");
     const page = await call("http://localhost/check", checkForm(bibliography));
     expect(page.response.status).toBe(200);
     expect(page.text.indexOf("of 3 checked")).toBeLessThan(page.text.indexOf("Verdicts"));
-    expect(page.text).toContain('id="entry-3"');
+    expect(page.text).toMatch(/id="entry-1"><td>1<\/td><td class="verdict verdict-verified">/);
+    expect(page.text).toMatch(/id="entry-2"><td>2<\/td><td class="verdict verdict-not_found">/);
+    expect(page.text).toMatch(/id="entry-3"><td>3<\/td><td class="verdict verdict-verified">/);
     expect(page.text).toContain("% [2] not found: kept as cited; check it by hand\n@article{two,");
     expect(page.text).toMatch(/<\/html>$/);
     const form = new FormData();

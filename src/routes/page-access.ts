@@ -2,8 +2,8 @@
 // - AUTH_MODE=none: open, limited per IP address like /mcp.
 // - AUTH_MODE=bearer: a browser cannot send an Authorization header, so /signin takes the token once
 //   and keeps it in an HttpOnly, SameSite=Strict cookie; an Authorization header works too.
-// - AUTH_MODE=oauth: the pages ask the person to sign in through an MCP client (see README):
-//   they do not run their own OAuth client yet, so they answer 401 with that message.
+// - AUTH_MODE=oauth: the pages sign the person in as a first-party OAuth client of this server
+//   (page-signin.ts); the session cookie's token is checked with the provider on every page.
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { html } from "hono/html";
@@ -12,6 +12,7 @@ import { acquireSlot, LOCAL_FREE_REQUESTS, localRequestCount, rateLimitAllows } 
 import type { ErrorPayload } from "../mcp/errors";
 import { type Html, PAGE_HEADERS, errorBox, page } from "../web/layout";
 import { appContextOf } from "./identity";
+import { localPath, pageUser } from "./page-signin";
 
 type PageContext = Context<{ Bindings: Env }>;
 
@@ -45,28 +46,16 @@ export async function pageAccess(
 ): Promise<{ release: () => void } | { refusal: Response }> {
   const { config } = appContextOf(c);
   let client = `ip:${c.req.header("cf-connecting-ip") ?? "local"}`;
+  const here = new URL(c.req.url).pathname + new URL(c.req.url).search;
   if (config.AUTH_MODE === "oauth") {
-    return {
-      refusal: await pageRefusal(
-        c,
-        401,
-        signInPage(
-          "This server asks every user to sign in. Its web pages cannot sign you in yet: connect an MCP client to " +
-            "/mcp (it signs you in with the server's identity provider) and use the tools there.",
-        ),
-      ),
-    };
+    const user = await pageUser(c);
+    if (!user) return { refusal: await pageRefusal(c, 401, oauthSignInPage(here)) };
+    client = `oauth-user:${user}`;
   }
   if (config.AUTH_MODE === "bearer") {
     const token = bearerToken(c.req.header("authorization")) ?? getCookie(c, TOKEN_COOKIE);
     if (!(await tokenMatches(token, config.AUTH_TOKEN_HASHES)))
-      return {
-        refusal: await pageRefusal(
-          c,
-          401,
-          signInPage(undefined, new URL(c.req.url).pathname + new URL(c.req.url).search),
-        ),
-      };
+      return { refusal: await pageRefusal(c, 401, signInPage(here)) };
     client = `token:${(await sha256Hex(token!)).slice(0, 16)}`;
   }
   if (localRequestCount(client) > LOCAL_FREE_REQUESTS && !(await rateLimitAllows(c.env.RATE_LIMIT_ENDPOINT, client)))
@@ -92,13 +81,8 @@ const tooMany = (message: string): Html =>
     body: html`<h1>Too many requests</h1>${errorBox({ reason: "rate_limited", message, recovery: "Wait a minute, then try again." })}`,
   });
 
-/** The sign-in page of bearer mode (a token form), or oauth mode's explanation. */
-function signInPage(oauthMessage?: string, next = "/"): Html {
-  if (oauthMessage)
-    return page({
-      title: "Sign in",
-      body: html`<h1>Sign in</h1>${errorBox({ reason: "unauthorized", message: "Sign-in required.", recovery: oauthMessage })}`,
-    });
+/** The sign-in page of bearer mode: a token form. */
+function signInPage(next: string): Html {
   return page({
     title: "Sign in",
     body: html`<h1>Sign in</h1><p>This server asks for the access token its operator gave you.</p>
@@ -108,8 +92,14 @@ function signInPage(oauthMessage?: string, next = "/"): Html {
   });
 }
 
-/** Only a path of this site, so the sign-in cannot send anyone elsewhere. */
-const localPath = (next: string) => (/^\/(?!\/|\\)/.test(next) ? next : "/");
+/** Oauth mode's sign-in page: a link through the server's identity provider, back to this page. */
+function oauthSignInPage(next: string): Html {
+  return page({
+    title: "Sign in",
+    body: html`<h1>Sign in</h1><p>This server asks everyone to sign in with its identity provider first.</p>
+<p><a class="button" href="/signin?next=${encodeURIComponent(next)}">Sign in</a></p>`,
+  });
+}
 
 export async function signIn(c: PageContext): Promise<Response> {
   const { config } = appContextOf(c);

@@ -4,6 +4,7 @@ import { renderLanding } from "../web/landing-page";
 import { renderStatusPage } from "../web/status-page";
 import { htmlPage } from "./pages";
 import { signIn } from "./page-access";
+import { finishPageSignIn, startPageSignIn } from "./page-signin";
 import { TOOLS } from "../mcp/registry";
 import { crossrefStatus } from "../sources/crossref/client";
 import { openAlexAllowance } from "../sources/openalex/client";
@@ -44,6 +45,8 @@ siteRoutes.get("/health", async (c) => {
 });
 
 siteRoutes.post("/signin", signIn);
+siteRoutes.get("/signin", startPageSignIn);
+siteRoutes.get("/signin/callback", finishPageSignIn);
 
 /** HTML only when the client ranks it first (a browser), never for ?format=json. */
 function wantsHtml(accept: string | undefined, format: string | undefined): boolean {

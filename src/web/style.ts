@@ -19,7 +19,8 @@ pre{background:var(--soft);padding:.75rem;overflow-x:auto;white-space:pre-wrap;w
 code{background:var(--soft);padding:0 .2rem}
 label{font-weight:600}
 input,select,textarea,button{font-size:1rem;padding:.4rem .5rem;border:1px solid #8c949c;border-radius:4px;max-width:100%}
-button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:pointer}
+button,a.button{background:var(--accent);color:#fff;border:1px solid var(--accent);border-radius:4px;cursor:pointer}
+a.button{display:inline-block;padding:.4rem .9rem;text-decoration:none}
 textarea{width:100%}
 form.search{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:.5rem 0 1rem}
 form.search .q{flex:1 1 18rem}
