@@ -258,6 +258,8 @@ function streamCheck(c: PageContext, text: string, entries: number, release: () 
 }
 
 pageRoutes.post("/check/corrected.bib", async (c) => {
+  const access = await pageAccess(c);
+  if ("refusal" in access) return access.refusal;
   const form = await c.req.formData().catch(() => null);
   // A form sends a text area's lines with CRLF: the file gets the lines as they were shown.
   const bibtex = String(form?.get("bibtex") ?? "")
