@@ -1,7 +1,7 @@
 // The tools' way to a client's research agent: the Durable Object named by the caller's identity.
 import { getAgentByName } from "agents";
 import { PapersError } from "../errors";
-import type { AgentError } from "./research-agent";
+import type { AgentError } from "./agent-store";
 
 export async function agentFor(env: Env, identity: string | null) {
   if (identity === null) {

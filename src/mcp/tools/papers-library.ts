@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { agentFor, unwrap } from "../../agent/client";
-import { LIST_TOKEN_BUDGET, MAX_LIBRARY, MAX_NOTE_CHARS } from "../../agent/research-agent";
+import { LIST_TOKEN_BUDGET, MAX_LIBRARY, MAX_NOTE_CHARS } from "../../agent/library";
 import { defineTool } from "../tool";
 
 const records = (note: string) => z.array(z.looseObject({})).describe(note);

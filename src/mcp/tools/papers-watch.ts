@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { agentFor, unwrap } from "../../agent/client";
-import { CHECK_TOKEN_BUDGET } from "../../agent/research-agent";
-import { MAX_WATCHES } from "../../agent/research-agent";
+import { CHECK_TOKEN_BUDGET, MAX_WATCHES } from "../../agent/watches";
 import { defineTool } from "../tool";
 
 const records = (note: string) => z.array(z.looseObject({})).describe(note);
