@@ -10,7 +10,7 @@ import { oversizedClientIdRefusal } from "./http/oauth-input";
 import { withTypedRefusal } from "./http/provider-refusals";
 import { countRegistrationToday } from "./store/oauth";
 import { handleQueueBatch, registerHarvester, runScheduled } from "./harvest/dispatch";
-import { arxivHarvester, resumeStalledArxivRun } from "./harvest/arxiv";
+import { arxivHarvester, resumeStalledArxivRun } from "./harvest/arxiv/run";
 import { nberHarvester } from "./harvest/nber";
 
 export { CrawlGate } from "./upstream/gate";

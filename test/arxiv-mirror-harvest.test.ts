@@ -4,7 +4,8 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { arxivHarvester, resumeStalledArxivRun, startArxivHarvest, verifyStep } from "../src/harvest/arxiv";
+import { arxivHarvester, resumeStalledArxivRun, startArxivHarvest } from "../src/harvest/arxiv/run";
+import { verifyStep } from "../src/harvest/arxiv/verify";
 import { nextWindow, planRetry } from "../src/harvest/windows";
 import type { HarvestMessage } from "../src/harvest/dispatch";
 import { OaiError, OaiMalformed, parseOaiPage } from "../src/harvest/oai";

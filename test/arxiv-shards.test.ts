@@ -20,7 +20,7 @@ import { verifyMirror } from "../src/store/arxiv-mirror-verify";
 import { readStoreHealth } from "../src/store/status";
 import type { MirrorRecord } from "../src/store/arxiv-row";
 import { callToolWith } from "./helpers";
-import { startArxivHarvest } from "../src/harvest/arxiv";
+import { startArxivHarvest } from "../src/harvest/arxiv/run";
 import { appContext } from "../src/context";
 import { getAgentByName } from "agents";
 import type { ResearchAgent } from "../src/agent/research-agent";

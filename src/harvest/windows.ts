@@ -1,5 +1,5 @@
 // Datestamp windows of a harvest run, and the retry schedule of a failing page. Pure functions:
-// the run control in harvest/arxiv.ts decides when, these decide what.
+// the run control in harvest/arxiv/run.ts decides when, these decide what.
 //
 // Why windows: arXiv's OAI-PMH lists records in identifier order with datestamps in no order, so
 // a list cannot be resumed "from the last datestamp seen". A list bounded by from/until can be

@@ -5,7 +5,7 @@
 // mode=rebalance lists nothing: it moves papers to the shards ARXIV_MIRROR_SHARDS gives them (a shard added).
 import { Hono } from "hono";
 import { PapersError } from "../errors";
-import { startArxivHarvest } from "../harvest/arxiv";
+import { startArxivHarvest } from "../harvest/arxiv/run";
 import { nberHarvester } from "../harvest/nber";
 import { bearerToken, tokenMatches, unauthorized } from "../http/auth";
 import { requestFullRebuildStatement } from "../store/arxiv-rank-refresh";

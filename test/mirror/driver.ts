@@ -2,7 +2,7 @@
 // (so a test can crash it between any two steps), a snapshot of everything the mirror stores,
 // and a mirror seeded with the real sample records.
 import { env } from "cloudflare:workers";
-import { arxivHarvester, startArxivHarvest } from "../../src/harvest/arxiv";
+import { arxivHarvester, startArxivHarvest } from "../../src/harvest/arxiv/run";
 import type { HarvestMessage } from "../../src/harvest/dispatch";
 import { PapersError } from "../../src/errors";
 import { pageWriteStatements } from "../../src/store/arxiv-mirror-writes";
