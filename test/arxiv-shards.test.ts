@@ -12,7 +12,7 @@ import { paperKey } from "../src/store/arxiv-key";
 import { mirrorByDoi, mirrorIdsByDoi, mirrorLookup, mirrorNewestKey } from "../src/store/arxiv-mirror-lookup";
 import { type MirrorSearchOptions, searchMirror } from "../src/store/arxiv-mirror-search";
 import { pageWriteStatements, writePapers } from "../src/store/arxiv-mirror-writes";
-import { rankSlice } from "../src/store/arxiv-rank-tables";
+import { rankSlice } from "../src/store/ranking/tables";
 import { searchShards } from "../src/store/arxiv-sharded-search";
 import { type MirrorShard, mirrorShards, shardOf } from "../src/store/arxiv-shards";
 import { driveHarvest, sampleRecords, seedMirror } from "./mirror/driver";

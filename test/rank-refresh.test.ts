@@ -1,5 +1,5 @@
-// The ranking tables kept up with a run's changes (issue 34, src/store/arxiv-rank-refresh.ts and
-// arxiv-rank-merge.ts) on the 1,128 real records of data/arxiv-sample: the change log, the
+// The ranking tables kept up with a run's changes (issue 34, src/store/ranking/refresh.ts and
+// ranking/merge.ts) on the 1,128 real records of data/arxiv-sample: the change log, the
 // weights of changed papers against FTS5's own bm25, the plan, and a merge that leaves the tables
 // (and the search pages) a full rebuild of the same papers gives.
 import { env } from "cloudflare:workers";
@@ -10,7 +10,7 @@ import { stem } from "../src/search/tokenize";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror } from "../src/store/arxiv-mirror-search";
 import { pageWriteStatements } from "../src/store/arxiv-mirror-writes";
-import { mergeEntries, mergeRankTerms } from "../src/store/arxiv-rank-merge";
+import { mergeEntries, mergeRankTerms } from "../src/store/ranking/merge";
 import {
   clearRankChanges,
   fullBuildStatement,
@@ -23,8 +23,8 @@ import {
   setImpactFloors,
   stageRankChanges,
   termWeight,
-} from "../src/store/arxiv-rank-refresh";
-import { CHAMPIONS_SQL, rankSlice } from "../src/store/arxiv-rank-tables";
+} from "../src/store/ranking/refresh";
+import { CHAMPIONS_SQL, rankSlice } from "../src/store/ranking/tables";
 import type { MirrorRecord } from "../src/store/arxiv-row";
 import { resetUpstream, statusJson } from "./helpers";
 import { driveHarvest, sampleRecords, seedMirror } from "./mirror/driver";

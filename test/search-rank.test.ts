@@ -12,7 +12,7 @@ import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror, type MirrorSearchOptions } from "../src/store/arxiv-mirror-search";
 import { ImpactListCache } from "../src/search/impact-cache";
 import { decodeImpacts, scaledImpacts } from "../src/search/impacts";
-import { rankSlice, surfaceWord } from "../src/store/arxiv-rank-tables";
+import { rankSlice, surfaceWord } from "../src/store/ranking/tables";
 import { callTool, resetUpstream } from "./helpers";
 import { sampleRecords, seedMirror } from "./mirror/driver";
 

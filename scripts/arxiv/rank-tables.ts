@@ -1,9 +1,9 @@
 // Builds the mirror's ranking tables (arxiv_rank_terms, arxiv_rank_champions) in an open
-// node:sqlite database with the Worker's own code (src/store/arxiv-rank-tables.ts, through a
+// node:sqlite database with the Worker's own code (src/store/ranking/tables.ts, through a
 // D1-shaped wrapper). Used by the bench and the seed; a deployed mirror rebuilds them after each
 // harvest run, a slice per queue message.
-import { fullBuildStatement, indexStats } from "../../src/store/arxiv-rank-refresh.ts";
-import { rankSlice } from "../../src/store/arxiv-rank-tables.ts";
+import { fullBuildStatement, indexStats } from "../../src/store/ranking/refresh.ts";
+import { rankSlice } from "../../src/store/ranking/tables.ts";
 import { d1Over } from "../lib/d1-node.ts";
 
 export async function buildRankTables(db, { slice = 2000, minDocs }: { slice?: number; minDocs?: number } = {}) {

@@ -8,7 +8,7 @@ import { PapersError } from "../errors";
 import { startArxivHarvest } from "../harvest/arxiv/run";
 import { nberHarvester } from "../harvest/nber";
 import { bearerToken, tokenMatches, unauthorized } from "../http/auth";
-import { requestFullRebuildStatement } from "../store/arxiv-rank-refresh";
+import { requestFullRebuildStatement } from "../store/ranking/refresh";
 import { arxivShards } from "../store/arxiv-shards";
 import { readStoreHealth } from "../store/status";
 import { appContextOf, mirrorShardsOf, type RouteContext } from "./identity";

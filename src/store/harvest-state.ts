@@ -74,7 +74,7 @@ export const cursorSchema = z.discriminatedUnion("kind", [
     ...retryFields,
   }),
   /**
-   * After the verify: the ranking tables (src/store/arxiv-rank-refresh.ts). No phase: the plan
+   * After the verify: the ranking tables (src/store/ranking/refresh.ts). No phase: the plan
    * (or, with `after` set, a full rebuild begun before phases existed); clear then full: the
    * whole vocabulary, a slice per step; floors (once, for lists built before floors were kept),
    * stage, then merge: the run's changed papers, then the terms they touched. `after` is the last term (or, staging, paper key) done.

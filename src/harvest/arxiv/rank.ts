@@ -1,6 +1,6 @@
 // The rank step after the verify: each shard's ranking tables merged with the run's changes or
 // rebuilt whole, a phase and a slice per step (plan, clear, full | floors, stage, merge).
-import { rankSlice } from "../../store/arxiv-rank-tables";
+import { rankSlice } from "../../store/ranking/tables";
 import {
   clearRankChanges,
   fullBuildStatement,
@@ -9,8 +9,8 @@ import {
   refreshedStatement,
   setImpactFloors,
   stageRankChanges,
-} from "../../store/arxiv-rank-refresh";
-import { mergeRankTerms } from "../../store/arxiv-rank-merge";
+} from "../../store/ranking/refresh";
+import { mergeRankTerms } from "../../store/ranking/merge";
 import { arxivShards } from "../../store/arxiv-shards";
 import { stepStatement, type RankCursor } from "../../store/harvest-state";
 import type { AppContext } from "../../context";
@@ -32,7 +32,7 @@ function inBatches(groups: D1PreparedStatement[][], size: number): D1PreparedSta
 
 /**
  * The ranking tables after a run, a step at a time: merged with the run's own changes, or rebuilt
- * whole when planRankRefresh says so (src/store/arxiv-rank-refresh.ts). A step's writes and the
+ * whole when planRankRefresh says so (src/store/ranking/refresh.ts). A step's writes and the
  * checkpoint's move commit in one batch. Until a term's turn comes, the ranker reads its previous rows.
  */
 export async function rankStep(ctx: AppContext, runId: string, cursor: RankCursor): Promise<void> {

@@ -11,7 +11,7 @@
 // whole run completes (docs/mirror.md "Harvest").
 import { PapersError } from "../../errors";
 import { arxivShards } from "../../store/arxiv-shards";
-import { forgetFullBuildStatement } from "../../store/arxiv-rank-refresh";
+import { forgetFullBuildStatement } from "../../store/ranking/refresh";
 import { emptyMeter, meteredDatabase, meterFields } from "../../store/d1-meter";
 import {
   addRunDbCost,

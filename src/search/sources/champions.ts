@@ -11,7 +11,7 @@ export const CHAMPIONS_TUNING = {
   championCandidates: 8,
 };
 
-/** Papers in each champion list (arxiv-rank-tables.ts keeps this many). */
+/** Papers in each champion list (ranking/tables.ts keeps this many). */
 export const CHAMPIONS_KEPT = 100;
 
 /** At most this many common terms bring champion lists (the commonest add least to any score). */

@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { seedMirror, sampleRecords } from "../../../test/mirror/driver";
-import { rankSlice } from "../../store/arxiv-rank-tables";
+import { rankSlice } from "../../store/ranking/tables";
 import { phraseKey, phrasesOf, type TextQuery } from "../expression";
 import { isSingleToken } from "../phrase-kinds";
 import { RANK_TUNING, type RankRequest } from "../rank";

@@ -2,12 +2,12 @@
 // slice of the index's vocabulary, each common term's document frequency and champion list.
 // Pure (no runtime imports beyond src/search), so the bench and the seed build them with this
 // same code under Node, and the harvest rebuilds them in slices after each run.
-import { idf, type CorpusStats } from "../search/bm25.ts";
-import { readStats } from "../search/rank-statistics.ts";
-import { encodeImpacts, impactDepth } from "../search/impacts.ts";
-import { BM25_SQL, CHAMPION_COLUMNS } from "../search/rank.ts";
-import { COLUMNS } from "../search/expression.ts";
-import { stem } from "../search/tokenize.ts";
+import { idf, type CorpusStats } from "../../search/bm25.ts";
+import { readStats } from "../../search/rank-statistics.ts";
+import { encodeImpacts, impactDepth } from "../../search/impacts.ts";
+import { BM25_SQL, CHAMPION_COLUMNS } from "../../search/rank.ts";
+import { COLUMNS } from "../../search/expression.ts";
+import { stem } from "../../search/tokenize.ts";
 
 /** A term held by at least this many papers (in one column scope) gets a row and a champion list. */
 export const RANK_MIN_DOCS = 1_000;

@@ -1,11 +1,11 @@
 // The merge of a run's staged changes into the ranking tables (step 3 of
-// src/store/arxiv-rank-refresh.ts), a slice of touched terms a step: each term's document
+// src/store/ranking/refresh.ts), a slice of touched terms a step: each term's document
 // frequencies read from the index, its lists merged with the staged entries, and a term that became
 // (or stopped being) common given (or stripped of) its rows as a full rebuild would.
-import { decodeImpactList, encodeImpacts, impactDepth, scaledImpacts } from "../search/impacts.ts";
-import { CHAMPION_COLUMNS } from "../search/rank.ts";
-import { readStats } from "../search/rank-statistics.ts";
-import { breathe, RANK_REFRESH, STATS_SQL, TERMS_IN } from "./arxiv-rank-refresh.ts";
+import { decodeImpactList, encodeImpacts, impactDepth, scaledImpacts } from "../../search/impacts.ts";
+import { CHAMPION_COLUMNS } from "../../search/rank.ts";
+import { readStats } from "../../search/rank-statistics.ts";
+import { breathe, RANK_REFRESH, STATS_SQL, TERMS_IN } from "./refresh.ts";
 import {
   CHAMPIONS_PER_TERM,
   CHAMPIONS_SQL,
@@ -20,7 +20,7 @@ import {
   type RankTerm,
   termLists,
   type VocabRow,
-} from "./arxiv-rank-tables.ts";
+} from "./tables.ts";
 
 export interface MergeOptions {
   terms?: number;

@@ -16,15 +16,15 @@
 // A list's unchanged entries keep the weights of their build: those move only with the mean
 // document length. planRankRefresh sends a run to a full rebuild when that, or the mirror's size,
 // drifted past a bound, when many papers changed since the last full build, or on request.
-// The merge is in arxiv-rank-merge.ts. Pure (no runtime imports beyond src/search), so the bench
+// The merge is in ranking/merge.ts. Pure (no runtime imports beyond src/search), so the bench
 // runs it under Node too.
-import { type CorpusStats, saturation, weightedCount } from "../search/bm25.ts";
-import { WEIGHTS } from "../search/expression.ts";
-import { CHAMPION_COLUMNS } from "../search/rank.ts";
-import { readStats } from "../search/rank-statistics.ts";
-import { tokens } from "../search/tokenize.ts";
-import { decodeImpactList, impactDepth, scaledImpacts } from "../search/impacts.ts";
-import { listFloor } from "./arxiv-rank-tables.ts";
+import { type CorpusStats, saturation, weightedCount } from "../../search/bm25.ts";
+import { WEIGHTS } from "../../search/expression.ts";
+import { CHAMPION_COLUMNS } from "../../search/rank.ts";
+import { readStats } from "../../search/rank-statistics.ts";
+import { tokens } from "../../search/tokenize.ts";
+import { decodeImpactList, impactDepth, scaledImpacts } from "../../search/impacts.ts";
+import { listFloor } from "./tables.ts";
 export const RANK_REFRESH = {
   /** Changed papers staged per step. */
   stagePapers: 100,
