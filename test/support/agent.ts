@@ -1,6 +1,9 @@
 // The research agent in tests: two bearer-token identities, named workspaces, the Agent Durable Object's
 // storage, and papers announced after the mirror was seeded.
 import { runInDurableObject } from "cloudflare:test";
+import { getAgentByName } from "agents";
+import { type AgentStore, createTables, mirrorReads } from "../../src/agent/agent-store";
+import { appContext } from "../../src/context";
 import { env } from "cloudflare:workers";
 import { sha256Hex } from "../../src/http/auth";
 import { pageWriteStatements } from "../../src/store/arxiv-mirror-writes";
@@ -49,3 +52,15 @@ export function newPaper(id: string, title: string, categories: string[]): Mirro
 
 /** Writes records into the mirror as a harvested page does. */
 export const harvest = (records: MirrorRecord[]) => env.DB.batch(pageWriteStatements(env.DB, records, []));
+
+/** Runs `work` inside a client's agent with the store its feature modules take (the module tests in test/agent/). */
+export async function withStore<T>(identity: string, work: (store: AgentStore) => Promise<T> | T): Promise<T> {
+  const agent = await getAgentByName(env.RESEARCH_AGENT, identity);
+  return (await inObject(agent, async (instance) => {
+    const self = instance as { sql: AgentStore["sql"] };
+    const sql = self.sql.bind(instance) as AgentStore["sql"];
+    createTables(sql);
+    const app = appContext(env);
+    return work({ sql, app, mirrorReads: (read) => mirrorReads(sql, app, read) });
+  })) as T;
+}
