@@ -21,12 +21,6 @@ const PENDING_TTL_SECONDS = 600;
 /** Only a path of this site, so the sign-in cannot send anyone elsewhere. */
 export const localPath = (next: string) => (/^\/(?!\/|\\)/.test(next) ? next : "/");
 
-const b64url = (bytes: ArrayBuffer) =>
-  btoa(String.fromCharCode(...new Uint8Array(bytes)))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-
 const helpers = (c: PageContext) => (c.env as Env & { OAUTH_PROVIDER?: OAuthHelpers }).OAUTH_PROVIDER;
 
 /** The pages' client at the provider, registered once per redirect address and remembered in KV. */
@@ -53,9 +47,11 @@ export async function startPageSignIn(c: PageContext): Promise<Response> {
   if (config.AUTH_MODE !== "oauth" || !oauth || !base) return c.notFound();
   const redirectUri = `${base}${CALLBACK_PATH}`;
   const clientId = await pageClientId(c, oauth, redirectUri);
-  const state = b64url(crypto.getRandomValues(new Uint8Array(24)).buffer);
-  const verifier = b64url(crypto.getRandomValues(new Uint8Array(32)).buffer);
-  const challenge = b64url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
+  // PKCE and the state from oauth4webapi, as the upstream sign-in makes them (loaded in oauth mode only).
+  const pkce = await import("oauth4webapi");
+  const state = pkce.generateRandomState();
+  const verifier = pkce.generateRandomCodeVerifier();
+  const challenge = await pkce.calculatePKCECodeChallenge(verifier);
   const next = localPath(c.req.query("next") ?? "/");
   await c.env.OAUTH_KV.put(`papers-page-signin:${await sha256Hex(state)}`, JSON.stringify({ verifier, next }), {
     expirationTtl: PENDING_TTL_SECONDS,
