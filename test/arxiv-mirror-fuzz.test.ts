@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { PapersError } from "../src/errors";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror } from "../src/store/arxiv-mirror-search";
+import { oneDatabase } from "../src/store/arxiv-shards";
 import { toMatch } from "../src/search/expression";
 import { seedMirror } from "./mirror/driver";
 import { mulberry32 } from "./support/random";
@@ -101,7 +102,7 @@ describe("mirror query translation against real FTS5", () => {
               .first();
           }
           if (i % 8 === 0) {
-            const result = await searchMirror(env.DB, planned.plan, {
+            const result = await searchMirror(oneDatabase(env.DB), planned.plan, {
               sortBy: random() < 0.5 ? "relevance" : "submitted",
               sortOrder: "descending",
               start: 0,

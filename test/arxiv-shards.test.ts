@@ -13,8 +13,7 @@ import { mirrorByDoi, mirrorIdsByDoi, mirrorLookup, mirrorNewestKey } from "../s
 import { type MirrorSearchOptions, searchMirror } from "../src/store/arxiv-mirror-search";
 import { pageWriteStatements, writePapers } from "../src/store/arxiv-mirror-writes";
 import { rankSlice } from "../src/store/ranking/tables";
-import { searchShards } from "../src/store/arxiv-sharded-search";
-import { type MirrorShard, mirrorShards, shardOf } from "../src/store/arxiv-shards";
+import { type MirrorShard, mirrorShards, shardOf, oneDatabase } from "../src/store/arxiv-shards";
 import { driveHarvest, sampleRecords, seedMirror } from "./mirror/driver";
 import { verifyMirror } from "../src/store/arxiv-mirror-verify";
 import { readStoreHealth } from "../src/store/status";
@@ -135,8 +134,8 @@ async function expectSameAnswers(queries: [string, Record<string, unknown>?][], 
     const planned = planMirrorSearch(query, filters ?? {});
     if (!("plan" in planned)) throw new Error(`expected a mirror plan for ${query}`);
     const full: MirrorSearchOptions = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...options };
-    const one = await searchMirror(env.DB, planned.plan, full);
-    const three = await searchShards(
+    const one = await searchMirror(oneDatabase(env.DB), planned.plan, full);
+    const three = await searchMirror(
       shards.map((shard) => ({ ...shard })),
       planned.plan,
       full,

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { emptyMeter, meteredDatabase, meteredReader, unmetered } from "../src/store/d1-meter";
 import { searchMirror } from "../src/store/arxiv-mirror-search";
+import { oneDatabase } from "../src/store/arxiv-shards";
 import { callToolWith, statusJson } from "./helpers";
 import { seedMirror, seedPartialMirror } from "./mirror/driver";
 import { forgetMirrorState, mirrorLikelyReady, mirrorState } from "../src/store/arxiv-mirror-state";
@@ -22,9 +23,13 @@ describe("D1 telemetry", () => {
   it("a metered search gives the same page and counts its statements, rows read and SQL time", async () => {
     await seedMirror();
     const options = { sortBy: "relevance" as const, sortOrder: "descending" as const, start: 0, limit: 10 };
-    const plain = await searchMirror(env.DB, plan("quantum entanglement"), options);
+    const plain = await searchMirror(oneDatabase(env.DB), plan("quantum entanglement"), options);
     const meter = emptyMeter();
-    const metered = await searchMirror(meteredReader(env.DB, meter), plan("quantum entanglement"), options);
+    const metered = await searchMirror(
+      oneDatabase(meteredReader(env.DB, meter)),
+      plan("quantum entanglement"),
+      options,
+    );
     expect(metered).toEqual(plain);
     expect(meter.statements).toBeGreaterThan(0);
     expect(meter.rows_read).toBeGreaterThan(0);
@@ -105,7 +110,7 @@ describe("D1 telemetry", () => {
     const options = { sortBy: "relevance" as const, sortOrder: "descending" as const, start: 0, limit: 10 };
     const rounds = async (ignoreDateOutliers: boolean) => {
       const meter = emptyMeter();
-      const answer = await searchMirror(meteredDatabase(env.DB, meter), planned.plan, {
+      const answer = await searchMirror(oneDatabase(meteredDatabase(env.DB, meter)), planned.plan, {
         ...options,
         ignoreDateOutliers,
       });

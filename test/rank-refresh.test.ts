@@ -9,6 +9,7 @@ import { decodeImpacts } from "../src/search/impacts";
 import { stem } from "../src/search/tokenize";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror } from "../src/store/arxiv-mirror-search";
+import { oneDatabase } from "../src/store/arxiv-shards";
 import { pageWriteStatements } from "../src/store/arxiv-mirror-writes";
 import { mergeEntries, mergeRankTerms } from "../src/store/ranking/merge";
 import {
@@ -264,7 +265,7 @@ describe("a merge of the changes", () => {
       for (const query of queries) {
         const planned = planMirrorSearch(query, {});
         if (!("plan" in planned)) throw new Error(query);
-        const result = await searchMirror(env.DB, planned.plan, {
+        const result = await searchMirror(oneDatabase(env.DB), planned.plan, {
           sortBy: "relevance",
           sortOrder: "descending",
           start: 0,

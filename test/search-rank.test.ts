@@ -10,6 +10,7 @@ import { BM25_SQL, knownItemFirst, phraseWork, type D1Reader } from "../src/sear
 import { countTokens, stem, tokens } from "../src/search/tokenize";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror, type MirrorSearchOptions } from "../src/store/arxiv-mirror-search";
+import { oneDatabase } from "../src/store/arxiv-shards";
 import { ImpactListCache } from "../src/search/impact-cache";
 import { decodeImpacts, scaledImpacts } from "../src/search/impacts";
 import { rankSlice, surfaceWord } from "../src/store/ranking/tables";
@@ -249,8 +250,8 @@ describe("relevance order whatever the number of hits", () => {
     const planned = plan("quantum gauge lattice boson string");
     const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...candidatePath } as const;
     const trace: Record<string, number> = {};
-    const traced = await searchMirror(env.DB, planned, { ...options, trace });
-    const plain = await searchMirror(env.DB, planned, options);
+    const traced = await searchMirror(oneDatabase(env.DB), planned, { ...options, trace });
+    const plain = await searchMirror(oneDatabase(env.DB), planned, options);
     if (traced.kind !== "answer" || plain.kind !== "answer") throw new Error("expected answers");
     expect(traced.method).toBe("candidates");
     expect(trace.source_impact_sums).toBeGreaterThan(0);
@@ -272,7 +273,7 @@ describe("relevance order whatever the number of hits", () => {
       "quantum AND theory",
     ]) {
       const planned = plan(query);
-      const result = await searchMirror(env.DB, planned, {
+      const result = await searchMirror(oneDatabase(env.DB), planned, {
         sortBy: "relevance",
         sortOrder: "descending",
         start: 0,
@@ -302,7 +303,7 @@ describe("relevance order whatever the number of hits", () => {
       "ti:entanglement ti:spin quantum",
     ]) {
       const planned = plan(query);
-      const result = await searchMirror(env.DB, planned, {
+      const result = await searchMirror(oneDatabase(env.DB), planned, {
         sortBy: "relevance",
         sortOrder: "descending",
         start: 0,
@@ -336,19 +337,19 @@ describe("relevance order whatever the number of hits", () => {
     // Under the count cap (10,000): the total is exact either way.
     expect(total).toBeGreaterThan(10);
     const walk = { exhaustiveWalk: 50 };
-    const summed = await searchMirror(env.DB, planned, { ...options, tuning: walk });
+    const summed = await searchMirror(oneDatabase(env.DB), planned, { ...options, tuning: walk });
     expect(summed).toMatchObject({ kind: "answer", method: "candidates", total, totalIsLowerBound: false });
     if (summed.kind === "answer") expect(summed.rows.map((r) => r.paper_key)).toEqual(exact);
     // Below the walk's threshold, every hit is scored as before: the same page.
-    const scoredAll = await searchMirror(env.DB, planned, { ...options, tuning: { exhaustiveWalk: 1e9 } });
+    const scoredAll = await searchMirror(oneDatabase(env.DB), planned, { ...options, tuning: { exhaustiveWalk: 1e9 } });
     expect(scoredAll).toMatchObject({ kind: "answer", method: "exhaustive", total });
     if (scoredAll.kind === "answer") expect(scoredAll.rows.map((r) => r.paper_key)).toEqual(exact);
     // An AND is not a sum of its words' lists: scored whole.
-    const and = await searchMirror(env.DB, plan("ti:quantum AND ti:field"), { ...options, tuning: walk });
+    const and = await searchMirror(oneDatabase(env.DB), plan("ti:quantum AND ti:field"), { ...options, tuning: walk });
     expect(and).toMatchObject({ kind: "answer", method: "exhaustive" });
     // A list that no longer holds every paper with its word (papers gained it since the build): scored whole.
     await env.DB.prepare("UPDATE arxiv_rank_terms SET docs = docs + 1000 WHERE term = 'quantum' AND col = 0").run();
-    expect(await searchMirror(env.DB, planned, { ...options, tuning: walk })).toMatchObject({
+    expect(await searchMirror(oneDatabase(env.DB), planned, { ...options, tuning: walk })).toMatchObject({
       kind: "answer",
       method: "exhaustive",
     });
@@ -358,7 +359,7 @@ describe("relevance order whatever the number of hits", () => {
     await buildRankTables();
     for (const query of ["quantum", "ti:quantum", "abs:field"]) {
       const planned = plan(query);
-      const result = await searchMirror(env.DB, planned, {
+      const result = await searchMirror(oneDatabase(env.DB), planned, {
         sortBy: "relevance",
         sortOrder: "descending",
         start: 0,
@@ -383,7 +384,7 @@ describe("relevance order whatever the number of hits", () => {
     for (const sortBy of ["relevance", "submitted"] as const) {
       for (const query of ["quant*", "quantum ANDNOT ti:quant*"]) {
         const executed: string[] = [];
-        const result = await searchMirror(recordingReader(env.DB, executed), plan(query), {
+        const result = await searchMirror(oneDatabase(recordingReader(env.DB, executed)), plan(query), {
           sortBy,
           sortOrder: "descending",
           start: 0,
@@ -406,7 +407,7 @@ describe("relevance order whatever the number of hits", () => {
       ["relevance", "live"],
       ["submitted", "answer"],
     ] as const) {
-      const result = await searchMirror(env.DB, plan("quant*"), {
+      const result = await searchMirror(oneDatabase(env.DB), plan("quant*"), {
         sortBy,
         sortOrder: "descending",
         start: 0,
@@ -419,7 +420,7 @@ describe("relevance order whatever the number of hits", () => {
     }
     // Under the bounds, the same prefix is matched and served.
     const executed: string[] = [];
-    const served = await searchMirror(recordingReader(env.DB, executed), plan("quant*"), {
+    const served = await searchMirror(oneDatabase(recordingReader(env.DB, executed)), plan("quant*"), {
       sortBy: "relevance",
       sortOrder: "descending",
       start: 0,
@@ -457,7 +458,7 @@ describe("relevance order whatever the number of hits", () => {
     for (const sortBy of ["relevance", "submitted"] as const) {
       for (const [query, phrases] of cases) {
         const executed: string[] = [];
-        const result = await searchMirror(recordingReader(env.DB, executed), plan(query), {
+        const result = await searchMirror(oneDatabase(recordingReader(env.DB, executed)), plan(query), {
           sortBy,
           sortOrder: "descending",
           start: 0,
@@ -487,14 +488,17 @@ describe("relevance order whatever the number of hits", () => {
       )
       .find((t) => t.split(" ").length >= 5)!;
     const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10 } as const;
-    expect(await searchMirror(env.DB, plan(`"${title}"`), { ...options, tuning: { phraseMaxWork: 50 } })).toMatchObject(
-      {
-        kind: "answer",
-        method: "verified",
-      },
-    );
+    expect(
+      await searchMirror(oneDatabase(env.DB), plan(`"${title}"`), { ...options, tuning: { phraseMaxWork: 50 } }),
+    ).toMatchObject({
+      kind: "answer",
+      method: "verified",
+    });
     for (const [query] of cases)
-      expect(await searchMirror(env.DB, plan(query), { ...options, ...candidatePath }), query).toMatchObject({
+      expect(
+        await searchMirror(oneDatabase(env.DB), plan(query), { ...options, ...candidatePath }),
+        query,
+      ).toMatchObject({
         kind: "answer",
       });
   });
@@ -510,12 +514,12 @@ describe("relevance order whatever the number of hits", () => {
     for (const [query, filters] of cases) {
       const planned = plan(query, filters);
       const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10 } as const;
-      const ranked = await searchMirror(env.DB, planned, {
+      const ranked = await searchMirror(oneDatabase(env.DB), planned, {
         ...options,
         caps: { count: 5, scan: 10, rank: 10 },
         tuning: { rareBudget: 0 },
       });
-      const exact = await searchMirror(env.DB, planned, { ...options, reference: true });
+      const exact = await searchMirror(oneDatabase(env.DB), planned, { ...options, reference: true });
       if (ranked.kind !== "answer" || exact.kind !== "answer") throw new Error("expected answers");
       // (A narrow window can leave fewer candidates than a page: then it is ranked exhaustively.)
       if (!filters.submittedFrom) expect(ranked.method, query).toBe("candidates");
@@ -531,7 +535,7 @@ describe("relevance order whatever the number of hits", () => {
     const cache = new ImpactListCache(10_000_000);
     const planned = plan("quantum field theory lattice gauge");
     const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...candidatePath } as const;
-    const first = await searchMirror(env.DB, planned, { ...options, impactCache: cache });
+    const first = await searchMirror(oneDatabase(env.DB), planned, { ...options, impactCache: cache });
     expect(first).toMatchObject({ kind: "answer", method: "candidates" });
     const key = "*|quantum";
     const held = cache.get(key);
@@ -544,13 +548,13 @@ describe("relevance order whatever the number of hits", () => {
     expect(scaledImpacts(held!.list)).toEqual(decodeImpacts(row!.postings));
     expect(cache.size).toBeGreaterThanOrEqual(2);
     // Unchanged: D1 does not send the list again (the held entry is the same object), and the page is the same.
-    const again = await searchMirror(env.DB, planned, { ...options, impactCache: cache });
+    const again = await searchMirror(oneDatabase(env.DB), planned, { ...options, impactCache: cache });
     expect(cache.get(key)).toBe(held);
     if (first.kind !== "answer" || again.kind !== "answer") throw new Error("expected answers");
     expect(again.rows.map((r) => r.id)).toEqual(first.rows.map((r) => r.id));
     // A rebuilt row (its count changed): read again.
     await env.DB.prepare("UPDATE arxiv_rank_impacts SET docs = docs + 1 WHERE term = 'quantum' AND col = -1").run();
-    await searchMirror(env.DB, planned, { ...options, impactCache: cache });
+    await searchMirror(oneDatabase(env.DB), planned, { ...options, impactCache: cache });
     expect(cache.get(key)).not.toBe(held);
     expect(cache.get(key)?.docs).toBe(held!.docs + 1);
   });
@@ -574,7 +578,7 @@ describe("relevance order whatever the number of hits", () => {
       "energy ANDNOT quantum",
     ]) {
       const planned = plan(query);
-      const result = await searchMirror(env.DB, planned, options);
+      const result = await searchMirror(oneDatabase(env.DB), planned, options);
       if (result.kind !== "answer") throw new Error(`expected an answer for ${query}`);
       const n = await hits(planned.match!);
       expect({ total: result.total, lower: result.totalIsLowerBound }, query).toEqual({
@@ -589,12 +593,15 @@ describe("relevance order whatever the number of hits", () => {
     await env.DB.prepare(
       "INSERT OR REPLACE INTO arxiv_rank_terms (term, col, docs) VALUES ('lagrangian', -1, 1000)",
     ).run();
-    expect(await searchMirror(env.DB, rare, options)).toMatchObject({ total: 20, totalIsLowerBound: true });
+    expect(await searchMirror(oneDatabase(env.DB), rare, options)).toMatchObject({
+      total: 20,
+      totalIsLowerBound: true,
+    });
   });
 
   it("serves a page beyond the candidates, and worst-first order, from an exhaustive ranking", async () => {
     const planned = plan("quantum");
-    const deep = await searchMirror(env.DB, planned, {
+    const deep = await searchMirror(oneDatabase(env.DB), planned, {
       sortBy: "relevance",
       sortOrder: "descending",
       start: 100,
@@ -604,7 +611,7 @@ describe("relevance order whatever the number of hits", () => {
     const exact = await exhaustive(planned.match!, 110);
     expect(deep).toMatchObject({ kind: "answer", method: "exhaustive" });
     if (deep.kind === "answer") expect(deep.rows.map((r) => r.paper_key)).toEqual(exact.slice(100).map((r) => r.k));
-    const worst = await searchMirror(env.DB, planned, {
+    const worst = await searchMirror(oneDatabase(env.DB), planned, {
       sortBy: "relevance",
       sortOrder: "ascending",
       start: 0,
@@ -617,7 +624,7 @@ describe("relevance order whatever the number of hits", () => {
 
   it("falls back to an exhaustive ranking when the candidates run out before the page is full", async () => {
     const planned = plan("quantum AND field");
-    const tiny = await searchMirror(env.DB, planned, {
+    const tiny = await searchMirror(oneDatabase(env.DB), planned, {
       sortBy: "relevance",
       sortOrder: "descending",
       start: 0,
@@ -675,7 +682,7 @@ describe("relevance order whatever the number of hits", () => {
     );
     const pages = [];
     for (const start of [0, 7, 14]) {
-      const page = await searchMirror(env.DB, planned, {
+      const page = await searchMirror(oneDatabase(env.DB), planned, {
         sortBy: "relevance",
         sortOrder: "descending",
         start,
@@ -685,7 +692,7 @@ describe("relevance order whatever the number of hits", () => {
       if (page.kind !== "answer") throw new Error("expected an answer");
       pages.push(...page.rows.map((r) => r.paper_key));
     }
-    const whole = await searchMirror(env.DB, planned, {
+    const whole = await searchMirror(oneDatabase(env.DB), planned, {
       sortBy: "relevance",
       sortOrder: "descending",
       start: 0,
@@ -753,9 +760,12 @@ describe("a quoted phrase checked in TypeScript", () => {
     let verified = 0;
     for (const [query, extra] of cases) {
       const options = { sortBy: "relevance", sortOrder: "descending", start: 0, limit: 10, ...extra } as const;
-      const ours = await searchMirror(env.DB, plan(query), options);
+      const ours = await searchMirror(oneDatabase(env.DB), plan(query), options);
       // FTS5's own phrase query over every hit (the path taken when the rarest words are common).
-      const fts5 = await searchMirror(env.DB, plan(query), { ...options, tuning: { verifiedPhraseHits: -1 } });
+      const fts5 = await searchMirror(oneDatabase(env.DB), plan(query), {
+        ...options,
+        tuning: { verifiedPhraseHits: -1 },
+      });
       if (ours.kind !== "answer" || fts5.kind !== "answer") throw new Error(`expected answers for ${query}`);
       expect(fts5.method, query).toBe("exhaustive");
       if (ours.method === "verified") verified++;

@@ -69,9 +69,9 @@ async function timed(args) {
     start: 0,
     limit: 10,
   };
-  await code.searchMirror(db, planned.plan, options); // warm: the file's pages for this query
+  await code.searchMirror(code.oneDatabase(db), planned.plan, options); // warm: the file's pages for this query
   const t = performance.now();
-  const result = await code.searchMirror(db, planned.plan, options);
+  const result = await code.searchMirror(code.oneDatabase(db), planned.plan, options);
   const ms = performance.now() - t;
   return { planned, ms, ids: result.kind === "answer" ? result.rows.map((r) => r.id) : [], method: result.method };
 }
@@ -110,7 +110,7 @@ for (const kind of Object.keys(classes)) {
   const step = Math.max(1, Math.floor(of.length / QUALITY_SAMPLE));
   for (let i = 0; i < of.length && quality.filter((q) => q.kind === kind).length < QUALITY_SAMPLE; i += step) {
     const r = of[i];
-    const exact = await code.searchMirror(db, r.planned.plan, {
+    const exact = await code.searchMirror(code.oneDatabase(db), r.planned.plan, {
       sortBy: "relevance",
       sortOrder: "descending",
       start: 0,

@@ -217,8 +217,8 @@ async function offlineChecks(rows: { search: Search; one: Answer; sharded: Answe
       submittedTo: row.search.args.submitted_to,
     });
     if (!("plan" in planned) || planned.plan.match === null) continue;
-    const exact = await code.searchMirror(one, planned.plan, { ...options, reference: true });
-    const exactShards = await code.searchShards(shardList, planned.plan, { ...options, reference: true });
+    const exact = await code.searchMirror(code.oneDatabase(one), planned.plan, { ...options, reference: true });
+    const exactShards = await code.searchMirror(shardList, planned.plan, { ...options, reference: true });
     if (exact.kind !== "answer" || exactShards.kind !== "answer") continue;
     counted++;
     const ids = (r: { rows: { id: string }[] }) => r.rows.map((x) => x.id.replace(/v\d+$/, ""));
@@ -230,7 +230,10 @@ async function offlineChecks(rows: { search: Search; one: Answer; sharded: Answe
     }
     // The served page against every hit scored with the known-item rule after it (the exhaustive
     // path of the ranker, taken for every page when no page end is rescored).
-    const exhaustive = await code.searchMirror(one, planned.plan, { ...options, tuning: { rescored: 0 } });
+    const exhaustive = await code.searchMirror(code.oneDatabase(one), planned.plan, {
+      ...options,
+      tuning: { rescored: 0 },
+    });
     const exhaustiveIds = exhaustive.kind === "answer" ? JSON.stringify(ids(exhaustive)) : "";
     for (const side of ["one", "sharded"] as const)
       if (JSON.stringify(row[side].ids) === exhaustiveIds) quality[side].page++;
@@ -246,17 +249,21 @@ async function offlineChecks(rows: { search: Search; one: Answer; sharded: Answe
     const runs = { one: [] as number[], parallel: [] as number[], serial: [] as number[] };
     for (let run = 0; run < TIMED_RUNS; run++) {
       let t = performance.now();
-      await code.searchMirror(one, planned.plan, options);
+      await code.searchMirror(code.oneDatabase(one), planned.plan, options);
       runs.one.push(performance.now() - t);
       const parts = [];
       for (const shard of shardList) {
         t = performance.now();
-        await code.searchMirror(shard.db, planned.plan, { ...options, limit: 30, ignoreDateOutliers: true });
+        await code.searchMirror(code.oneDatabase(shard.db), planned.plan, {
+          ...options,
+          limit: 30,
+          ignoreDateOutliers: true,
+        });
         if (readApart) await code.shardStatistics(shard.db, unique);
         parts.push(performance.now() - t);
       }
       t = performance.now();
-      await code.searchShards(shardList, planned.plan, options);
+      await code.searchMirror(shardList, planned.plan, options);
       const whole = performance.now() - t;
       const sum = parts.reduce((a, b) => a + b, 0);
       runs.serial.push(whole);

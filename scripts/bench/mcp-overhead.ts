@@ -308,7 +308,7 @@ async function offlineSearches(file: string, sets: { label: string; queries: str
         const planned = code.planMirrorSearch(queries[i % queries.length], {});
         if (!("plan" in planned)) continue;
         const started = performance.now();
-        await code.searchMirror(db, planned.plan, options);
+        await code.searchMirror(code.oneDatabase(db), planned.plan, options);
         if (i >= WARMUP) samples.push(performance.now() - started);
       }
       out.push({ label, samples });

@@ -164,7 +164,7 @@ export async function qualityAgainstExhaustive(file, searches) {
       submittedTo: search.args.submitted_to,
     });
     if (!("plan" in planned) || planned.plan.match === null) continue;
-    const exact = await code.searchMirror(exhaustive, planned.plan, {
+    const exact = await code.searchMirror(code.oneDatabase(exhaustive), planned.plan, {
       sortBy: "relevance",
       sortOrder: "descending",
       start: 0,

@@ -57,7 +57,7 @@ for (const { kind, args } of queries) {
   let total: number | undefined;
   for (const start of [0, 10]) {
     const trace: Record<string, number> = {};
-    const result = await code.searchMirror(db, planned.plan, {
+    const result = await code.searchMirror(code.oneDatabase(db), planned.plan, {
       sortBy: args.sort_by ?? "relevance",
       sortOrder: args.sort_order ?? "descending",
       start,
@@ -66,7 +66,7 @@ for (const { kind, args } of queries) {
     });
     if (start === 0) {
       const t = performance.now();
-      await code.searchMirror(db, planned.plan, {
+      await code.searchMirror(code.oneDatabase(db), planned.plan, {
         sortBy: args.sort_by ?? "relevance",
         sortOrder: args.sort_order ?? "descending",
         start,

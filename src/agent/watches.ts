@@ -6,7 +6,7 @@ import { PapersError } from "../errors";
 import { paperKey } from "../store/arxiv-key";
 import { mirrorNewestKey } from "../store/arxiv-mirror-lookup";
 import { mirrorState } from "../store/arxiv-mirror-state";
-import { searchShards } from "../store/arxiv-sharded-search";
+import { searchMirror } from "../store/arxiv-mirror-search";
 import { ftsQuery, newestNberNumber, nberPapersAfter } from "../store/nber-mirror";
 import { rowToPaper } from "../sources/arxiv/mirror";
 import { planMirrorSearch } from "../sources/arxiv/mirror-query";
@@ -317,7 +317,7 @@ async function computeArxiv(store: AgentStore, row: WatchRow): Promise<Computed 
   const { newest, result } = await store.mirrorReads(async (shards) => ({
     newest: await mirrorNewestKey(shards),
     // Newest first; papers enter the mirror in key order, so the new ones are the keys above the mark.
-    result: await searchShards(shards, planned.plan, {
+    result: await searchMirror(shards, planned.plan, {
       sortBy: "submitted",
       sortOrder: "descending",
       start: 0,

@@ -1,26 +1,48 @@
-// The arXiv mirror's search executor: counts, key-order pages and BM25 ranking (search/rank.ts) over
-// a plan from sources/arxiv/mirror-query.ts.
-import { monthEndKey, monthStartKey } from "./arxiv-key";
-import { PAGE_COLUMNS, SELECT_COLUMNS } from "./arxiv-mirror-lookup";
-import type { MirrorRow } from "./arxiv-row";
-import { type ListedOrder, listedOrder } from "./arxiv-listed-order";
+// The arXiv mirror's search: one interface that executes a plan over the mirror's databases
+// (store/arxiv-shards.ts; one database is the case N = 1 of the same path). Every database runs
+// the plan's statements in parallel (arxiv-mirror-statements.ts), and their answers are merged so
+// that the page, the total and its lower-bound flag are the ones one database holding every
+// paper would give.
+// - Ranked: each database ranks its own hits (its own ranking tables pick its candidates). With
+//   several, each sends more than the page, and every row sent is rescored with BM25 statistics
+//   summed over the databases (search/global-statistics.ts); the page is cut from that order.
+// - Listed (by date, by key): the counts are combined first (the order may depend on the total),
+//   then each database sends the first rows of the page's order and the rows are merged.
+import { type Phrase, phraseKey, phrasesOf, type TextQuery } from "../search/expression";
+import { shardStatistics, sumStatistics } from "../search/global-statistics";
+import { knownItemFirst } from "../search/known-item";
+import { isSingleToken } from "../search/phrase-kinds";
 import type { CorpusStats } from "../search/bm25";
-import type { TextQuery } from "../search/expression";
-import { toMatch } from "../search/expression";
 import type { ImpactListCache } from "../search/impact-cache";
-import { tooBroad, rankRelevance, RANK_TUNING, type D1Reader, type KeyFilters, type RankMethod } from "../search/rank";
+import type { D1Reader, RankMethod, RANK_TUNING } from "../search/rank";
+import { textScorer } from "../search/rescore";
+import { compareListed } from "./arxiv-listed-order";
+import {
+  capsOf,
+  type Counted,
+  countListed,
+  countsThroughFilter,
+  listedDecision,
+  listedRows,
+  outliersOutsideRange,
+  rankedAnswer,
+  reachesCap,
+} from "./arxiv-mirror-statements";
+import type { MirrorRow } from "./arxiv-row";
+import type { MirrorShard } from "./arxiv-shards";
+import { keepHeldWorks } from "./held-works";
 
-/** Counting stops here; a total that reaches it is a lower bound. */
-export const COUNT_CAP = 10_000;
-/** At most this many candidate rows are examined to count a filtered search. */
-export const SCAN_CAP = 20_000;
-/** Up to this many hits are sorted exactly by date; more are walked in key (= submission) order. */
-export const RANK_CAP = 2_000;
+export { COUNT_CAP, RANK_CAP, SCAN_CAP } from "./arxiv-mirror-statements";
 
+/** What the mirror executes (sources/arxiv/mirror-query.ts makes it from a search's plan). */
 export interface MirrorSearchPlan {
+  /** The text part, run as FTS5 MATCH and by the ranker; null when only filters remain. */
   match: TextQuery | null;
+  /** Each inner list is one OR-group of junction values (cs.LG, cs.*); all groups must hold. */
   categoryGroups: string[][];
+  /** Junction values a paper must not have. */
   excludedCategories: string[];
+  /** Inclusive submitted-date window, Unix seconds (intersection of every date filter). */
   submitted: { from: number; to: number } | null;
 }
 
@@ -61,123 +83,31 @@ export type MirrorSearchResult =
     }
   | { kind: "live"; reason: string; mirrorCouldApproximate: boolean };
 
-const MONTH_SECONDS = 31 * 86_400;
+type Answer = Extract<MirrorSearchResult, { kind: "answer" }>;
+type Live = Extract<MirrorSearchResult, { kind: "live" }>;
 
-/** A category code as an SQL literal: codes are validated against the taxonomy, and literals keep D1's 100 bound values for the rest. */
-function categoryLiteral(code: string): string {
-  if (!/^[A-Za-z0-9.*-]+$/.test(code)) throw new Error(`not a category value: ${code}`);
-  return `'${code}'`;
-}
+/** Rows each database sends beyond the page when there are several, so that a paper its own statistics rank a little lower still reaches the merge. */
+export const SHARD_PAGE_MARGIN = { factor: 2, atLeast: 20 };
 
-/** The category and date conditions of a plan on a paper key expression (no bound values: literals and numbers). */
-function keyFilters(plan: MirrorSearchPlan, groups = plan.categoryGroups): KeyFilters {
-  return (key: string) => {
-    const clauses: string[] = [];
-    for (const group of groups) {
-      clauses.push(
-        `EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN (${group.map(categoryLiteral).join(", ")}) ` +
-          `AND c.paper_key = ${key})`,
-      );
-    }
-    if (plan.excludedCategories.length > 0) {
-      clauses.push(
-        `NOT EXISTS (SELECT 1 FROM arxiv_paper_categories c WHERE c.category IN ` +
-          `(${plan.excludedCategories.map(categoryLiteral).join(", ")}) AND c.paper_key = ${key})`,
-      );
-    }
-    if (plan.submitted !== null) {
-      const { from, to } = plan.submitted;
-      // Key order is the ID's month, and a paper's v1 date lies within a month of it (usually
-      // inside it; the first 0704 IDs went to papers of 31 March, an old adap-org one was dated
-      // five days after its month). So keys of months that sit at least that margin inside the
-      // window need no date check, and only the months near its edges read the paper's date.
-      const outerLo = monthStartKey(new Date((from - MONTH_SECONDS) * 1000));
-      const outerHi = monthEndKey(new Date((to + MONTH_SECONDS) * 1000));
-      const innerLo = monthEndKey(new Date((from + MONTH_SECONDS) * 1000)) + 1;
-      const innerHi = monthStartKey(new Date((to - MONTH_SECONDS) * 1000)) - 1;
-      clauses.push(`${key} BETWEEN ${outerLo} AND ${outerHi}`);
-      clauses.push(
-        `((${key} BETWEEN ${innerLo} AND ${innerHi} AND ${key} NOT IN (SELECT paper_key FROM ` +
-          `arxiv_date_outliers)) OR (SELECT published FROM arxiv_papers WHERE paper_key = ${key}) ` +
-          `BETWEEN ${Math.trunc(from)} AND ${Math.trunc(to)})`,
-      );
-    }
-    return { clauses, binds: [] };
-  };
-}
-
-interface Source {
-  from: string;
-  where: string[];
-  binds: unknown[];
-  key: string;
-  /** The driver is arxiv_papers itself (aliased p): the page needs no join. */
-  isPapers?: boolean;
-}
-
-/** What the walk is driven by (the FTS index, one category's rows, or the papers) and the conditions left for each row. */
-function buildSource(plan: MirrorSearchPlan): { source: Source; filters: string[] } {
-  const groups = [...plan.categoryGroups];
-  let source: Source;
-  if (plan.match !== null) {
-    source = {
-      from: "arxiv_papers_fts",
-      where: ["arxiv_papers_fts MATCH ?"],
-      binds: [toMatch(plan.match)],
-      key: "arxiv_papers_fts.rowid",
-    };
-  } else {
-    const single = groups.findIndex((group) => group.length === 1);
-    if (single >= 0) {
-      const [value] = groups.splice(single, 1)[0]!;
-      source = {
-        from: "arxiv_paper_categories d",
-        where: [`d.category = ${categoryLiteral(value!)}`],
-        binds: [],
-        key: "d.paper_key",
-      };
-    } else {
-      source = { from: "arxiv_papers p", where: [], binds: [], key: "p.paper_key", isPapers: true };
-    }
-  }
-  const { clauses } = keyFilters(plan, groups)(source.key);
-  // The key range of a date window drives the walk itself (an FTS5 rowid range, a junction range).
-  const range = clauses.findIndex((clause) => clause.startsWith(`${source.key} BETWEEN`));
-  if (range >= 0) source.where.push(...clauses.splice(range, 1));
-  return { source, filters: clauses };
-}
-
-/** Papers dated in the window whose keys lie outside the window's key range (a few old oddities). */
-export async function outliersOutsideRange(db: D1Reader, submitted: { from: number; to: number }): Promise<number> {
-  const outerLo = monthStartKey(new Date((submitted.from - MONTH_SECONDS) * 1000));
-  const outerHi = monthEndKey(new Date((submitted.to + MONTH_SECONDS) * 1000));
-  const row = await db
-    .prepare(
-      "SELECT count(*) AS n FROM arxiv_date_outliers WHERE published BETWEEN ? AND ? AND paper_key NOT BETWEEN ? AND ?",
-    )
-    .bind(submitted.from, submitted.to, outerLo, outerHi)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
-
+/** Executes a mirror plan over the mirror's databases (one or several) and answers one page. */
 export async function searchMirror(
-  db: D1Reader,
+  databases: readonly MirrorShard<D1Reader>[],
   plan: MirrorSearchPlan,
   options: MirrorSearchOptions,
 ): Promise<MirrorSearchResult> {
-  if (plan.submitted !== null && !options.ignoreDateOutliers)
+  if (plan.submitted !== null && !options.ignoreDateOutliers) {
+    const window = plan.submitted;
+    const outliers = Promise.all(databases.map((database) => outliersOutsideRange(database.db, window)));
     return besideOutlierCheck(
-      outliersOutsideRange(db, plan.submitted),
-      searchMirror(db, plan, { ...options, ignoreDateOutliers: true }),
+      outliers.then((counts) => counts.reduce((a, b) => a + b, 0)),
+      searchMirror(databases, plan, { ...options, ignoreDateOutliers: true }),
     );
-  // Relevance with words: always BM25 order, whatever the number of hits (src/search/rank.ts).
-  if (options.sortBy === "relevance" && plan.match !== null) return rankedAnswer(db, plan, plan.match, options);
-  const counted = await countListed(db, plan, options);
-  if ("kind" in counted) return counted;
-  const listing = listedDecision(plan, options, counted);
-  if (listing.kind === "live") return listing;
-  const rows = await listedRows(db, plan, listing.orderBy, options.start, options.limit);
-  return { ...listing.answer, rows };
+  }
+  const answer =
+    options.sortBy === "relevance" && plan.match !== null
+      ? await ranked(databases, plan, plan.match, options)
+      : await listed(databases, plan, options);
+  return answer;
 }
 
 /**
@@ -185,7 +115,7 @@ export async function searchMirror(
  * months (rare): the check costs no round trip of its own, and when it finds some, the search's
  * answer is dropped for datedElsewhere's.
  */
-export async function besideOutlierCheck(
+async function besideOutlierCheck(
   outliers: Promise<number>,
   search: Promise<MirrorSearchResult>,
 ): Promise<MirrorSearchResult> {
@@ -197,7 +127,7 @@ export async function besideOutlierCheck(
 }
 
 /** The answer when papers dated in a window carry IDs of far-off months (the date filter would miss them). */
-function datedElsewhere(outliers: number): MirrorSearchResult {
+function datedElsewhere(outliers: number): Live {
   return {
     kind: "live",
     mirrorCouldApproximate: true,
@@ -205,192 +135,173 @@ function datedElsewhere(outliers: number): MirrorSearchResult {
   };
 }
 
-/** The capped counts, by caps, of a search listed without ranking (none when no cap is shrunk: the defaults). */
-const capsOf = (options: MirrorSearchOptions) => options.caps ?? { count: COUNT_CAP, scan: SCAN_CAP, rank: RANK_CAP };
+/** Each paper once: a paper caught between two databases by a move (store/arxiv-shard-move.ts) is in both for a moment. */
+function onceEach(rows: MirrorRow[]): MirrorRow[] {
+  const seen = new Set<number>();
+  return rows.filter((row) => !seen.has(row.paper_key) && seen.add(row.paper_key));
+}
 
-/** Whether the plan's hits are counted through a filter (a walk that stops at the scan cap). */
-export const countsThroughFilter = (plan: MirrorSearchPlan): boolean => buildSource(plan).filters.length > 0;
+/** Newest database first: the order in which one database's walk (by key, descending) meets them. */
+const newestFirst = <T>(databases: readonly T[]): T[] => [...databases].reverse();
 
 /**
- * The capped count of a listed search (no ranking), or why the mirror does not run it: a broad
- * prefix or a phrase of common words is refused before the count matches it (rank.ts: FTS5 would
- * merge the prefix in memory, and read the phrase's positions at length). `scanCap` narrows the
- * walk of a filtered count (a sharded mirror counts its older shards with what is left of it).
+ * The databases' counts as one database would count: plain counts add up (each capped; the sum is
+ * capped by the caller); a filtered count walks the newest rows up to the scan cap, so the
+ * databases are taken newest first with what is left of the walk, and one that walked further
+ * than that is counted again with the rest of the walk (never with one database: its walk is the whole walk).
  */
-export async function countListed(
-  db: D1Reader,
-  plan: MirrorSearchPlan,
-  options: MirrorSearchOptions,
-  scanCap?: number,
-): Promise<Counted | Extract<MirrorSearchResult, { kind: "live" }>> {
-  const { source, filters } = buildSource(plan);
-  const caps = capsOf(options);
-  const limits = { ...RANK_TUNING, ...options.tuning };
-  if (scanCap === undefined && plan.match !== null) {
-    const broad = await tooBroad(
-      db,
-      plan.match,
-      { prefixDocs: limits.prefixMaxDocs, phraseWork: limits.phraseMaxWork },
-      "merges",
-    );
-    if (broad !== null) return { kind: "live", reason: broad, mirrorCouldApproximate: false };
+async function combineCounts(
+  databases: readonly MirrorShard<D1Reader>[],
+  counts: readonly Counted[],
+  filtered: boolean,
+  recount: (database: MirrorShard<D1Reader>, scanCap: number) => Promise<Counted | Live>,
+  scanCap: number,
+): Promise<Counted> {
+  if (!filtered)
+    return counts.reduce((sum, c) => ({ scanned: sum.scanned + c.scanned, matched: sum.matched + c.matched }), {
+      scanned: 0,
+      matched: 0,
+    });
+  let left = scanCap;
+  const total = { scanned: 0, matched: 0 };
+  for (const [database, counted] of newestFirst(databases.map((database, i) => [database, counts[i]!] as const))) {
+    if (left === 0) break;
+    let own = counted;
+    if (counted.scanned > left) {
+      const again = await recount(database, left);
+      if ("kind" in again) break;
+      own = again;
+    }
+    total.scanned += own.scanned;
+    total.matched += own.matched;
+    left -= own.scanned;
   }
-  const counted = await countingFor(db, source, filters, { ...caps, scan: scanCap ?? caps.scan })
-    .countWith()
-    .first<Counted>();
-  return { scanned: counted?.scanned ?? 0, matched: counted?.matched ?? 0 };
+  return total;
 }
 
-/** A capped count: the rows the walk examined, and the hits among them. */
-export type Counted = { scanned: number; matched: number };
-
-/** Whether a count stopped at a cap (the total is a lower bound). */
-export function isLowerBound(plan: MirrorSearchPlan, options: MirrorSearchOptions, counted: Counted): boolean {
-  const caps = capsOf(options);
-  return countsThroughFilter(plan)
-    ? counted.scanned >= caps.scan || counted.matched >= caps.count
-    : counted.scanned >= caps.count;
-}
-
-/** How a counted listing is answered: its total and order (by update, by submission, newest first), or live. */
-export function listedDecision(
+async function listed(
+  databases: readonly MirrorShard<D1Reader>[],
   plan: MirrorSearchPlan,
-  options: MirrorSearchOptions,
-  counted: Counted,
-):
-  | Extract<MirrorSearchResult, { kind: "live" }>
-  | {
-      kind: "list";
-      answer: Omit<Extract<MirrorSearchResult, { kind: "answer" }>, "rows">;
-      orderBy: string;
-      order: ListedOrder;
-    } {
-  const caps = capsOf(options);
-  const matched = Math.min(counted.matched, caps.count);
-  const totalIsLowerBound = isLowerBound(plan, options, counted);
-  const exact = !totalIsLowerBound && matched <= caps.rank;
-  if (options.sortBy === "updated" && !exact) {
-    return {
-      kind: "live",
-      mirrorCouldApproximate: false,
-      reason:
-        `sorting ${totalIsLowerBound ? `over ${matched.toLocaleString("en-US")}` : matched.toLocaleString("en-US")} ` +
-        `hits by last update needs arXiv's index (the mirror sorts at most ${caps.rank.toLocaleString("en-US")})`,
-    };
-  }
-  const { ordering, orderBy, order } = listedOrder(options, buildSource(plan).source.key, exact);
-  return {
-    kind: "list",
-    answer: { kind: "answer", total: matched, totalIsLowerBound, ordering, counted },
-    orderBy,
-    order,
-  };
-}
-
-/** A listed page's rows, in one query: the join touches only the rows the walk reaches. */
-export async function listedRows(
-  db: D1Reader,
-  plan: MirrorSearchPlan,
-  orderBy: string,
-  start: number,
-  limit: number,
-): Promise<MirrorRow[]> {
-  const { source, filters } = buildSource(plan);
-  const where = [...source.where, ...filters];
-  const join = source.isPapers ? "" : `JOIN arxiv_papers p ON p.paper_key = ${source.key}`;
-  const pageSql =
-    `SELECT p.paper_key AS paper_key, ${PAGE_COLUMNS} FROM ${source.from} ${join} ` +
-    `${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
-  const { results } = await db
-    .prepare(pageSql)
-    .bind(...source.binds, limit, start)
-    .all<MirrorRow>();
-  return results;
-}
-
-type SearchSource = ReturnType<typeof buildSource>["source"];
-type Counting = {
-  countWith: (reaches?: { sql: string; binds: unknown[] }) => D1PreparedStatement;
-  lowerBound: (counted: { scanned: number; matched: number }) => boolean;
-};
-
-/**
- * The capped count of the hits: exact up to the cap; the walk stops there (a filtered count
- * examines at most the scan cap's rows). `reaches`, a condition that holds when the hits
- * certainly reach the cap (a word every one of whose papers is a hit is held by more papers than
- * the cap), spares the walk.
- */
-function countingFor(
-  db: D1Reader,
-  source: SearchSource,
-  filters: string[],
-  caps: { count: number; scan: number },
-): Counting {
-  const baseWhere = source.where.length > 0 ? `WHERE ${source.where.join(" AND ")}` : "";
-  const filtered = filters.length > 0;
-  const countWith = (reaches?: { sql: string; binds: unknown[] }) =>
-    filtered
-      ? db
-          .prepare(
-            `SELECT count(*) AS scanned, coalesce(sum(ok), 0) AS matched FROM (SELECT CASE WHEN ` +
-              `${filters.join(" AND ")} THEN 1 ELSE 0 END AS ok FROM ${source.from} ${baseWhere} ORDER ` +
-              `BY ${source.key} DESC LIMIT ${caps.scan})`,
-          )
-          .bind(...source.binds)
-      : reaches
-        ? db
-            .prepare(
-              `SELECT n AS scanned, n AS matched FROM (SELECT CASE WHEN ${reaches.sql} THEN ${caps.count} ` +
-                `ELSE (SELECT count(*) FROM (SELECT 1 FROM ${source.from} ${baseWhere} LIMIT ${caps.count})) END AS n)`,
-            )
-            .bind(...reaches.binds, ...source.binds)
-        : db
-            .prepare(
-              `SELECT count(*) AS scanned, count(*) AS matched FROM (SELECT 1 FROM ${source.from} ` +
-                `${baseWhere} ORDER BY ${source.key} DESC LIMIT ${caps.count})`,
-            )
-            .bind(...source.binds);
-  const lowerBound = (counted: { scanned: number; matched: number }) =>
-    filtered ? counted.scanned >= caps.scan || counted.matched >= caps.count : counted.scanned >= caps.count;
-  return { countWith, lowerBound };
-}
-
-/** A search with words in relevance order: the ranker's page (src/search/rank.ts). */
-async function rankedAnswer(
-  db: D1Reader,
-  plan: MirrorSearchPlan,
-  match: NonNullable<MirrorSearchPlan["match"]>,
   options: MirrorSearchOptions,
 ): Promise<MirrorSearchResult> {
-  const { source, filters } = buildSource(plan);
+  const counts = await Promise.all(databases.map((database) => countListed(database.db, plan, options)));
+  const live = counts.find((counted) => "kind" in counted);
+  if (live && "kind" in live) return live;
+  const scanCap = capsOf(options).scan;
+  const counted = await combineCounts(
+    databases,
+    counts as Counted[],
+    countsThroughFilter(plan),
+    (database, left) => countListed(database.db, plan, options, left),
+    scanCap,
+  );
+  const listing = listedDecision(plan, options, counted);
+  if (listing.kind === "live") return listing;
+  const one = databases.length === 1;
+  const pageEnd = options.start + options.limit;
+  // A database whose count walked all its rows and found none has nothing to list (a filtered
+  // count stopped by its scan cap proves nothing about older rows). With several, each sends
+  // the page's order from its first row, for the merge; one sends the page itself.
+  const empty = (c: Counted) => c.matched === 0 && c.scanned < scanCap;
+  const pages = await Promise.all(
+    databases.map((database, i) =>
+      empty(counts[i] as Counted)
+        ? []
+        : listedRows(database.db, plan, listing.orderBy, one ? options.start : 0, one ? options.limit : pageEnd),
+    ),
+  );
+  for (const [i, rows] of pages.entries()) keepHeldWorks(rows, databases[i]!.binding);
+  if (one) return { ...listing.answer, rows: pages[0]! };
+  const rows = onceEach(pages.flat()).sort(compareListed(listing.order));
+  return { ...listing.answer, rows: rows.slice(options.start, pageEnd) };
+}
+
+/**
+ * The phrases whose statistics a ranked search across databases sums, and whether it reads them
+ * beside the databases' rankings: the ranker reads every single word's frequency and the totals in its
+ * first batch (a query of single words sums what the rankings read), while a phrase of
+ * several words or a prefix is counted only when a ranking needs it.
+ */
+export function statisticsToRead(match: TextQuery): { unique: Phrase[]; readApart: boolean } {
+  const unique = [...new Map(phrasesOf(match).map((p) => [phraseKey(p), p])).values()];
+  return { unique, readApart: unique.some((p) => !isSingleToken(p)) };
+}
+
+async function ranked(
+  databases: readonly MirrorShard<D1Reader>[],
+  plan: MirrorSearchPlan,
+  match: TextQuery,
+  options: MirrorSearchOptions,
+): Promise<MirrorSearchResult> {
+  const one = databases.length === 1;
+  const pageEnd = options.start + options.limit;
+  const sent = Math.max(pageEnd * SHARD_PAGE_MARGIN.factor, pageEnd + SHARD_PAGE_MARGIN.atLeast);
+  // One database ranks the page itself: its own order is the order, and it needs no margin.
+  const asked = one ? options : { ...options, start: 0, limit: sent };
+  const { unique, readApart } = statisticsToRead(match);
+  const [answers, apart] = await Promise.all([
+    Promise.all(databases.map((database) => rankedAnswer(database.db, plan, match, asked))),
+    readApart && !one ? Promise.all(databases.map((database) => shardStatistics(database.db, unique))) : null,
+  ]);
+  const live = answers.find((answer) => answer.kind === "live");
+  if (live) return live;
+  const rankedAnswers = answers as Answer[];
+  for (const [i, answer] of rankedAnswers.entries()) keepHeldWorks(answer.rows, databases[i]!.binding);
+  if (one) return rankedAnswers[0]!;
+  const statistics =
+    apart ??
+    (await Promise.all(
+      rankedAnswers.map((answer, i) =>
+        answer.statistics
+          ? {
+              stats: answer.statistics.stats,
+              df: unique.map((p) => answer.statistics!.df.get(phraseKey(p)) ?? 0),
+            }
+          : shardStatistics(databases[i]!.db, unique),
+      ),
+    ));
   const caps = capsOf(options);
-  const countCap = caps.count;
-  const { countWith, lowerBound } = countingFor(db, source, filters, caps);
-  const ranked = await rankRelevance<MirrorRow>(db, {
-    query: match,
-    filters: keyFilters(plan),
-    count: countWith,
-    countCap,
-    isLowerBound: lowerBound,
-    // A reference's candidates are many and never shown with counts.
-    select: options.reference ? SELECT_COLUMNS : PAGE_COLUMNS,
-    start: options.start,
-    limit: options.limit,
-    ascending: options.sortOrder === "ascending",
-    ...(options.tuning ? { tuning: options.tuning } : {}),
-    ...(options.trace ? { trace: options.trace } : {}),
-    ...(options.reference ? { reference: true } : {}),
-    ...(options.impactCache ? { impactCache: options.impactCache } : {}),
-  });
-  if (ranked.live !== undefined) return { kind: "live", reason: ranked.live, mirrorCouldApproximate: true };
+  const filtered = countsThroughFilter(plan);
+  const counted = await combineCounts(
+    databases,
+    rankedAnswers.map((answer) => answer.counted),
+    filtered,
+    (database, left) => countListed(database.db, plan, options, left),
+    caps.scan,
+  );
+  const { stats, df } = sumStatistics(unique, statistics);
+  const rows = mergedOrder(rankedAnswers, textScorer(match, phrasesOf(match), stats, df), options.sortOrder);
+  const ordered: MirrorRow[] = options.reference ? rows : knownItemFirst(match, rows);
+  const methods = new Set(rankedAnswers.map((answer) => answer.method));
   return {
     kind: "answer",
-    total: Math.min(ranked.counted.matched, countCap),
-    totalIsLowerBound: lowerBound(ranked.counted),
-    rows: ranked.rows,
+    total: Math.min(counted.matched, caps.count),
+    totalIsLowerBound: reachesCap(filtered, caps, counted),
+    rows: ordered.slice(options.start, pageEnd),
     ordering: "relevance",
-    method: ranked.method,
-    counted: ranked.counted,
-    ...(ranked.statistics ? { statistics: ranked.statistics } : {}),
+    method: methods.size === 1 ? rankedAnswers[0]!.method : "candidates",
+    counted,
   };
+}
+
+/** Every database's rows once, scored with the summed statistics, best first (worst first when ascending). */
+function mergedOrder(
+  answers: readonly Answer[],
+  score: ReturnType<typeof textScorer>,
+  sortOrder: MirrorSearchOptions["sortOrder"],
+): MirrorRow[] {
+  const ascending = sortOrder === "ascending";
+  return onceEach(answers.flatMap((answer) => answer.rows))
+    .map((row) => ({
+      row,
+      score:
+        score([row.title, row.authors, row.abstract, row.comment ?? "", row.journal_ref ?? ""])?.score ??
+        Number.NEGATIVE_INFINITY,
+    }))
+    .sort((a, b) =>
+      ascending
+        ? a.score - b.score || a.row.paper_key - b.row.paper_key
+        : b.score - a.score || b.row.paper_key - a.row.paper_key,
+    )
+    .map((entry) => entry.row);
 }

@@ -2,7 +2,7 @@
 // out of the shard that held them, with no re-harvest). A step reads a batch of papers of one
 // shard that lie outside its key range, writes each to its shard, then deletes them where they
 // were. A crash between the two leaves a paper in both: the step replayed writes it again
-// (an upsert) and deletes it; a search meanwhile drops the copy (store/arxiv-sharded-search.ts).
+// (an upsert) and deletes it; a search meanwhile drops the copy (store/arxiv-mirror-search.ts).
 import { MIRROR_COLUMNS, type MirrorRow, UPSERT_SQL } from "./arxiv-row";
 import { byShard, type MirrorShard } from "./arxiv-shards";
 

@@ -40,6 +40,11 @@ export function mirrorShards(env: object, specs: readonly ShardSpec[]): MirrorSh
   });
 }
 
+/** A mirror held in one database (the default, and what tests and benches search). */
+export function oneDatabase<Db>(db: Db, binding = "DB"): MirrorShard<Db>[] {
+  return [{ binding, db, firstKey: 0, endKey: Number.POSITIVE_INFINITY }];
+}
+
 /** The same shards read through something else (a session, a metered reader). */
 export function readThrough<A, B>(
   shards: readonly MirrorShard<A>[],

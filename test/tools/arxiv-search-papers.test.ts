@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { FAKE, callTool, callToolWith, resetUpstream, toolError, upstreamHits } from "../helpers";
 import { planMirrorSearch } from "../../src/sources/arxiv/mirror-query";
 import { searchMirror } from "../../src/store/arxiv-mirror-search";
+import { oneDatabase } from "../../src/store/arxiv-shards";
 import type { MirrorRecord } from "../../src/store/arxiv-row";
 import { sampleRecords, seedMirror, seedPartialMirror } from "../mirror/driver";
 import { estimateTokens } from "../../src/sources/text/tokens";
@@ -245,7 +246,7 @@ describe("search from the mirror", () => {
       submittedTo: "2013-12-31",
     });
     if (!("plan" in planned)) throw new Error("expected a mirror plan");
-    const routed = await searchMirror(env.DB, planned.plan, {
+    const routed = await searchMirror(oneDatabase(env.DB), planned.plan, {
       sortBy: "relevance",
       sortOrder: "descending",
       start: 0,
@@ -333,7 +334,7 @@ describe("search from the mirror", () => {
   it("caps counts and marks them as lower bounds, and still ranks by relevance past the cap", async () => {
     const planned = planMirrorSearch("abs:field", {});
     if (!("plan" in planned)) throw new Error("expected a mirror plan");
-    const capped = await searchMirror(env.DB, planned.plan, {
+    const capped = await searchMirror(oneDatabase(env.DB), planned.plan, {
       sortBy: "relevance",
       sortOrder: "descending",
       start: 0,
@@ -343,7 +344,7 @@ describe("search from the mirror", () => {
     expect(capped).toMatchObject({ kind: "answer", total: 20, totalIsLowerBound: true, ordering: "relevance" });
     const filtered = planMirrorSearch("abs:field", { category: "hep-th" });
     if (!("plan" in filtered)) throw new Error("expected a mirror plan");
-    const scanned = await searchMirror(env.DB, filtered.plan, {
+    const scanned = await searchMirror(oneDatabase(env.DB), filtered.plan, {
       sortBy: "relevance",
       sortOrder: "descending",
       start: 0,
@@ -351,7 +352,7 @@ describe("search from the mirror", () => {
       caps: { count: 1000, scan: 15, rank: 10 },
     });
     expect(scanned).toMatchObject({ kind: "answer", totalIsLowerBound: true });
-    const updated = await searchMirror(env.DB, planned.plan, {
+    const updated = await searchMirror(oneDatabase(env.DB), planned.plan, {
       sortBy: "updated",
       sortOrder: "descending",
       start: 0,

@@ -1,15 +1,15 @@
 // arXiv query AST -> what the mirror runs: one FTS5 MATCH expression plus SQL filters
 // (categories through the junction table, submitted-date windows as ranges). Anything the
 // mirror cannot apply the way arXiv would comes back as { live: reason } instead.
-import { resolveCategoryFilter } from "./categories";
 import {
-  invalidCategory,
   type ParsedQuery,
-  parseQuery,
-  submittedRange,
+  parseSearch,
   type QueryNode,
+  type ResolvedFilters,
+  resolveFilters,
   type SearchFilters,
 } from "./query";
+import type { MirrorSearchPlan } from "../../store/arxiv-mirror-search";
 import { phrase, type ColumnIndex, type TextQuery } from "../../search/expression";
 import { STOPWORDS } from "../../search/stopwords";
 
@@ -25,16 +25,8 @@ const COLUMNS: Record<string, ColumnIndex | null> = {
 /** Prefixes shorter than this match too many index terms to merge (e* is tens of thousands of terms). */
 export const MIN_PREFIX_LENGTH = 3;
 
-export interface MirrorPlan {
-  /** The text part, run as FTS5 MATCH and by the ranker; null when only filters remain. */
-  match: TextQuery | null;
-  /** Each inner list is one OR-group of junction values (cs.LG, cs.*); all groups must hold. */
-  categoryGroups: string[][];
-  /** Junction values a paper must not have. */
-  excludedCategories: string[];
-  /** Inclusive submitted-date window, Unix seconds (intersection of every date filter). */
-  submitted: { from: number; to: number } | null;
-}
+/** What the mirror executes: the text part (FTS5 MATCH and the ranker) and the category and date filters. */
+export type MirrorPlan = MirrorSearchPlan;
 
 export type PlanResult = { plan: MirrorPlan } | { live: string };
 
@@ -59,30 +51,6 @@ function leaves(node: QueryNode): Extract<QueryNode, { kind: "term" }>[] {
 
 function onlyOr(node: QueryNode): boolean {
   return node.kind === "term" || (node.op === "OR" && onlyOr(node.left) && onlyOr(node.right));
-}
-
-/**
- * cat: values as checkFieldValue leaves them -> junction values. A bare archive code that was
- * once a category itself (cat:astro-ph, cat:cond-mat) means the whole archive, its legacy flat
- * papers and every subject class, exactly as the category parameter does (docs/mirror.md).
- */
-function junctionValues(value: string): string[] {
-  if (value.endsWith(".*")) return [value];
-  if (value.endsWith("*")) {
-    const code = value.slice(0, -1);
-    return [code, `${code}.*`];
-  }
-  const filter = resolveCategoryFilter(value);
-  // The junction's archive rows (astro-ph.*) include the flat code's papers (see migration 0004).
-  if (filter?.kind === "archive") return [`${filter.archive}.*`];
-  return [value];
-}
-
-/** The category parameter: a code, or an archive (all of its categories). */
-function categoryParameter(category: string): string[] {
-  const filter = resolveCategoryFilter(category);
-  if (!filter) throw invalidCategory(category);
-  return filter.kind === "category" ? [filter.code] : [`${filter.archive}.*`];
 }
 
 function dateRange(value: string): { from: number; to: number } {
@@ -144,18 +112,22 @@ const LIVE_ONLY_FIELDS: Record<string, string> = {
   lastUpdatedDate: "lastUpdatedDate: is not in the mirror's index",
 };
 
-/** Plans a search for the mirror, or says why arXiv's API must answer it. Invalid input throws. */
+/** Plans a search for the mirror from its words alone (a watch, a test, the bench). Invalid input throws. */
 export function planMirrorSearch(query: string | ParsedQuery, filters: SearchFilters, today = new Date()): PlanResult {
+  return mirrorPlan(typeof query === "string" ? parseSearch(query) : query, resolveFilters(filters, today));
+}
+
+/** Plans a parsed search and its resolved filters for the mirror, or says why arXiv's API must answer it. */
+export function mirrorPlan(parsed: ParsedQuery, filters: ResolvedFilters): PlanResult {
   try {
-    return planned(query, filters, today);
+    return planned(parsed.tree, filters);
   } catch (error) {
     if (error instanceof LiveOnly) return { live: error.message };
     throw error;
   }
 }
 
-function planned(query: string | ParsedQuery, filters: SearchFilters, today: Date): PlanResult {
-  const tree = typeof query === "string" ? parseQuery(query) : query.tree;
+function planned(tree: QueryNode, filters: ResolvedFilters): PlanResult {
   const plan: MirrorPlan = { match: null, categoryGroups: [], excludedCategories: [], submitted: null };
   const narrow = (range: { from: number; to: number }) => {
     plan.submitted =
@@ -163,10 +135,8 @@ function planned(query: string | ParsedQuery, filters: SearchFilters, today: Dat
         ? range
         : { from: Math.max(plan.submitted.from, range.from), to: Math.min(plan.submitted.to, range.to) };
   };
-  if (filters.category !== undefined) plan.categoryGroups.push(categoryParameter(filters.category));
-  const range = submittedRange(filters, today);
-  if (range !== undefined) narrow(dateRange(range));
-
+  if (filters.category !== undefined) plan.categoryGroups.push(filters.category.covers);
+  if (filters.submitted !== undefined) narrow(dateRange(filters.submitted));
   const positives: TextQuery[] = [];
   const negatives: TextQuery[] = [];
   for (const { node, negated } of conjuncts(tree)) {
@@ -184,7 +154,7 @@ function planned(query: string | ParsedQuery, filters: SearchFilters, today: Dat
         live: "a cat: or submittedDate: term is joined to words by OR; the mirror applies them only as filters",
       };
     if (fields.every((field) => field === "cat") && onlyOr(node)) {
-      const values = leaves(node).flatMap((leaf) => junctionValues(leaf.value));
+      const values = leaves(node).flatMap((leaf) => leaf.covers ?? []);
       if (negated) plan.excludedCategories.push(...values);
       else plan.categoryGroups.push(values);
       continue;

@@ -17,13 +17,16 @@ type Token =
   | { kind: "open" }
   | { kind: "close" }
   | { kind: "op"; op: Operator }
-  | { kind: "term"; text: string; field: string | null; value: string };
+  | { kind: "term"; text: string; field: string | null; value: string; covers?: string[] };
 
 export type Operator = "AND" | "OR" | "ANDNOT";
 
-/** A parsed query. Terms keep their field (null: no prefix) and value as written (phrases quoted). */
+/**
+ * A parsed query. Terms keep their field (null: no prefix) and value as written (phrases quoted);
+ * a cat: term also says which categories it covers (a code, or archive.* for all of an archive's).
+ */
 export type QueryNode =
-  | { kind: "term"; field: string | null; value: string }
+  | { kind: "term"; field: string | null; value: string; covers?: string[] }
   | { kind: "op"; op: Operator; left: QueryNode; right: QueryNode };
 
 function invalidQuery(message: string, recovery: string): PapersError {
@@ -92,7 +95,7 @@ function tokenize(query: string): Token[] {
           );
         }
         const checked = checkFieldValue(name, value);
-        tokens.push({ kind: "term", text: `${name}:${checked}`, field: name, value: checked });
+        tokens.push({ kind: "term", text: `${name}:${checked.value}`, field: name, ...checked });
       } else {
         tokens.push({ kind: "term", text: word, field: null, value: word });
         i = j;
@@ -102,14 +105,20 @@ function tokenize(query: string): Token[] {
   return tokens;
 }
 
-function checkFieldValue(field: string, value: string): string {
+/** A field's value as arXiv reads it, and for cat: the categories it covers. */
+function checkFieldValue(field: string, value: string): { value: string; covers?: string[] } {
   if (field === "cat") {
     // cs.AI, cs.* (wildcard), astro-ph* ; an archive without the wildcard means all of it.
     const wildcard = /^(.+?)\.?\*$/.exec(value);
     const filter = resolveCategoryFilter(wildcard ? wildcard[1]! : value);
     if (!filter) throw invalidCategory(value);
-    if (filter.kind === "category") return wildcard ? `${filter.code}*` : filter.code;
-    return wildcard || !filter.isAlsoCategory ? `${filter.archive}.*` : filter.archive;
+    if (filter.kind === "category")
+      return wildcard
+        ? { value: `${filter.code}*`, covers: [filter.code, `${filter.code}.*`] }
+        : { value: filter.code, covers: [filter.code] };
+    // The junction's archive rows (astro-ph.*) include a flat archive code's papers (migration 0004).
+    const covers = [`${filter.archive}.*`];
+    return { value: wildcard || !filter.isAlsoCategory ? `${filter.archive}.*` : filter.archive, covers };
   }
   if (field === "submittedDate" || field === "lastUpdatedDate") {
     if (!DATE_RANGE.test(value)) {
@@ -119,7 +128,7 @@ function checkFieldValue(field: string, value: string): string {
       );
     }
   }
-  return value;
+  return { value };
 }
 
 export function invalidCategory(value: string): PapersError {
@@ -249,7 +258,12 @@ function treeOf(tokens: Token[]): QueryNode {
       return inner;
     }
     if (token.kind !== "term") throw new Error(`unreachable: checkStructure let ${token.kind} start an operand`);
-    return { kind: "term", field: token.field, value: token.value };
+    return {
+      kind: "term",
+      field: token.field,
+      value: token.value,
+      ...(token.covers === undefined ? {} : { covers: token.covers }),
+    };
   };
   return expression();
 }
@@ -260,23 +274,46 @@ export interface SearchFilters {
   submittedTo?: string;
 }
 
-/** The search_query sent to arXiv: the user's query, AND-ed with the category and date filters. */
-export function buildSearchQuery(query: string | ParsedQuery, filters: SearchFilters, today = new Date()): string {
-  const normalized = typeof query === "string" ? normalizeQuery(query) : query.normalized;
-  const clauses: string[] = [];
-  if (filters.category !== undefined) clauses.push(categoryClause(filters.category));
-  const range = submittedRange(filters, today);
-  if (range !== undefined) clauses.push(`submittedDate:${range}`);
-  if (clauses.length === 0) return normalized;
-  return [`(${normalized})`, ...clauses].join(" AND ");
+/** The category and date filters, validated and resolved once: arXiv's spelling and what the mirror applies. */
+export interface ResolvedFilters {
+  /** clause: the search_query clause; covers: the categories it stands for (a code, or archive.*). */
+  category?: { clause: string; covers: string[] };
+  /** submittedDate's range value, "[YYYYMMDDHHMM TO YYYYMMDDHHMM]" (inclusive UTC days). */
+  submitted?: string;
 }
 
-function categoryClause(category: string): string {
+/** Resolves the filters (the category first, then the dates); a bad one throws its typed error. */
+export function resolveFilters(filters: SearchFilters, today = new Date()): ResolvedFilters {
+  const resolved: ResolvedFilters = {};
+  if (filters.category !== undefined) resolved.category = categoryOf(filters.category);
+  const range = submittedRange(filters, today);
+  if (range !== undefined) resolved.submitted = range;
+  return resolved;
+}
+
+/** The search_query sent to arXiv: the user's query, AND-ed with the category and date filters. */
+export function buildSearchQuery(query: string | ParsedQuery, filters: SearchFilters, today = new Date()): string {
+  return arxivSearchQuery(typeof query === "string" ? parseSearch(query) : query, resolveFilters(filters, today));
+}
+
+/** The search_query of a parsed query and its resolved filters. */
+export function arxivSearchQuery(parsed: ParsedQuery, filters: ResolvedFilters): string {
+  const clauses: string[] = [];
+  if (filters.category !== undefined) clauses.push(filters.category.clause);
+  if (filters.submitted !== undefined) clauses.push(`submittedDate:${filters.submitted}`);
+  if (clauses.length === 0) return parsed.normalized;
+  return [`(${parsed.normalized})`, ...clauses].join(" AND ");
+}
+
+function categoryOf(category: string): { clause: string; covers: string[] } {
   const filter = resolveCategoryFilter(category);
   if (!filter) throw invalidCategory(category);
-  if (filter.kind === "category") return `cat:${filter.code}`;
+  if (filter.kind === "category") return { clause: `cat:${filter.code}`, covers: [filter.code] };
   // An archive: its sub-categories, and the archive itself where it was once a category (astro-ph).
-  return filter.isAlsoCategory ? `(cat:${filter.archive} OR cat:${filter.archive}.*)` : `cat:${filter.archive}.*`;
+  const clause = filter.isAlsoCategory
+    ? `(cat:${filter.archive} OR cat:${filter.archive}.*)`
+    : `cat:${filter.archive}.*`;
+  return { clause, covers: [`${filter.archive}.*`] };
 }
 
 const ARXIV_DAYS = { minYear: 1991 }; // arXiv opened in August 1991
@@ -285,7 +322,7 @@ const ARXIV_DAYS = { minYear: 1991 }; // arXiv opened in August 1991
  * submitted_from / submitted_to as arXiv's submittedDate range value, "[YYYYMMDDHHMM TO
  * YYYYMMDDHHMM]" (inclusive UTC days); the mirror reads the same value. Undefined without either.
  */
-export function submittedRange({ submittedFrom, submittedTo }: SearchFilters, today = new Date()): string | undefined {
+function submittedRange({ submittedFrom, submittedTo }: SearchFilters, today = new Date()): string | undefined {
   if (submittedFrom === undefined && submittedTo === undefined) return undefined;
   const from = submittedFrom === undefined ? "19910801" : parseDay(submittedFrom, "submitted_from", ARXIV_DAYS);
   const to =

@@ -1,33 +1,16 @@
-// One page of an arXiv search as a client pages through it: arXiv's rules for paging live here,
-// not in the tool. arXiv serves only the first 10,000 results of a query, and at most 50 a page;
-// `next_start` is offered while there is more within that window; an empty page says why.
+// One page of an arXiv search, as a client pages through it. The path is one way: the arguments
+// become a plan (search-plan.ts: validated and resolved once, arXiv's paging rules applied), the
+// plan runs (search.ts: the mirror or arXiv's API), and the page and its token budget are built
+// from the result alone (here). docs/architecture.md, "How a search runs", follows it step by step.
 import { withCitationCounts } from "../openalex/counts";
 import { arxivDoi } from "../openalex/target";
-import { PapersError } from "../../errors";
-import type { SortBy } from "./api";
 import { estimateTokens } from "../text/tokens";
 import { AUTHORS_SHOWN, cutText, renderPaper, type SearchPaper, searchRecord, shortenAuthors } from "./paper";
-import { searchPapers, type SearchOutcome } from "./search";
+import { runSearch, type SearchOutcome } from "./search";
+import { PAGE_CAP, planSearch, RESULT_WINDOW, type SearchRequest } from "./search-plan";
 import type { AppContext } from "../../context";
 
-/** arXiv serves only the first 10,000 results of a query. */
-export const RESULT_WINDOW = 10_000;
-/** At most this many papers a page. */
-export const PAGE_CAP = 50;
-
-export interface SearchPageRequest {
-  query: string;
-  category?: string | undefined;
-  submittedFrom?: string | undefined;
-  submittedTo?: string | undefined;
-  sortBy: SortBy;
-  sortOrder: "ascending" | "descending";
-  start: number;
-  /** What the client asked for; capped to PAGE_CAP and the window, with a notice. */
-  maxResults: number;
-  /** brief: shorter records; left out, a page is full unless it would pass its token budget (pageBudget). */
-  detail?: "full" | "brief" | undefined;
-}
+export { PAGE_CAP };
 
 export interface SearchPage {
   query: string;
@@ -45,40 +28,16 @@ export interface SearchPage {
 
 export async function searchPage(
   ctx: AppContext,
-  request: SearchPageRequest,
+  request: SearchRequest,
 ): Promise<SearchPage & SearchOutcome["source"]> {
-  const { start } = request;
-  if (start >= RESULT_WINDOW) {
-    throw new PapersError(
-      "start_beyond_result_limit",
-      `arXiv serves only the first ${RESULT_WINDOW.toLocaleString("en-US")} results of a query; start was ${start}.`,
-      {
-        recovery:
-          "Narrow the query with submitted_from / submitted_to windows (or a category) and page within each window.",
-      },
-    );
-  }
-  const notices: string[] = [];
-  let maxResults = request.maxResults;
-  if (maxResults > PAGE_CAP) {
-    notices.push(`max_results ${maxResults} was capped to ${PAGE_CAP}; page with start.`);
-    maxResults = PAGE_CAP;
-  }
-  if (start + maxResults > RESULT_WINDOW) {
-    maxResults = RESULT_WINDOW - start;
-    notices.push(`Capped to ${maxResults} results: arXiv serves only the first ${RESULT_WINDOW} of a query.`);
-  }
-  const outcome = await searchPapers(ctx, {
-    query: request.query,
-    ...(request.category === undefined ? {} : { category: request.category }),
-    ...(request.submittedFrom === undefined ? {} : { submittedFrom: request.submittedFrom }),
-    ...(request.submittedTo === undefined ? {} : { submittedTo: request.submittedTo }),
-    start,
-    maxResults,
-    sortBy: request.sortBy,
-    sortOrder: request.sortOrder,
-  });
-  notices.push(...outcome.notices);
+  const plan = planSearch(request, ctx.config);
+  return pageOf(ctx, await runSearch(ctx, plan));
+}
+
+/** The page of a search's result: its records with cached citation counts, within the page's token budget. */
+async function pageOf(ctx: AppContext, outcome: SearchOutcome): Promise<SearchPage & SearchOutcome["source"]> {
+  const { start } = outcome;
+  const notices = [...outcome.notices];
   // Counts from the cache only: a page never sends a request per result.
   const records = await withCitationCounts(
     ctx,
@@ -86,7 +45,7 @@ export async function searchPage(
     (paper) => [arxivDoi(paper.base_id), paper.doi],
     { live: 0 },
   );
-  const fitted = fitPage(records, request.detail);
+  const fitted = fitPage(records, outcome.detail);
   const papers = fitted.papers;
   const detail = fitted.detail;
   if (fitted.notice) notices.push(fitted.notice);

@@ -1,35 +1,33 @@
-// arxiv_search_papers behind the tool: answer from the mirror when it can answer the way arXiv
-// would, else from arXiv's API (with the reason in the answer). When arXiv's API fails on a
+// Executes a search plan (search-plan.ts): the mirror answers when the plan runs there and the
+// mirror is whole, else arXiv's API (with the reason in the answer). When arXiv's API fails on a
 // search the mirror could have answered (only more approximately), the mirror answers and says so.
 import { emptyMeter, meterFields, meteredReader } from "../../store/d1-meter";
 import { PapersError } from "../../errors";
 import { mirrorLikelyReady, mirrorState, type MirrorState } from "../../store/arxiv-mirror-state";
-import type { MirrorOrdering } from "../../store/arxiv-mirror-search";
-import { searchShards } from "../../store/arxiv-sharded-search";
+import { type MirrorOrdering, searchMirror } from "../../store/arxiv-mirror-search";
 import { arxivReaders, readThrough } from "../../store/arxiv-shards";
-import { searchArxiv, type ServedFrom, type SortBy } from "./api";
+import { searchArxiv, type ServedFrom } from "./api";
 import { rowToPaper } from "./mirror";
-import { planMirrorSearch, type MirrorPlan } from "./mirror-query";
+import type { MirrorPlan } from "./mirror-query";
 import type { ArxivPaper } from "./paper";
-import { buildSearchQuery, parseSearch, type SearchFilters } from "./query";
+import type { SearchPlan } from "./search-plan";
 import type { AppContext } from "../../context";
 
-export interface SearchInput extends SearchFilters {
-  query: string;
-  sortBy: SortBy;
-  sortOrder: "ascending" | "descending";
-  start: number;
-  maxResults: number;
-}
-
+/** A plan's result: what the page is built from. */
 export interface SearchOutcome {
   query: string;
   total: number;
   totalIsLowerBound: boolean;
   papers: ArxivPaper[];
   source: ServedFrom | { served_from: "mirror" };
+  /** The plan's notices, then the execution's. */
   notices: string[];
+  start: number;
+  detail?: "full" | "brief" | undefined;
 }
+
+/** What runs the mirror's search and what arXiv's API gets; the answer's own fields. */
+type Answered = Omit<SearchOutcome, "start" | "detail">;
 
 const ORDERING_NOTE: Record<MirrorOrdering, string | null> = {
   relevance: "Ranked by the mirror's BM25 (arXiv's own relevance order differs).",
@@ -40,91 +38,95 @@ const ORDERING_NOTE: Record<MirrorOrdering, string | null> = {
 
 const DAY_MS = 86_400_000;
 
-export async function searchPapers(ctx: AppContext, input: SearchInput, today = new Date()): Promise<SearchOutcome> {
-  // Parsed once (bad input fails the same way on every route); both the mirror's planner and arXiv's query use it.
-  const parsed = parseSearch(input.query);
-  const searchQuery = buildSearchQuery(parsed, input, today);
-  const config = ctx.config;
-  let liveReason: string;
-  let fallbackPlan: MirrorPlan | undefined;
-  if (!config.ARXIV_MIRROR_ENABLED) {
-    liveReason = "";
-  } else {
+export async function runSearch(ctx: AppContext, plan: SearchPlan, today = new Date()): Promise<SearchOutcome> {
+  const answered = await answer(ctx, plan, today);
+  return {
+    ...answered,
+    notices: [...plan.notices, ...answered.notices],
+    start: plan.start,
+    ...(plan.detail === undefined ? {} : { detail: plan.detail }),
+  };
+}
+
+async function answer(ctx: AppContext, plan: SearchPlan, today: Date): Promise<Answered> {
+  const { route } = plan;
+  let liveReason = route.runs === "live" ? route.why : "";
+  let fallback: MirrorPlan | undefined;
+  if (ctx.config.ARXIV_MIRROR_ENABLED) {
     // The mirror's state and its search start together (unless this isolate last saw the mirror
     // not whole): when the mirror answers, nearly always, reading the state costs no round trip
     // of its own. A search that turns out not to be wanted (a mirror not ready) is dropped.
     const statePromise = mirrorState(ctx.env.DB);
-    const planned = planMirrorSearch(parsed, input, today);
-    const recentLive = recentWindowReason(config.ARXIV_MIRROR_RECENT_DAYS_LIVE, input, today);
     const speculative =
-      "live" in planned || recentLive || !mirrorLikelyReady(ctx.env.DB)
-        ? undefined
-        : mirrorAnswer(ctx, planned.plan, input, searchQuery, []).catch((error: unknown) => mirrorFailed(ctx, error));
+      route.runs === "mirror" && mirrorLikelyReady(ctx.env.DB) ? mirrorOrLive(ctx, route.mirror, plan) : undefined;
     speculative?.catch(() => {});
     const state = await statePromise;
+    const mirrorPlan = route.runs === "mirror" ? route.mirror : route.fallback;
     if (!state.ready && !state.partial) liveReason = `the mirror is not ready (${state.reason})`;
-    else if ("live" in planned) liveReason = planned.live;
+    else if (route.runs === "live" && route.fallback === undefined) liveReason = route.why;
     else if (!state.ready) {
       // A partial mirror is never served as a whole one: arXiv answers, the mirror only if arXiv cannot.
       liveReason = `the mirror is not ready (${state.reason})`;
-      fallbackPlan = planned.plan;
-    } else if (recentLive) {
-      liveReason = recentLive;
-      fallbackPlan = planned.plan;
-    } else {
-      const answer = await (speculative ??
-        mirrorAnswer(ctx, planned.plan, input, searchQuery, []).catch((error: unknown) => mirrorFailed(ctx, error)));
-      if ("live" in answer) {
-        liveReason = answer.live;
-        if (answer.mirrorCouldApproximate) fallbackPlan = planned.plan;
-      } else return { ...answer, notices: [...ageNotices(state, today), ...answer.notices] };
+      fallback = mirrorPlan;
+    } else if (route.runs === "live") fallback = route.fallback;
+    else {
+      const answer = await (speculative ?? mirrorOrLive(ctx, route.mirror, plan));
+      if (!("live" in answer)) return { ...answer, notices: [...ageNotices(state, today), ...answer.notices] };
+      liveReason = answer.live;
+      if (answer.mirrorCouldApproximate) fallback = route.mirror;
     }
   }
   const notices = liveReason ? [`Answered by arXiv's API: ${liveReason}.`] : [];
   try {
     const { feed, source } = await searchArxiv(ctx, {
-      searchQuery,
-      start: input.start,
-      maxResults: input.maxResults,
-      sortBy: input.sortBy,
-      sortOrder: input.sortOrder,
+      searchQuery: plan.arxivQuery,
+      start: plan.start,
+      maxResults: plan.limit,
+      sortBy: plan.sortBy,
+      sortOrder: plan.sortOrder,
     });
-    return { query: searchQuery, total: feed.total, totalIsLowerBound: false, papers: feed.papers, source, notices };
+    return {
+      query: plan.arxivQuery,
+      total: feed.total,
+      totalIsLowerBound: false,
+      papers: feed.papers,
+      source,
+      notices,
+    };
   } catch (error) {
-    if (!(error instanceof PapersError) || !error.retryable || fallbackPlan === undefined) throw error;
-    const fallback = await mirrorAnswer(
-      ctx,
-      fallbackPlan,
-      input,
-      searchQuery,
-      [
-        `arXiv's API failed (${error.reason}); answered from the mirror instead, which may miss some papers: ${liveReason}.`,
-      ],
-      true,
-    );
-    if ("live" in fallback) throw error;
-    return fallback;
+    if (!(error instanceof PapersError) || !error.retryable || fallback === undefined) throw error;
+    const note = `arXiv's API failed (${error.reason}); answered from the mirror instead, which may miss some papers: ${liveReason}.`;
+    const answer = await mirrorAnswer(ctx, fallback, plan, [note], true);
+    if ("live" in answer) throw error;
+    return answer;
   }
+}
+
+function mirrorOrLive(
+  ctx: AppContext,
+  mirror: MirrorPlan,
+  plan: SearchPlan,
+): Promise<Answered | { live: string; mirrorCouldApproximate: boolean }> {
+  return mirrorAnswer(ctx, mirror, plan, []).catch((error: unknown) => mirrorFailed(ctx, error));
 }
 
 async function mirrorAnswer(
   ctx: AppContext,
-  plan: MirrorPlan,
-  input: SearchInput,
-  searchQuery: string,
+  mirror: MirrorPlan,
+  plan: SearchPlan,
   notices: string[],
   ignoreDateOutliers = false,
-): Promise<SearchOutcome | { live: string; mirrorCouldApproximate: boolean }> {
+): Promise<Answered | { live: string; mirrorCouldApproximate: boolean }> {
   // Read through a D1 session: a deployed mirror with read replication answers from the nearest replica.
   // What the search cost the database is logged (docs/operations.md): rows read, SQL time, region.
   const meter = emptyMeter();
   const started = performance.now();
   const shards = readThrough(arxivReaders(ctx), (session) => meteredReader(session, meter));
-  const result = await searchShards(shards, plan, {
-    sortBy: input.sortBy,
-    sortOrder: input.sortOrder,
-    start: input.start,
-    limit: input.maxResults,
+  const result = await searchMirror(shards, mirror, {
+    sortBy: plan.sortBy,
+    sortOrder: plan.sortOrder,
+    start: plan.start,
+    limit: plan.limit,
     ignoreDateOutliers,
   });
   ctx.log({
@@ -136,7 +138,7 @@ async function mirrorAnswer(
   if (result.kind === "live") return { live: result.reason, mirrorCouldApproximate: result.mirrorCouldApproximate };
   const note = ORDERING_NOTE[result.ordering];
   return {
-    query: searchQuery,
+    query: plan.arxivQuery,
     total: result.total,
     totalIsLowerBound: result.totalIsLowerBound,
     papers: result.rows.map(rowToPaper),
@@ -176,12 +178,4 @@ function ageNotices(state: MirrorState, today: Date): string[] {
     `The mirror was last refreshed ${age}${state.latestRunFailed ? "; its latest harvest run failed" : ""}: ` +
       `papers announced since then are missing from this answer.`,
   ];
-}
-
-/** Newest first over a window that reaches into the last N days: the mirror may not hold those papers yet. */
-function recentWindowReason(days: number, input: SearchInput, today: Date): string | null {
-  if (days === 0 || input.sortBy !== "submitted" || input.sortOrder !== "descending") return null;
-  const windowEnd = input.submittedTo === undefined ? today.getTime() : Date.parse(`${input.submittedTo}T23:59:59Z`);
-  if (windowEnd < today.getTime() - days * DAY_MS) return null;
-  return `newest-first searches reaching into the last ${days} days go to arXiv (the mirror trails it by up to a day)`;
 }

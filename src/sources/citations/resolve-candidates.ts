@@ -20,7 +20,8 @@ import {
 import { findPapers } from "../arxiv/lookup";
 import { rowToPaper } from "../arxiv/mirror";
 import type { ArxivPaper, ServedPaper } from "../arxiv/paper";
-import { searchPapers } from "../arxiv/search";
+import { runSearch } from "../arxiv/search";
+import { planSearch } from "../arxiv/search-plan";
 import type { NberPaper, NberPaperInfo } from "../nber/paper";
 import { paperUrl } from "../nber/paper";
 import type { identifiersIn } from "./identifiers";
@@ -200,13 +201,11 @@ export async function rankArxiv(
       : "";
   if (query.split(" ").length < 2) return;
   try {
-    const outcome = await searchPapers(ctx, {
-      query,
-      sortBy: "relevance",
-      sortOrder: "descending",
-      start: 0,
-      maxResults: RANKER_CANDIDATES,
-    });
+    const plan = planSearch(
+      { query, sortBy: "relevance", sortOrder: "descending", start: 0, maxResults: RANKER_CANDIDATES },
+      ctx.config,
+    );
+    const outcome = await runSearch(ctx, plan);
     const from = "served_from" in outcome.source ? outcome.source.served_from : "live";
     for (const paper of outcome.papers) found.push(fromArxivPaper(paper, `arXiv search (${from})`));
     tried.push(`arXiv search of the reference's words (${from}): ${outcome.papers.length} candidates`);
