@@ -20,6 +20,7 @@ import { compareListed } from "./arxiv-listed-order";
 import {
   capsOf,
   type Counted,
+  DEFAULT_CAPS,
   countListed,
   countsThroughFilter,
   listedDecision,
@@ -222,9 +223,10 @@ async function listed(
  * first batch (a query of single words sums what the rankings read), while a phrase of
  * several words or a prefix is counted only when a ranking needs it.
  */
-export function statisticsToRead(match: TextQuery): { unique: Phrase[]; readApart: boolean } {
-  const unique = [...new Map(phrasesOf(match).map((p) => [phraseKey(p), p])).values()];
-  return { unique, readApart: unique.some((p) => !isSingleToken(p)) };
+export function statisticsToRead(match: TextQuery): { phrases: Phrase[]; unique: Phrase[]; readApart: boolean } {
+  const phrases = phrasesOf(match);
+  const unique = [...new Map(phrases.map((p) => [phraseKey(p), p])).values()];
+  return { phrases, unique, readApart: unique.some((p) => !isSingleToken(p)) };
 }
 
 async function ranked(
@@ -238,9 +240,13 @@ async function ranked(
   const sent = Math.max(pageEnd * SHARD_PAGE_MARGIN.factor, pageEnd + SHARD_PAGE_MARGIN.atLeast);
   // One database ranks the page itself: its own order is the order, and it needs no margin.
   const asked = one ? options : { ...options, start: 0, limit: sent };
-  const { unique, readApart } = statisticsToRead(match);
+  // Whether the counts walk through a filter: asked here, before the ranking, so that the merge
+  // below needs nothing more from the statements (docs/architecture.md: "How a search runs").
+  const filtered = countsThroughFilter(plan);
+  const answering = Promise.all(databases.map((database) => rankedAnswer(database.db, plan, match, asked)));
+  const { phrases, unique, readApart } = statisticsToRead(match);
   const [answers, apart] = await Promise.all([
-    Promise.all(databases.map((database) => rankedAnswer(database.db, plan, match, asked))),
+    answering,
     readApart && !one ? Promise.all(databases.map((database) => shardStatistics(database.db, unique))) : null,
   ]);
   const live = answers.find((answer) => answer.kind === "live");
@@ -260,8 +266,7 @@ async function ranked(
           : shardStatistics(databases[i]!.db, unique),
       ),
     ));
-  const caps = capsOf(options);
-  const filtered = countsThroughFilter(plan);
+  const caps = options.caps ?? DEFAULT_CAPS;
   const counted = await combineCounts(
     databases,
     rankedAnswers.map((answer) => answer.counted),
@@ -270,7 +275,7 @@ async function ranked(
     caps.scan,
   );
   const { stats, df } = sumStatistics(unique, statistics);
-  const rows = mergedOrder(rankedAnswers, textScorer(match, phrasesOf(match), stats, df), options.sortOrder);
+  const rows = mergedOrder(rankedAnswers, textScorer(match, phrases, stats, df), options.sortOrder);
   const ordered: MirrorRow[] = options.reference ? rows : knownItemFirst(match, rows);
   const methods = new Set(rankedAnswers.map((answer) => answer.method));
   return {

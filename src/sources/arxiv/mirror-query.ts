@@ -1,14 +1,7 @@
 // arXiv query AST -> what the mirror runs: one FTS5 MATCH expression plus SQL filters
 // (categories through the junction table, submitted-date windows as ranges). Anything the
 // mirror cannot apply the way arXiv would comes back as { live: reason } instead.
-import {
-  type ParsedQuery,
-  parseSearch,
-  type QueryNode,
-  type ResolvedFilters,
-  resolveFilters,
-  type SearchFilters,
-} from "./query";
+import { type QueryNode, type ResolvedSearch, resolveSearch, type SearchFilters } from "./query";
 import type { MirrorSearchPlan } from "../../store/arxiv-mirror-search";
 import { phrase, type ColumnIndex, type TextQuery } from "../../search/expression";
 import { STOPWORDS } from "../../search/stopwords";
@@ -113,21 +106,21 @@ const LIVE_ONLY_FIELDS: Record<string, string> = {
 };
 
 /** Plans a search for the mirror from its words alone (a watch, a test, the bench). Invalid input throws. */
-export function planMirrorSearch(query: string | ParsedQuery, filters: SearchFilters, today = new Date()): PlanResult {
-  return mirrorPlan(typeof query === "string" ? parseSearch(query) : query, resolveFilters(filters, today));
+export function planMirrorSearch(query: string, filters: SearchFilters, today = new Date()): PlanResult {
+  return mirrorPlan(resolveSearch(query, filters, today));
 }
 
-/** Plans a parsed search and its resolved filters for the mirror, or says why arXiv's API must answer it. */
-export function mirrorPlan(parsed: ParsedQuery, filters: ResolvedFilters): PlanResult {
+/** Plans a resolved search for the mirror, or says why arXiv's API must answer it. */
+export function mirrorPlan(search: ResolvedSearch): PlanResult {
   try {
-    return planned(parsed.tree, filters);
+    return planned(search.parsed.tree, search.filters);
   } catch (error) {
     if (error instanceof LiveOnly) return { live: error.message };
     throw error;
   }
 }
 
-function planned(tree: QueryNode, filters: ResolvedFilters): PlanResult {
+function planned(tree: QueryNode, filters: ResolvedSearch["filters"]): PlanResult {
   const plan: MirrorPlan = { match: null, categoryGroups: [], excludedCategories: [], submitted: null };
   const narrow = (range: { from: number; to: number }) => {
     plan.submitted =

@@ -282,8 +282,23 @@ export interface ResolvedFilters {
   submitted?: string;
 }
 
+/** A search's query and filters, validated and resolved once: what arXiv's API and the mirror's planner read. */
+export interface ResolvedSearch {
+  parsed: ParsedQuery;
+  filters: ResolvedFilters;
+  /** The search_query sent to arXiv. */
+  arxivQuery: string;
+}
+
+/** Parses the query, then resolves the category and the dates; the first bad one throws its typed error. */
+export function resolveSearch(query: string, filters: SearchFilters, today = new Date()): ResolvedSearch {
+  const parsed = parseSearch(query);
+  const resolved = resolveFilters(filters, today);
+  return { parsed, filters: resolved, arxivQuery: arxivSearchQuery(parsed, resolved) };
+}
+
 /** Resolves the filters (the category first, then the dates); a bad one throws its typed error. */
-export function resolveFilters(filters: SearchFilters, today = new Date()): ResolvedFilters {
+function resolveFilters(filters: SearchFilters, today = new Date()): ResolvedFilters {
   const resolved: ResolvedFilters = {};
   if (filters.category !== undefined) resolved.category = categoryOf(filters.category);
   const range = submittedRange(filters, today);
@@ -292,12 +307,12 @@ export function resolveFilters(filters: SearchFilters, today = new Date()): Reso
 }
 
 /** The search_query sent to arXiv: the user's query, AND-ed with the category and date filters. */
-export function buildSearchQuery(query: string | ParsedQuery, filters: SearchFilters, today = new Date()): string {
-  return arxivSearchQuery(typeof query === "string" ? parseSearch(query) : query, resolveFilters(filters, today));
+export function buildSearchQuery(query: string, filters: SearchFilters, today = new Date()): string {
+  return resolveSearch(query, filters, today).arxivQuery;
 }
 
 /** The search_query of a parsed query and its resolved filters. */
-export function arxivSearchQuery(parsed: ParsedQuery, filters: ResolvedFilters): string {
+function arxivSearchQuery(parsed: ParsedQuery, filters: ResolvedFilters): string {
   const clauses: string[] = [];
   if (filters.category !== undefined) clauses.push(filters.category.clause);
   if (filters.submitted !== undefined) clauses.push(`submittedDate:${filters.submitted}`);

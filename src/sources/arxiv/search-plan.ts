@@ -5,7 +5,7 @@
 import { PapersError } from "../../errors";
 import type { SortBy } from "./api";
 import { type MirrorPlan, mirrorPlan } from "./mirror-query";
-import { arxivSearchQuery, parseSearch, resolveFilters, type SearchFilters } from "./query";
+import { resolveSearch, type SearchFilters } from "./query";
 
 /** arXiv serves only the first 10,000 results of a query. */
 export const RESULT_WINDOW = 10_000;
@@ -55,10 +55,9 @@ const DAY_MS = 86_400_000;
 /** The plan of a search, or its typed error (start_beyond_result_limit, invalid_query, invalid_category, invalid_date). */
 export function planSearch(request: SearchRequest, settings: SearchSettings, today = new Date()): SearchPlan {
   const { start, limit, notices } = pageWindow(request);
-  const parsed = parseSearch(request.query);
-  const filters = resolveFilters(request, today);
+  const search = resolveSearch(request.query, request, today);
   return {
-    arxivQuery: arxivSearchQuery(parsed, filters),
+    arxivQuery: search.arxivQuery,
     sortBy: request.sortBy,
     sortOrder: request.sortOrder,
     start,
@@ -66,7 +65,7 @@ export function planSearch(request: SearchRequest, settings: SearchSettings, tod
     ...(request.detail === undefined ? {} : { detail: request.detail }),
     notices,
     route: settings.ARXIV_MIRROR_ENABLED
-      ? routeOf(mirrorPlan(parsed, filters), recentWindowReason(settings.ARXIV_MIRROR_RECENT_DAYS_LIVE, request, today))
+      ? routeOf(mirrorPlan(search), recentWindowReason(settings.ARXIV_MIRROR_RECENT_DAYS_LIVE, request, today))
       : { runs: "live", why: "" },
   };
 }
