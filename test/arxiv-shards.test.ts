@@ -16,7 +16,7 @@ import { rankSlice } from "../src/store/ranking/tables";
 import { type MirrorShard, mirrorShards, shardOf, oneDatabase } from "../src/store/arxiv-shards";
 import { driveHarvest, sampleRecords, seedMirror } from "./mirror/driver";
 import { verifyMirror } from "../src/store/arxiv-mirror-verify";
-import { readStoreHealth } from "../src/store/status";
+import { readStoreHealth } from "../src/mcp/status-report";
 import type { MirrorRecord } from "../src/store/arxiv-row";
 import { callToolWith } from "./helpers";
 import { startArxivHarvest } from "../src/harvest/arxiv/run";

@@ -10,7 +10,7 @@ import { nberHarvester } from "../harvest/nber";
 import { bearerToken, tokenMatches, unauthorized } from "../http/auth";
 import { requestFullRebuildStatement } from "../store/ranking/refresh";
 import { arxivShards } from "../store/arxiv-shards";
-import { readStoreHealth } from "../store/status";
+import { readStoreHealth } from "../mcp/status-report";
 import { appContextOf, mirrorShardsOf, type RouteContext } from "./identity";
 
 export const adminRoutes = new Hono<{ Bindings: Env }>();

@@ -8,7 +8,7 @@ import { finishPageSignIn, startPageSignIn } from "./page-signin";
 import { TOOLS } from "../mcp/registry";
 import { crossrefStatus } from "../sources/crossref/client";
 import { openAlexAllowance } from "../sources/openalex/client";
-import { readStoreHealth } from "../store/status";
+import { readStoreHealth } from "../mcp/status-report";
 import { appContextOf, mirrorShardsOf } from "./identity";
 import { SERVER_NAME, SERVER_VERSION } from "../version";
 

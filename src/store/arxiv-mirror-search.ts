@@ -244,20 +244,42 @@ async function ranked(
   // below needs nothing more from the statements (docs/architecture.md: "How a search runs").
   const filtered = countsThroughFilter(plan);
   const answering = Promise.all(databases.map((database) => rankedAnswer(database.db, plan, match, asked)));
-  const { phrases, unique, readApart } = statisticsToRead(match);
+  // Several databases: their statistics are summed (a phrase of several words or a prefix is read beside the rankings).
+  const toRead = one ? null : statisticsToRead(match);
   const [answers, apart] = await Promise.all([
     answering,
-    readApart && !one ? Promise.all(databases.map((database) => shardStatistics(database.db, unique))) : null,
+    toRead?.readApart ? Promise.all(databases.map((database) => shardStatistics(database.db, toRead.unique))) : null,
   ]);
   const live = answers.find((answer) => answer.kind === "live");
   if (live) return live;
   const rankedAnswers = answers as Answer[];
   for (const [i, answer] of rankedAnswers.entries()) keepHeldWorks(answer.rows, databases[i]!.binding);
-  if (one) return rankedAnswers[0]!;
+  if (toRead === null) return rankedAnswers[0]!;
+  return mergeRanked(databases, plan, match, options, { answers: rankedAnswers, apart, toRead, filtered });
+}
+
+/** The databases' ranked rows as one database would rank them: rescored with their summed statistics, the page cut from that order. */
+async function mergeRanked(
+  databases: readonly MirrorShard<D1Reader>[],
+  plan: MirrorSearchPlan,
+  match: TextQuery,
+  options: MirrorSearchOptions,
+  {
+    answers,
+    apart,
+    toRead: { phrases, unique },
+    filtered,
+  }: {
+    answers: Answer[];
+    apart: { stats: CorpusStats; df: number[] }[] | null;
+    toRead: ReturnType<typeof statisticsToRead>;
+    filtered: boolean;
+  },
+): Promise<MirrorSearchResult> {
   const statistics =
     apart ??
     (await Promise.all(
-      rankedAnswers.map((answer, i) =>
+      answers.map((answer, i) =>
         answer.statistics
           ? {
               stats: answer.statistics.stats,
@@ -269,22 +291,22 @@ async function ranked(
   const caps = options.caps ?? DEFAULT_CAPS;
   const counted = await combineCounts(
     databases,
-    rankedAnswers.map((answer) => answer.counted),
+    answers.map((answer) => answer.counted),
     filtered,
     (database, left) => countListed(database.db, plan, options, left),
     caps.scan,
   );
   const { stats, df } = sumStatistics(unique, statistics);
-  const rows = mergedOrder(rankedAnswers, textScorer(match, phrases, stats, df), options.sortOrder);
+  const rows = mergedOrder(answers, textScorer(match, phrases, stats, df), options.sortOrder);
   const ordered: MirrorRow[] = options.reference ? rows : knownItemFirst(match, rows);
-  const methods = new Set(rankedAnswers.map((answer) => answer.method));
+  const methods = new Set(answers.map((answer) => answer.method));
   return {
     kind: "answer",
     total: Math.min(counted.matched, caps.count),
     totalIsLowerBound: reachesCap(filtered, caps, counted),
-    rows: ordered.slice(options.start, pageEnd),
+    rows: ordered.slice(options.start, options.start + options.limit),
     ordering: "relevance",
-    method: methods.size === 1 ? rankedAnswers[0]!.method : "candidates",
+    method: methods.size === 1 ? answers[0]!.method : "candidates",
     counted,
   };
 }

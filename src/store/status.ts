@@ -1,159 +1,40 @@
-// Health and mirror status, read from D1. Never throws: an unreachable D1 is reported, not raised.
-import type { MirrorShard } from "./arxiv-shards";
+// The rows a status report is made of, read from D1 (the report itself, what it shows and how,
+// is src/mcp/status-report.ts, beside what serves it). Reads only; every read is one batch.
 import { drizzle } from "drizzle-orm/d1";
+import type { MirrorShard } from "./arxiv-shards";
 import { harvestState } from "./schema";
 
-export interface MirrorStatus {
-  source: string;
-  status: string;
-  records: number;
-  pages: number;
-  last_datestamp: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-  updated_at: string | null;
-  last_error: string | null;
-  /** The current or last run: cold or refresh, records written and deleted, speed. */
-  run: {
-    mode: string | null;
-    records: number;
-    deleted: number;
-    complete_list_size: number | null;
-    from_datestamp: string | null;
-    records_per_second: number | null;
-    last_page_ms: number | null;
-    /** Failed attempts retried, resumptions after a lost message or a failure, windows listed again. */
-    retries: number;
-    resumes: number;
-    window_restarts: number;
-    /** The step still to come (list, skipped, verify, rank, rank:stage, rank:merge, rank:clear, rank:full); null when the run and its ranking tables are done. */
-    pending_step: string | null;
-    /** What the run cost the database (D1's own metadata): SQL time, the rank rebuild's share, rows, the longest statement. */
-    database: {
-      sql_ms: number;
-      rank_rebuild_sql_ms: number;
-      rows_read: number;
-      rows_written: number;
-      slowest_statement_ms: number;
-    };
-  };
-  /** The last verify (integrity, FTS integrity, counts), when one ran. */
-  verified: unknown;
-  /** When the mirror first held everything in its scope; null: not yet (a partial mirror is not served as whole). */
-  complete: { at: string; scope: string | null } | null;
-  /** The next refresh lists from this day (the start of the last completed run). */
-  watermark: string | null;
-  last_success_at: string | null;
-  /** arXiv only: the run's datestamp windows and the records kept aside as unreadable. */
-  windows?: {
-    done: number;
-    current: { idx: number; from: string | null; until: string | null; pages: number; restarts: number } | null;
-  };
-  unreadable_records?: { open: number; recovered: number; deleted: number; without_id: number };
-  /**
-   * arXiv only: the ranking tables (docs/mirror.md "Keeping them up to date"): their last full
-   * build, the changed papers merged since (a full rebuild comes past 5% of the mirror), the last
-   * merge, whether the next run rebuilds whole on request, and changed papers waiting for it.
-   */
-  ranking?: {
-    full_build_at: string | null;
-    changed_since_full_build: number;
-    merged_at: string | null;
-    full_rebuild_requested: boolean;
-    changes_waiting: number;
-  };
+export type HarvestStateRow = typeof harvestState.$inferSelect;
+
+/** A database's ranking build row and its change log's length (counted up to a bound). */
+export interface RankingRows {
+  build: { built_at: string; changed_since: number; refreshed_at: string | null; full_requested: number } | undefined;
+  waiting: number;
 }
 
-/** A D1 database's size against D1's limit (10 GB a database, which Cloudflare does not raise). */
-export interface DatabaseSize {
-  binding: string;
-  arxiv_papers?: number;
-  first_key?: number;
-  /** A shard's own ranking tables (DB's are the arXiv mirror's `ranking`). */
-  ranking?: MirrorStatus["ranking"];
-  size_bytes: number | null;
-  limit_bytes: number;
-  used_percent: number | null;
+/** The arXiv harvest's run detail: its datestamp windows, the records kept aside, the ranking tables. */
+export interface ArxivHarvestRows {
+  windowsDone: number;
+  currentWindow:
+    | { idx: number; from_date: string | null; until_date: string | null; pages: number; restarts: number }
+    | undefined;
+  skipped: Map<string, number>;
+  ranking: RankingRows;
 }
 
-export const D1_LIMIT_BYTES = 10_000_000_000;
-
-export type StoreHealth =
-  | { reachable: true; latency_ms: number; databases: DatabaseSize[]; mirrors: MirrorStatus[] }
-  | { reachable: false; error: string; mirrors: [] };
-
-/** The sources a mirror exists for; a source with no harvest yet shows as idle with 0 records. */
-const MIRRORED_SOURCES = ["arxiv", "nber"] as const;
-
-/** The store's health; `shards`: the arXiv mirror's databases after DB, whose sizes are shown too. */
-export async function readStoreHealth(db: D1Database, shards: readonly MirrorShard[] = []): Promise<StoreHealth> {
-  const started = Date.now();
-  try {
-    const rows = await drizzle(db).select().from(harvestState).all();
-    const bySource = new Map(rows.map((row) => [row.source, row]));
-    const mirrors = MIRRORED_SOURCES.map((source): MirrorStatus => {
-      const row = bySource.get(source);
-      return {
-        source,
-        status: row?.status ?? "idle",
-        // A sharded arXiv mirror: DB's own papers and the other shards' (migration 0014).
-        records: (row?.records ?? 0) + (row?.shardRecords ?? 0),
-        pages: row?.pages ?? 0,
-        last_datestamp: row?.lastDatestamp ?? null,
-        started_at: row?.startedAt ?? null,
-        finished_at: row?.finishedAt ?? null,
-        updated_at: row?.updatedAt ?? null,
-        last_error: row?.lastError ?? null,
-        run: {
-          mode: row?.mode ?? null,
-          records: row?.runRecords ?? 0,
-          deleted: row?.runDeleted ?? 0,
-          complete_list_size: row?.completeListSize ?? null,
-          from_datestamp: row?.fromDatestamp ?? null,
-          records_per_second: rate(
-            row?.runRecords ?? 0,
-            row?.startedAt ?? null,
-            row?.finishedAt ?? row?.updatedAt ?? null,
-          ),
-          last_page_ms: row?.lastPageMs ?? null,
-          retries: row?.runRetries ?? 0,
-          resumes: row?.runResumes ?? 0,
-          window_restarts: row?.runRestarts ?? 0,
-          pending_step: pendingStep(row?.nextCursor ?? null),
-          database: {
-            sql_ms: Math.round(row?.runDbMs ?? 0),
-            rank_rebuild_sql_ms: Math.round(row?.rankDbMs ?? 0),
-            rows_read: row?.runRowsRead ?? 0,
-            rows_written: row?.runRowsWritten ?? 0,
-            slowest_statement_ms: Math.round((row?.runSlowestMs ?? 0) * 100) / 100,
-          },
-        },
-        verified: parseJson(row?.verified ?? null),
-        complete: row?.completeAt ? { at: row.completeAt, scope: row.completeScope ?? null } : null,
-        watermark: row?.watermark ?? null,
-        last_success_at: row?.lastSuccessAt ?? null,
-      };
-    });
-    const arxiv = mirrors.find((mirror) => mirror.source === "arxiv")!;
-    Object.assign(arxiv, await arxivHarvestDetail(db, bySource.get("arxiv")?.runId ?? null));
-    return {
-      reachable: true,
-      latency_ms: Date.now() - started,
-      databases: await Promise.all([
-        databaseSize(db, "DB"),
-        ...shards.filter((shard) => shard.db !== db).map((shard) => databaseSize(shard.db, shard.binding, shard)),
-      ]),
-      mirrors,
-    };
-  } catch (error) {
-    return { reachable: false, error: error instanceof Error ? error.message : String(error), mirrors: [] };
-  }
+/** What D1 says of one database: its size after a statement, and for a mirror shard, its papers and ranking tables. */
+export interface DatabaseProbe {
+  sizeAfter: number | null;
+  arxivRecords: number;
+  ranking?: RankingRows;
 }
 
-async function arxivHarvestDetail(
-  db: D1Database,
-  runId: string | null,
-): Promise<Pick<MirrorStatus, "windows" | "unreadable_records" | "ranking">> {
+/** Every source's harvest state row. */
+export function readHarvestStates(db: D1Database): Promise<HarvestStateRow[]> {
+  return drizzle(db).select().from(harvestState).all();
+}
+
+export async function readArxivHarvestRows(db: D1Database, runId: string | null): Promise<ArxivHarvestRows> {
   const [windows, current, skipped, build, waiting] = await db.batch([
     db.prepare("SELECT count(*) AS done FROM arxiv_harvest_windows WHERE run_id = ? AND status = 'done'").bind(runId),
     db
@@ -165,28 +46,27 @@ async function arxivHarvestDetail(
     db.prepare("SELECT status, count(*) AS n FROM arxiv_harvest_skipped GROUP BY status"),
     ...rankingStatements(db),
   ]);
-  const open = current!.results[0] as
-    | { idx: number; from_date: string | null; until_date: string | null; pages: number; restarts: number }
-    | undefined;
-  const byStatus = new Map((skipped!.results as { status: string; n: number }[]).map((row) => [row.status, row.n]));
   return {
-    windows: {
-      done: (windows!.results[0] as { done: number } | undefined)?.done ?? 0,
-      current: open
-        ? { idx: open.idx, from: open.from_date, until: open.until_date, pages: open.pages, restarts: open.restarts }
-        : null,
-    },
-    unreadable_records: {
-      open: byStatus.get("open") ?? 0,
-      recovered: byStatus.get("recovered") ?? 0,
-      deleted: byStatus.get("deleted") ?? 0,
-      without_id: byStatus.get("unreadable") ?? 0,
-    },
-    ranking: rankingOf(build!, waiting!),
+    windowsDone: (windows!.results[0] as { done: number } | undefined)?.done ?? 0,
+    currentWindow: current!.results[0] as ArxivHarvestRows["currentWindow"],
+    skipped: new Map((skipped!.results as { status: string; n: number }[]).map((row) => [row.status, row.n])),
+    ranking: rankingRows(build!, waiting!),
   };
 }
 
-/** What rankingOf reads: a database's ranking build row and its change log's length. */
+/** One database's size as D1 reports it after any statement (meta.size_after); a mirror shard's papers and ranking too. */
+export async function probeDatabase(db: D1Database, shard?: MirrorShard): Promise<DatabaseProbe> {
+  const [probe, build, waiting] = await db.batch([
+    db.prepare("SELECT records FROM harvest_state WHERE source = 'arxiv'"),
+    ...(shard ? rankingStatements(db) : []),
+  ]);
+  return {
+    sizeAfter: typeof probe!.meta.size_after === "number" ? probe!.meta.size_after : null,
+    arxivRecords: (probe!.results[0] as { records: number } | undefined)?.records ?? 0,
+    ...(shard ? { ranking: rankingRows(build!, waiting!) } : {}),
+  };
+}
+
 function rankingStatements(db: D1Database): [D1PreparedStatement, D1PreparedStatement] {
   return [
     db.prepare("SELECT built_at, changed_since, refreshed_at, full_requested FROM arxiv_rank_build WHERE id = 1"),
@@ -195,62 +75,9 @@ function rankingStatements(db: D1Database): [D1PreparedStatement, D1PreparedStat
   ];
 }
 
-function rankingOf(build: D1Result, waiting: D1Result): NonNullable<MirrorStatus["ranking"]> {
-  const built = build.results[0] as
-    | { built_at: string; changed_since: number; refreshed_at: string | null; full_requested: number }
-    | undefined;
+function rankingRows(build: D1Result, waiting: D1Result): RankingRows {
   return {
-    full_build_at: built?.built_at ?? null,
-    changed_since_full_build: built?.changed_since ?? 0,
-    merged_at: built !== undefined && built.refreshed_at !== built.built_at ? built.refreshed_at : null,
-    full_rebuild_requested: built?.full_requested === 1,
-    changes_waiting: (waiting.results[0] as { n: number } | undefined)?.n ?? 0,
+    build: build.results[0] as RankingRows["build"],
+    waiting: (waiting.results[0] as { n: number } | undefined)?.n ?? 0,
   };
-}
-
-function rate(records: number, startedAt: string | null, until: string | null): number | null {
-  if (!startedAt || !until || records === 0) return null;
-  const seconds = (Date.parse(until) - Date.parse(startedAt)) / 1000;
-  return seconds > 0 ? Math.round((records / seconds) * 10) / 10 : null;
-}
-
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/**
- * The database's size as D1 reports it after any statement (meta.size_after); for an arXiv mirror
- * shard after DB, the papers it holds, the first key of its range and its own ranking tables.
- */
-async function databaseSize(db: D1Database, binding: string, shard?: MirrorShard): Promise<DatabaseSize> {
-  const [probe, build, waiting] = await db.batch([
-    db.prepare("SELECT records FROM harvest_state WHERE source = 'arxiv'"),
-    ...(shard ? rankingStatements(db) : []),
-  ]);
-  const size = typeof probe!.meta.size_after === "number" ? probe!.meta.size_after : null;
-  return {
-    binding,
-    ...(shard
-      ? {
-          arxiv_papers: (probe!.results[0] as { records: number } | undefined)?.records ?? 0,
-          first_key: shard.firstKey,
-          ranking: rankingOf(build!, waiting!),
-        }
-      : {}),
-    size_bytes: size,
-    limit_bytes: D1_LIMIT_BYTES,
-    used_percent: size === null ? null : Math.round((size / D1_LIMIT_BYTES) * 10_000) / 100,
-  };
-}
-
-function pendingStep(nextCursor: string | null): string | null {
-  const parsed = parseJson(nextCursor) as { kind?: unknown; phase?: unknown } | null;
-  if (!parsed || typeof parsed.kind !== "string") return null;
-  // The ranking tables' steps say which phase: rank:stage, rank:merge, rank:full, ...
-  return typeof parsed.phase === "string" ? `${parsed.kind}:${parsed.phase}` : parsed.kind;
 }

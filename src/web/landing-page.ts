@@ -1,6 +1,6 @@
 // The page a person sees at /: what this is, a search box, how to connect, what it offers, how the mirrors are.
 import { html } from "hono/html";
-import type { StoreHealth } from "../store/status";
+import type { StoreHealth } from "../mcp/status-report";
 import { type Html, count, page } from "./layout";
 
 export interface LandingInfo {

@@ -1,7 +1,7 @@
 // /status for people: each mirror's state, a running harvest's progress (pages, records, rate,
 // expected end) and the databases' sizes against D1's limit. Programs get the same as JSON.
 import { html } from "hono/html";
-import type { MirrorStatus, StoreHealth } from "../store/status";
+import type { MirrorStatus, StoreHealth } from "../mcp/status-report";
 import { type Html, count, page } from "./layout";
 
 export function renderStatusPage(health: StoreHealth, version: string, now = Date.now()): Html {

@@ -2,7 +2,7 @@
 // (records, pages, rate, started/finished, last error, last verify). The same data as /status.
 import { arxivShards } from "../../store/arxiv-shards";
 import { mirrorState } from "../../store/arxiv-mirror-state";
-import { readStoreHealth } from "../../store/status";
+import { readStoreHealth } from "../status-report";
 import { defineResource } from "../resource";
 
 export const arxivMirrorStatus = defineResource({
