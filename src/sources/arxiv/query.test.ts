@@ -3,16 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PapersError } from "../../errors";
 import { buildSearchQuery, normalizeQuery, parseQuery, type QueryNode } from "./query";
 import { seededRandom } from "../../../test/support/random";
-
-function reasonOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof PapersError) return error.reason;
-    throw error;
-  }
-  return "ok";
-}
+import { thrownReason as reasonOf } from "../../../test/support/thrown";
 
 describe("normalizeQuery", () => {
   it.each([

@@ -1,7 +1,7 @@
 // planSearch: a search's arguments become one typed plan, checked once, saying where it runs and why.
 import { describe, expect, it } from "vitest";
-import { PapersError } from "../../errors";
 import { planSearch, type SearchRequest } from "./search-plan";
+import { thrownReason as reasonOf } from "../../../test/support/thrown";
 
 const TODAY = new Date("2026-12-06T12:00:00Z");
 const MIRROR = { ARXIV_MIRROR_ENABLED: true, ARXIV_MIRROR_RECENT_DAYS_LIVE: 2 };
@@ -13,16 +13,6 @@ const request = (over: Partial<SearchRequest>): SearchRequest => ({
   maxResults: 10,
   ...over,
 });
-const reasonOf = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof PapersError) return error.reason;
-    throw error;
-  }
-  return "ok";
-};
-
 describe("planSearch", () => {
   it("resolves the category and the dates once, for arXiv's query and the mirror's plan alike", () => {
     const plan = planSearch(
