@@ -104,11 +104,9 @@ export async function searchMirror(
       searchMirror(databases, plan, { ...options, ignoreDateOutliers: true }),
     );
   }
-  const answer =
-    options.sortBy === "relevance" && plan.match !== null
-      ? await ranked(databases, plan, plan.match, options)
-      : await listed(databases, plan, options);
-  return answer;
+  return options.sortBy === "relevance" && plan.match !== null
+    ? ranked(databases, plan, plan.match, options)
+    : listed(databases, plan, options);
 }
 
 /**

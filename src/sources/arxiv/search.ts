@@ -10,7 +10,7 @@ import { searchArxiv, type ServedFrom } from "./api";
 import { rowToPaper } from "./mirror";
 import type { MirrorPlan } from "./mirror-query";
 import type { ArxivPaper } from "./paper";
-import type { SearchPlan } from "./search-plan";
+import type { SearchPlan, SearchRoute } from "./search-plan";
 import type { AppContext } from "../../context";
 
 /** A plan's result: what the page is built from. */
@@ -49,34 +49,43 @@ export async function runSearch(ctx: AppContext, plan: SearchPlan, today = new D
 }
 
 async function answer(ctx: AppContext, plan: SearchPlan, today: Date): Promise<Answered> {
-  const { route } = plan;
-  let liveReason = route.runs === "live" ? route.why : "";
-  let fallback: MirrorPlan | undefined;
-  if (ctx.config.ARXIV_MIRROR_ENABLED) {
-    // The mirror's state and its search start together (unless this isolate last saw the mirror
-    // not whole): when the mirror answers, nearly always, reading the state costs no round trip
-    // of its own. A search that turns out not to be wanted (a mirror not ready) is dropped.
-    const statePromise = mirrorState(ctx.env.DB);
-    const speculative =
-      route.runs === "mirror" && mirrorLikelyReady(ctx.env.DB) ? mirrorOrLive(ctx, route.mirror, plan) : undefined;
-    speculative?.catch(() => {});
-    const state = await statePromise;
-    const mirrorPlan = route.runs === "mirror" ? route.mirror : route.fallback;
-    if (!state.ready && !state.partial) liveReason = `the mirror is not ready (${state.reason})`;
-    else if (route.runs === "live" && route.fallback === undefined) liveReason = route.why;
-    else if (!state.ready) {
-      // A partial mirror is never served as a whole one: arXiv answers, the mirror only if arXiv cannot.
-      liveReason = `the mirror is not ready (${state.reason})`;
-      fallback = mirrorPlan;
-    } else if (route.runs === "live") fallback = route.fallback;
-    else {
-      const answer = await (speculative ?? mirrorOrLive(ctx, route.mirror, plan));
-      if (!("live" in answer)) return { ...answer, notices: [...ageNotices(state, today), ...answer.notices] };
-      liveReason = answer.live;
-      if (answer.mirrorCouldApproximate) fallback = route.mirror;
-    }
-  }
-  const notices = liveReason ? [`Answered by arXiv's API: ${liveReason}.`] : [];
+  // No mirror on this server: arXiv's API answers, with no reason to give.
+  if (!ctx.config.ARXIV_MIRROR_ENABLED) return liveAnswer(ctx, plan, { runs: "live", why: "" });
+  // The mirror's state and its search start together (unless this isolate last saw the mirror
+  // not whole): when the mirror answers, nearly always, reading the state costs no round trip
+  // of its own. A search that turns out not to be wanted (a mirror not ready) is dropped.
+  const statePromise = mirrorState(ctx.env.DB);
+  const speculative =
+    plan.route.runs === "mirror" && mirrorLikelyReady(ctx.env.DB)
+      ? mirrorOrLive(ctx, plan.route.mirror, plan)
+      : undefined;
+  speculative?.catch(() => {});
+  const state = await statePromise;
+  const route = routeWith(plan.route, state);
+  if (route.runs === "live") return liveAnswer(ctx, plan, route);
+  const answer = await (speculative ?? mirrorOrLive(ctx, route.mirror, plan));
+  if (!("live" in answer)) return { ...answer, notices: [...ageNotices(state, today), ...answer.notices] };
+  const fallback = answer.mirrorCouldApproximate ? { fallback: route.mirror } : {};
+  return liveAnswer(ctx, plan, { runs: "live", why: answer.live, ...fallback });
+}
+
+/** Where a plan runs once the mirror's state is known: a mirror that is not whole sends it to arXiv's API. */
+function routeWith(route: SearchRoute, state: MirrorState): SearchRoute {
+  const notReady = `the mirror is not ready (${state.reason})`;
+  if (!state.ready && !state.partial) return { runs: "live", why: notReady };
+  if (state.ready || (route.runs === "live" && route.fallback === undefined)) return route;
+  // A partial mirror is never served as a whole one: arXiv answers, the mirror only if arXiv cannot.
+  const mirror = route.runs === "mirror" ? route.mirror : route.fallback;
+  return { runs: "live", why: notReady, ...(mirror === undefined ? {} : { fallback: mirror }) };
+}
+
+/** arXiv's API answers (saying why, when the server keeps a mirror); the mirror's fallback plan answers if arXiv's API fails. */
+async function liveAnswer(
+  ctx: AppContext,
+  plan: SearchPlan,
+  route: Extract<SearchRoute, { runs: "live" }>,
+): Promise<Answered> {
+  const notices = route.why ? [`Answered by arXiv's API: ${route.why}.`] : [];
   try {
     const { feed, source } = await searchArxiv(ctx, {
       searchQuery: plan.arxivQuery,
@@ -94,9 +103,9 @@ async function answer(ctx: AppContext, plan: SearchPlan, today: Date): Promise<A
       notices,
     };
   } catch (error) {
-    if (!(error instanceof PapersError) || !error.retryable || fallback === undefined) throw error;
-    const note = `arXiv's API failed (${error.reason}); answered from the mirror instead, which may miss some papers: ${liveReason}.`;
-    const answer = await mirrorAnswer(ctx, fallback, plan, [note], true);
+    if (!(error instanceof PapersError) || !error.retryable || route.fallback === undefined) throw error;
+    const note = `arXiv's API failed (${error.reason}); answered from the mirror instead, which may miss some papers: ${route.why}.`;
+    const answer = await mirrorAnswer(ctx, route.fallback, plan, [note], true);
     if ("live" in answer) throw error;
     return answer;
   }
