@@ -6,8 +6,6 @@ import { writePapers } from "../../store/arxiv-mirror-writes";
 import { arxivShards, shardRecordsStatement } from "../../store/arxiv-shards";
 import {
   markArxivRunFailed,
-  recoveredStatement,
-  skippedStatements,
   stepStatement,
   windowPageStatement,
   windowStartStatement,
@@ -15,6 +13,7 @@ import {
   type Cursor,
   type ListCursor,
 } from "../../store/harvest-state";
+import { recoveredStatement, skippedStatements } from "../../store/harvest-skipped";
 import type { AppContext } from "../../context";
 import { OaiError, type OaiPage } from "../oai";
 import { nextWindow } from "../windows";

@@ -3,15 +3,8 @@
 // its verify starts (verify.ts).
 import { writePapers } from "../../store/arxiv-mirror-writes";
 import { arxivShards, shardRecordsStatement } from "../../store/arxiv-shards";
-import {
-  finishRunStatement,
-  nextSkippedToRetry,
-  skippedTriedStatement,
-  skippedTriedThisRun,
-  stepStatement,
-  type ArxivState,
-  type Cursor,
-} from "../../store/harvest-state";
+import { finishRunStatement, stepStatement, type ArxivState, type Cursor } from "../../store/harvest-state";
+import { nextSkippedToRetry, skippedTriedStatement, skippedTriedThisRun } from "../../store/harvest-skipped";
 import type { AppContext } from "../../context";
 import { OaiError } from "../oai";
 import { advance, fetchOai, scopeOf } from "./step-io";
