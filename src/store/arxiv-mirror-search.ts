@@ -20,7 +20,6 @@ import { compareListed } from "./arxiv-listed-order";
 import {
   capsOf,
   type Counted,
-  DEFAULT_CAPS,
   countListed,
   countsThroughFilter,
   listedDecision,
@@ -286,7 +285,7 @@ async function mergeRanked(
           : shardStatistics(databases[i]!.db, unique),
       ),
     ));
-  const caps = options.caps ?? DEFAULT_CAPS;
+  const caps = capsOf(options);
   const counted = await combineCounts(
     databases,
     answers.map((answer) => answer.counted),

@@ -116,7 +116,7 @@ export async function outliersOutsideRange(db: D1Reader, submitted: { from: numb
 }
 
 /** The capped counts, by caps, of a search listed without ranking (none when no cap is shrunk: the defaults). */
-export const DEFAULT_CAPS = { count: COUNT_CAP, scan: SCAN_CAP, rank: RANK_CAP } as const;
+const DEFAULT_CAPS = { count: COUNT_CAP, scan: SCAN_CAP, rank: RANK_CAP } as const;
 export const capsOf = (options: MirrorSearchOptions) => options.caps ?? DEFAULT_CAPS;
 
 /** Whether a count stopped at a cap (its total is a lower bound): a filtered walk at the scan cap, or the count cap. */

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { utcDay } from "../schema";
 import { renderBrief, renderPaper, searchPaperSchema, servedFromFields } from "../../sources/arxiv/paper";
 import { MAX_QUERY_LENGTH } from "../../sources/arxiv/query";
-import { PAGE_CAP, PAGE_RENDERING, searchPage } from "../../sources/arxiv/search-page";
+import { PAGE_RENDERING, searchPage } from "../../sources/arxiv/search-page";
+import { PAGE_CAP } from "../../sources/arxiv/search-plan";
 import { defineTool } from "../tool";
 
 export const arxivSearchPapers = defineTool({

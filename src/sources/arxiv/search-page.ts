@@ -7,10 +7,8 @@ import { arxivDoi } from "../openalex/target";
 import { estimateTokens } from "../text/tokens";
 import { AUTHORS_SHOWN, cutText, renderPaper, type SearchPaper, searchRecord, shortenAuthors } from "./paper";
 import { runSearch, type SearchOutcome } from "./search";
-import { PAGE_CAP, planSearch, RESULT_WINDOW, type SearchRequest } from "./search-plan";
+import { planSearch, RESULT_WINDOW, type SearchRequest } from "./search-plan";
 import type { AppContext } from "../../context";
-
-export { PAGE_CAP };
 
 export interface SearchPage {
   query: string;
