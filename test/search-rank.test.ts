@@ -13,7 +13,7 @@ import { searchMirror, type MirrorSearchOptions } from "../src/store/arxiv-mirro
 import { oneDatabase } from "../src/store/arxiv-shards";
 import { ImpactListCache } from "../src/search/impact-cache";
 import { decodeImpacts, scaledImpacts } from "../src/search/impacts";
-import { rankSlice, surfaceWord } from "../src/store/ranking/tables";
+import { rankSlice, surfaceWord, VOCAB_SLICE_SQL } from "../src/store/ranking/tables";
 import { callTool, resetUpstream } from "./helpers";
 import { sampleRecords, seedMirror } from "./mirror/driver";
 
@@ -842,6 +842,28 @@ describe("the ranking tables", () => {
         .first<{ docs: number }>();
       expect(held?.docs, term).toBeGreaterThanOrEqual(40);
     }
+  });
+
+  it("read the vocabulary a slice at a time: the slice's last term is known before fts5vocab is read, so it gets both bounds", async () => {
+    // A bound computed from the vocabulary's own row cannot reach fts5vocab: it then read the whole
+    // rest of the index for every slice (seconds a slice at 1,000,000 papers, so one term a step).
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${VOCAB_SLICE_SQL}`)
+      .bind("quantum", 200)
+      .all<{ detail: string }>();
+    const steps = results.map((row) => row.detail);
+    const vocabularyScans = steps.flatMap((detail, i) => (/^SCAN [vr] VIRTUAL TABLE/.test(detail) ? [i] : []));
+    expect(vocabularyScans).toHaveLength(2);
+    for (const at of vocabularyScans) expect(steps[at - 1]).toBe("SCAN slice");
+    // And the slice holds exactly the terms after the bound, up to the slice's size.
+    const { results: slice } = await env.DB.prepare(VOCAB_SLICE_SQL)
+      .bind("quantum", 50)
+      .all<{ term: string; col: string }>();
+    const { results: expected } = await env.DB.prepare(
+      "SELECT term FROM arxiv_papers_fts_vocab WHERE term > 'quantum' ORDER BY term LIMIT 50",
+    ).all<{ term: string }>();
+    expect([...new Set(slice.filter((row) => row.col === "*").map((row) => row.term))]).toEqual(
+      expected.map((row) => row.term),
+    );
   });
 
   it("are rebuilt in slices: a second build replaces the rows instead of adding to them", async () => {
