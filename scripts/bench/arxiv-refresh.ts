@@ -5,7 +5,7 @@
 // 2. the same stream while a refresh lists CHANGED revised papers (pages of 1,000, new text,
 //    spread over the whole mirror), verifies, and merges its changes into the ranking tables;
 // 3. the same stream for --full-minutes of a full rebuild of the ranking tables (rank=full), to
-//    show what the merge saves (at 1,000,000 papers a full rebuild takes over 16 minutes of SQL).
+//    show what the merge saves (at 1,000,000 papers a full rebuild takes about 8 minutes of SQL).
 // Reports each phase's latencies, searches over 2 s and failures, the refresh's database time
 // (whole run, the ranking tables' share, per phase, longest statement and longest call, from the
 // Worker's harvest_step lines), and quality against an exhaustive BM25 ranking of the served file

@@ -1,7 +1,7 @@
 // The ranking tables kept up with a harvest run's own changes (issue 34). Rebuilding them whole
-// after each run re-ranks every common word from the index: over 16 minutes of D1 at 1,000,000
-// papers, with statements of seconds for the commonest words, while a day changes a few thousand
-// papers. Instead:
+// after each run re-ranks every common word from the index: minutes of D1 at 1,000,000 papers
+// (460 s of SQLite for the bench file), with statements of seconds for the commonest words, while
+// a day changes a few thousand papers. Instead:
 // 1. The triggers of migration 0013 log each paper whose text changed, with the text the tables
 //    were built from (arxiv_rank_changes).
 // 2. stage, a slice of changed papers a step: each version is tokenized here as FTS5 tokenizes it
