@@ -5,7 +5,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { arxivHarvester, resumeStalledArxivRun, startArxivHarvest } from "../src/harvest/arxiv/run";
-import { verifyStep } from "../src/harvest/arxiv/verify";
+import { firstVerifyStep, verifySlice, verifyStep } from "../src/harvest/arxiv/verify";
 import { nextWindow, planRetry } from "../src/harvest/windows";
 import type { HarvestMessage } from "../src/harvest/dispatch";
 import { OaiError, OaiMalformed, parseOaiPage } from "../src/harvest/oai";
@@ -598,6 +598,34 @@ describe("verify on a large mirror", { timeout: 60_000 }, () => {
       orphan_category_rows: 1,
       fts_integrity: expect.stringContaining("1 FTS entr"),
     });
+  });
+});
+
+describe("verify slices sized by the mirror", () => {
+  it("take 50,000 rows a step up to a million papers a database and fewer past it, set at the first step and carried to the last", async () => {
+    expect(verifySlice(150_000)).toBe(50_000);
+    expect(verifySlice(1_000_000)).toBe(50_000);
+    expect(verifySlice(3_200_000)).toBe(15_625);
+    expect(verifySlice(10_000_000_000)).toBe(1_000);
+    await driveHarvest();
+    // The state says the mirror holds 3.2 million papers: too many to check at once, a slice a step.
+    await env.DB.prepare("UPDATE harvest_state SET records = 3200000, shard_records = 0 WHERE source = 'arxiv'").run();
+    const queue: HarvestMessage[] = [];
+    const testEnv = harvestEnv("", queue, {});
+    const state = (await env.DB.prepare("SELECT run_id, step FROM harvest_state WHERE source = 'arxiv'").first<{
+      run_id: string;
+      step: number;
+    }>())!;
+    await verifyStep(appContext(testEnv), state.run_id, firstVerifyStep(state.step + 1));
+    const cursors: { kind: string; phase?: string; slice?: number }[] = [];
+    while (queue.length > 0 && (JSON.parse(queue[0]!.cursor!) as { kind: string }).kind === "verify") {
+      const cursor = JSON.parse(queue.shift()!.cursor!);
+      cursors.push(cursor);
+      await verifyStep(appContext(testEnv), state.run_id, cursor);
+    }
+    expect(cursors.map((c) => c.phase)).toContain("categories");
+    expect(cursors.at(-1)?.phase).toBe("totals");
+    expect(cursors.every((c) => c.slice === 15_625)).toBe(true);
   });
 });
 

@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { idf } from "../src/search/bm25";
-import { decodeImpacts } from "../src/search/impacts";
+import { decodeImpacts, impactDepth } from "../src/search/impacts";
 import { stem } from "../src/search/tokenize";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { searchMirror } from "../src/store/arxiv-mirror-search";
@@ -20,6 +20,7 @@ import {
   planRankRefresh,
   RANK_REFRESH,
   refreshedStatement,
+  scaledToDepth,
   requestFullRebuildStatement,
   setImpactFloors,
   stageRankChanges,
@@ -413,6 +414,17 @@ describe("a merge of the changes", () => {
       .results;
     // The sample's impact lists hold every paper of their terms (2,000 deep): floor 0, as built.
     expect(found).toEqual(kept);
+  });
+});
+
+describe("step sizes", () => {
+  it("stay as measured with lists up to 10,000 deep (1,000,000 papers) and shrink as lists deepen", () => {
+    expect(scaledToDepth(RANK_REFRESH.mergeTerms, 2_000)).toBe(50);
+    expect(scaledToDepth(RANK_REFRESH.mergeTerms, 10_000)).toBe(50);
+    expect(scaledToDepth(RANK_REFRESH.mergeTerms, 32_000)).toBe(16);
+    expect(scaledToDepth(RANK_REFRESH.writesPerCall, 32_000)).toBe(3);
+    expect(scaledToDepth(RANK_REFRESH.mergeTerms, impactDepth(40_000_000))).toBe(13);
+    expect(scaledToDepth(1, 40_000)).toBe(1);
   });
 });
 

@@ -71,6 +71,8 @@ export const cursorSchema = z.discriminatedUnion("kind", [
     }),
     /** The shard being checked (ARXIV_MIRROR_SHARDS order; absent: the first). */
     shard: z.number().int().min(0).optional(),
+    /** Rows per slice, set at the first step from the mirror's size (absent: the default). */
+    slice: z.number().int().min(1).optional(),
     ...retryFields,
   }),
   /**

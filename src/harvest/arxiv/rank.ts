@@ -6,7 +6,9 @@ import {
   fullBuildStatement,
   indexStats,
   planRankRefresh,
+  RANK_REFRESH,
   refreshedStatement,
+  scaledToDepth,
   setImpactFloors,
   stageRankChanges,
 } from "../../store/ranking/refresh";
@@ -15,9 +17,6 @@ import { arxivShards } from "../../store/arxiv-shards";
 import { stepStatement, type RankCursor } from "../../store/harvest-state";
 import type { AppContext } from "../../context";
 import { advance } from "./step-io";
-
-/** Statements per call when a merge writes its lists: each call holds the database a few milliseconds. */
-const RANK_WRITES_PER_CALL = 8;
 
 /** Groups of statements (kept whole) packed into calls of about `size` statements. */
 function inBatches(groups: D1PreparedStatement[][], size: number): D1PreparedStatement[][] {
@@ -94,7 +93,8 @@ export async function rankStep(ctx: AppContext, runId: string, cursor: RankCurso
   } else {
     const merged = await mergeRankTerms(db, cursor.after);
     did = `terms after ${JSON.stringify(cursor.after)}: ${merged.terms} merged, ${merged.lists} lists written`;
-    for (const batch of inBatches(merged.groups, RANK_WRITES_PER_CALL)) await db.batch(batch);
+    const perCall = scaledToDepth(RANK_REFRESH.writesPerCall, merged.depth);
+    for (const batch of inBatches(merged.groups, perCall)) await db.batch(batch);
     writes.push(...merged.writes);
     next =
       merged.last === null

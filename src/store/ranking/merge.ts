@@ -5,7 +5,7 @@
 import { decodeImpactList, encodeImpacts, impactDepth, scaledImpacts } from "../../search/impacts.ts";
 import { CHAMPION_COLUMNS } from "../../search/rank.ts";
 import { readStats } from "../../search/rank-statistics.ts";
-import { breathe, RANK_REFRESH, STATS_SQL, TERMS_IN } from "./refresh.ts";
+import { breathe, RANK_REFRESH, scaledToDepth, STATS_SQL, TERMS_IN } from "./refresh.ts";
 import {
   CHAMPIONS_PER_TERM,
   CHAMPIONS_SQL,
@@ -31,6 +31,8 @@ export interface MergeResult {
   /** The last touched term merged, or null when none was left. */
   last: string | null;
   terms: number;
+  /** The impact lists' depth at the mirror's size now: the caller sizes its write calls by it. */
+  depth: number;
   /** Lists written (champion and impact lists; term rows apart). */
   lists: number;
   /**
@@ -147,14 +149,18 @@ export async function mergeRankTerms(db: D1Database, after: string, options: Mer
     db.prepare(STATS_SQL),
     db.prepare("SELECT term FROM arxiv_rank_touched WHERE term > ? ORDER BY term LIMIT ?").bind(after, sliceTerms),
   ]);
-  const terms = (sliceRows!.results as { term: string }[]).map((r) => r.term);
-  if (terms.length === 0) return { last: null, terms: 0, lists: 0, groups: [], writes: [] };
   const stats = readStats(statsRows!.results[0]?.block);
+  const depth = impactDepth(stats.rows);
+  // Deeper lists (a larger mirror): fewer terms, so that a step's calls stay as short.
+  const terms = (sliceRows!.results as { term: string }[])
+    .map((r) => r.term)
+    .slice(0, scaledToDepth(sliceTerms, depth));
+  if (terms.length === 0) return { last: null, terms: 0, depth, lists: 0, groups: [], writes: [] };
   const held = await readHeld(db, terms);
   const vocabulary = new Map<string, VocabRow[]>();
   for (const row of await readVocabulary(db, terms, held.docs))
     vocabulary.set(row.term, [...(vocabulary.get(row.term) ?? []), row]);
-  const out = new ListWrites(db, impactDepth(stats.rows));
+  const out = new ListWrites(db, depth);
   const fromIndex: { t: RankTerm; isChampion: boolean }[] = [];
   for (const term of terms)
     fromIndex.push(...mergeTerm(out, held, termLists(vocabulary.get(term) ?? [], minDocs), term));
@@ -175,7 +181,14 @@ export async function mergeRankTerms(db: D1Database, after: string, options: Mer
     db.prepare("DELETE FROM arxiv_rank_staged WHERE term >= ? AND term <= ?").bind(first, last),
     db.prepare("DELETE FROM arxiv_rank_touched WHERE term >= ? AND term <= ?").bind(first, last),
   ];
-  return { last, terms: terms.length, lists: out.written, groups: out.groups.filter((g) => g.length > 0), writes };
+  return {
+    last,
+    terms: terms.length,
+    depth,
+    lists: out.written,
+    groups: out.groups.filter((g) => g.length > 0),
+    writes,
+  };
 }
 
 /** A champion list's floor (on its term's row); null for a term without a list. */

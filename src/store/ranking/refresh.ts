@@ -34,8 +34,17 @@ export const RANK_REFRESH = {
   breatheEvery: 5,
   /** An entry the ranking tables knew is taken out when its weight now is within this share of the floor. */
   floorMargin: 0.02,
-  /** Touched terms merged per step. */
+  /** Touched terms merged per step, with lists `sizedForDepth` deep (fewer with deeper lists: scaledToDepth). */
   mergeTerms: 50,
+  /** Statements per call when a merge writes its lists (each call holds the database a few milliseconds). */
+  writesPerCall: 8,
+  /**
+   * The list depth the step sizes above were measured at (1,000,000 papers). A list 32,000 deep
+   * (3,200,000 papers in one database) is 3.2x the bytes to read, decode and write, so a step
+   * takes 3.2x fewer terms and a call 3.2x fewer writes: each call holds the database about as
+   * long at any size, and searches wait behind it no longer (issue 43: the refresh at 3.2M).
+   */
+  sizedForDepth: 10_000,
   /** Document frequencies are read in groups whose doclists hold about this many papers (FTS5 walks them). */
   vocabGroupDocs: 150_000,
   /** A full rebuild instead once more papers changed since the last one than this share of the mirror. */
@@ -43,6 +52,11 @@ export const RANK_REFRESH = {
   /** ... or once the mirror's size or its mean document length moved by more than this share. */
   drift: 0.05,
 } as const;
+
+/** A step size set at `sizedForDepth`, for lists `depth` deep: the same at that depth or less, smaller past it. */
+export function scaledToDepth(size: number, depth: number, least = 1): number {
+  return Math.max(least, Math.min(size, Math.round((size * RANK_REFRESH.sizedForDepth) / Math.max(1, depth))));
+}
 
 export const STATS_SQL = "SELECT block FROM arxiv_papers_fts_data WHERE id = 1";
 export const TERMS_IN = "term IN (SELECT value FROM json_each(?))";
