@@ -232,8 +232,8 @@ const CHANGED_SQL = `SELECT c.paper_key AS paper_key, c.old_text AS old_text, p.
     p.abstract AS abstract, p.comment AS comment, p.journal_ref AS journal_ref
   FROM arxiv_rank_changes c LEFT JOIN arxiv_papers p ON p.paper_key = c.paper_key
   WHERE c.paper_key > ? ORDER BY c.paper_key LIMIT ?`;
-/** The lists that exist among some terms, by scope, with their floors (NULL: not known yet). */
-const TRACKED_SQL = `SELECT term, col, floor FROM arxiv_rank_terms WHERE ${TERMS_IN}
+/** The lists that exist among some terms, by scope, with their floors (NULL: not known yet): from indexes alone (migration 0015). */
+export const TRACKED_SQL = `SELECT term, col, floor FROM arxiv_rank_terms WHERE ${TERMS_IN}
   UNION ALL SELECT term, col, floor FROM arxiv_rank_impacts WHERE ${TERMS_IN}`;
 
 interface ChangedRow {
