@@ -25,9 +25,9 @@ const VERIFY_SLICE = 50_000;
 const VERIFY_SLICE_SIZED_FOR = 1_000_000;
 
 /**
- * Rows per slice for a database of `papers`: a slice's rows cost more in a larger database (deeper
- * b-trees, fewer of their pages cached: 268 ms for 50,000 at 3,200,000 papers against 88 ms at
- * 1,000,000), so fewer of them, and a search waits behind a verify call no longer at any size.
+ * Rows per slice for a database of `papers`: a slice's rows cost more in a larger database (measured
+ * with bench:refresh: 232-268 ms for 50,000 at 3,200,000 papers against 88 ms at 1,000,000), so
+ * fewer of them (91-111 ms for 15,625 there), and a search waits behind a verify call no longer.
  */
 export function verifySlice(papers: number): number {
   return Math.max(
