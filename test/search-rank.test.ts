@@ -5,7 +5,16 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { corpusStats, idf, score } from "../src/search/bm25";
-import { matchAndZero, phrase, phraseCounts, phrasesOf, toMatch, type TextQuery } from "../src/search/expression";
+import {
+  matchAndZero,
+  phrase,
+  phraseCounts,
+  phraseKey,
+  phrasesOf,
+  toMatch,
+  type TextQuery,
+} from "../src/search/expression";
+import { textScorer } from "../src/search/rescore";
 import { BM25_SQL, knownItemFirst, phraseWork, type D1Reader } from "../src/search/rank";
 import { countTokens, stem, tokens } from "../src/search/tokenize";
 import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
@@ -239,6 +248,61 @@ describe("the index's tokenizer and bm25, in TypeScript", () => {
         const counts = phrases.map((p) => phraseCounts(p, doc));
         expect(matchAndZero(query, new Map(phrases.map((p, i) => [p, counts[i]!])))).toBe(true);
         expect(score(phrases, idfs, doc, stats, counts), `${toMatch(query)} ${hit.k}`).toBeCloseTo(hit.s, 9);
+      }
+    }
+  });
+
+  it("rescores an OR of words (counted in one pass into reused arrays) to bm25's score to the last bit, and FTS5's; nothing for a paper without the words", async () => {
+    const block = (await env.DB.prepare("SELECT block FROM arxiv_papers_fts_data WHERE id = 1").first<{
+      block: ArrayBuffer;
+    }>())!.block;
+    const stats = corpusStats(new Uint8Array(block));
+    const { results: rows } = await env.DB.prepare(
+      "SELECT paper_key, title, authors, abstract, coalesce(comment, '') AS c, coalesce(journal_ref, '') AS j FROM arxiv_papers",
+    ).all<Record<string, string> & { paper_key: number }>();
+    const columns = new Map(rows.map((r) => [r.paper_key, [r.title!, r.authors!, r.abstract!, r.c!, r.j!]]));
+    const queries: TextQuery[] = [
+      phrase(["quantum"], null),
+      // A research question's shape: many words, one repeated, one in the title only.
+      {
+        kind: "or",
+        children: [
+          phrase(["lattice"], null),
+          phrase(["gauge"], 0),
+          phrase(["magnet"], null),
+          phrase(["field"], null),
+          phrase(["lattice"], null),
+          phrase(["spin"], null),
+        ],
+      },
+    ];
+    for (const query of queries) {
+      const phrases = phrasesOf(query);
+      const df = new Map<string, number>();
+      for (const p of phrases)
+        df.set(
+          phraseKey(p),
+          (await env.DB.prepare("SELECT count(*) AS n FROM arxiv_papers_fts WHERE arxiv_papers_fts MATCH ?")
+            .bind(toMatch(p))
+            .first<{ n: number }>())!.n,
+        );
+      const idfs = phrases.map((p) => idf(stats, df.get(phraseKey(p))!));
+      const scorer = textScorer(query, phrases, stats, df);
+      expect(scorer.wordsOnly).toBe(true);
+      const hits = new Map((await exhaustive(query, 10_000)).map((hit) => [hit.k, hit.s]));
+      expect(hits.size, toMatch(query)).toBeGreaterThan(20);
+      for (const [key, text] of columns) {
+        const scored = scorer(text);
+        const fts = hits.get(key);
+        if (fts === undefined) {
+          expect(scored, `${toMatch(query)} ${key}`).toBeNull();
+          continue;
+        }
+        const doc = text.map(tokens);
+        expect(scored!.score, `${toMatch(query)} ${key}`).toBe(score(phrases, idfs, doc, stats));
+        expect(scored!.score).toBeCloseTo(fts, 9);
+        const titleWords = new Set(doc[0]);
+        expect(scored!.titleHasAll).toBe(phrases.every((p) => titleWords.has(p.stems[0]!)));
       }
     }
   });
