@@ -7,12 +7,25 @@
 // One group per kind of piece, so a match says its kind without a second test.
 const PIECE = /(\p{L}+)|(\p{N}+)|([^\s\p{L}\p{N}]+)|\n+/gu;
 
+// The kinds of PIECE's groups, and whitespace other than a line break (in no piece).
+const SPACE = 0;
+const LETTERS = 1;
+const DIGITS = 2;
+const OTHER = 3;
+const LINE_BREAKS = 4;
+
+/** A piece's tokens, `length` in UTF-16 units (as a match's length counts). */
+function runTokens(kind: number, length: number): number {
+  if (kind === LETTERS) return length <= 8 ? 1 : Math.ceil(length / 5);
+  if (kind === DIGITS) return Math.ceil(length / 3);
+  if (kind === OTHER) return Math.ceil(length / 2);
+  return kind === LINE_BREAKS ? 1 : 0;
+}
+
 function pieceTokens(match: RegExpExecArray | RegExpMatchArray): number {
-  const length = match[0].length;
-  if (match[1] !== undefined) return length <= 8 ? 1 : Math.ceil(length / 5);
-  if (match[2] !== undefined) return Math.ceil(length / 3);
-  if (match[3] !== undefined) return Math.ceil(length / 2);
-  return 1;
+  const kind =
+    match[1] !== undefined ? LETTERS : match[2] !== undefined ? DIGITS : match[3] !== undefined ? OTHER : LINE_BREAKS;
+  return runTokens(kind, match[0].length);
 }
 
 export function estimateTokens(text: string): number {
@@ -43,21 +56,7 @@ export function estimateTokens(text: string): number {
   return tokens + runTokens(kind, length);
 }
 
-// The kinds of PIECE's groups, and whitespace other than a line break (no piece).
-const LETTERS = 1;
-const DIGITS = 2;
-const OTHER = 3;
-const LINE_BREAKS = 4;
-const SPACE = 0;
-
-/** A run's tokens as pieceTokens costs the same match (`length` in UTF-16 units, as match[0].length). */
-function runTokens(kind: number, length: number): number {
-  if (kind === LETTERS) return length <= 8 ? 1 : Math.ceil(length / 5);
-  if (kind === DIGITS) return Math.ceil(length / 3);
-  if (kind === OTHER) return Math.ceil(length / 2);
-  return kind === LINE_BREAKS ? 1 : 0;
-}
-
+/** A character's kind as PIECE's classes see it. */
 const classify = (char: string): number =>
   /\p{L}/u.test(char)
     ? LETTERS
@@ -69,6 +68,7 @@ const classify = (char: string): number =>
           ? SPACE
           : OTHER;
 const ASCII_KINDS = Uint8Array.from({ length: 128 }, (_, code) => classify(String.fromCharCode(code)));
+/** The kinds of the non-ASCII characters met (a page has few distinct ones). */
 const kinds = new Map<number, number>();
 function kindOf(point: number): number {
   let kind = kinds.get(point);
