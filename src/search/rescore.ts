@@ -3,7 +3,7 @@
 // same statistics, each phrase counted per column in TypeScript; a failed AND inside an OR
 // zeroed), sorted, the known item moved first, the page cut. Null when fewer candidates match
 // than the page needs: the caller ranks every hit instead.
-import { type CorpusStats, idf, saturation, scoreCounts } from "./bm25.ts";
+import { type CorpusStats, idf, scoreCounts } from "./bm25.ts";
 import { matchAndZero, type Phrase, phraseCounts, phraseKey, type TextQuery, WEIGHTS } from "./expression.ts";
 import { knownItemFirst } from "./known-item.ts";
 import { flatOr, isSingleToken } from "./phrase-kinds.ts";
@@ -116,7 +116,7 @@ export function textScorer(
   // An OR of phrases (plain words) matches whenever one phrase is held, and zeroes nothing.
   const plainOr = flatOr(query);
   // The commonest query (a research question, a pasted title): an OR of plain words, counted into
-  // arrays kept for the scorer's life and scored in the same order as scoreCounts, so the same score.
+  // arrays kept for the scorer's life (no arrays per paper), then scored by scoreCounts.
   if (slots && plainOr) return Object.assign(wordOrScorer(phrases, slots, idfs, stats), { wordsOnly: true });
   const scorer = (columns: string[]) => {
     const { counts, length, titleHasAll } = slots
@@ -132,9 +132,8 @@ export function textScorer(
 }
 
 /**
- * An OR of one-word phrases: each column's counts go into arrays made once (not per paper), and
- * the score is summed phrase by phrase, column by column, as scoreCounts sums it (the same float
- * operations in the same order, so the same score to the last bit).
+ * An OR of one-word phrases: each column's counts, and each phrase's counts per column, go into
+ * arrays made once (not per paper), and scoreCounts scores them as it scores every other query.
  */
 function wordOrScorer(
   phrases: Phrase[],
@@ -143,29 +142,26 @@ function wordOrScorer(
   stats: CorpusStats,
 ): (columns: string[]) => { score: number; titleHasAll: boolean } | null {
   const perColumn = WEIGHTS.map(() => new Array<number>(slots.size).fill(0));
+  const counts = phrases.map(() => new Array<number>(WEIGHTS.length).fill(0));
   const slotOf = phrases.map((p) => slots.get(p.stems[0]!)!);
-  const columnOf = phrases.map((p) => p.column);
   return (columns) => {
     let length = 0;
     for (let c = 0; c < perColumn.length; c++) {
-      const count = perColumn[c]!;
-      count.fill(0);
-      length += countTokens(columns[c] ?? "", slots, count);
+      perColumn[c]!.fill(0);
+      length += countTokens(columns[c] ?? "", slots, perColumn[c]!);
     }
-    let total = 0;
     let matched = false;
     for (let i = 0; i < phrases.length; i++) {
-      const column = columnOf[i];
-      const slot = slotOf[i]!;
-      let weighted = 0;
+      const column = phrases[i]!.column;
       for (let c = 0; c < perColumn.length; c++) {
-        const n = column === null || column === c ? perColumn[c]![slot]! : 0;
+        const n = column === null || column === c ? perColumn[c]![slotOf[i]!]! : 0;
         if (n > 0) matched = true;
-        weighted += n * WEIGHTS[c]!;
+        counts[i]![c] = n;
       }
-      total += idfs[i]! * saturation(weighted, length, stats);
     }
-    return matched ? { score: total, titleHasAll: perColumn[0]!.every((n) => n > 0) } : null;
+    return matched
+      ? { score: scoreCounts(idfs, counts, length, stats), titleHasAll: perColumn[0]!.every((n) => n > 0) }
+      : null;
   };
 }
 
