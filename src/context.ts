@@ -11,8 +11,11 @@ export interface AppContext {
   readonly config: Config;
   /** Lets work (cache writes, logs) finish after the answer is sent. */
   waitUntil(promise: Promise<unknown>): void;
-  /** One structured log line, for the operator (JSON on stdout; off when LOG_TOOL_CALLS=false). */
-  log(line: Record<string, unknown>): void;
+  /**
+   * Structured log lines, for the operator (JSON on stdout, one line each; off when
+   * LOG_TOOL_CALLS=false). Lines given together are written in one console call.
+   */
+  log(...lines: Record<string, unknown>[]): void;
 }
 
 /** Outside a request (a test, a queue consumer that awaits its work) nothing outlives the caller: report failures. */
@@ -27,11 +30,12 @@ export function appContext(env: Env, waitUntil: (promise: Promise<unknown>) => v
     env,
     config,
     waitUntil,
-    log(line) {
-      if (!config.LOG_TOOL_CALLS) return;
-      const text = JSON.stringify(line);
-      // Written after the answer has gone: under wrangler dev a console line costs about a millisecond (it crosses
-      // the inspector to wrangler's terminal), and nothing in the answer waits for it (bench:overhead).
+    log(...lines) {
+      if (!config.LOG_TOOL_CALLS || lines.length === 0) return;
+      const text = lines.map((line) => JSON.stringify(line)).join("\n");
+      // Written after the answer has gone, and a call's lines in one write: under wrangler dev each console
+      // call costs a millisecond or two (it crosses the inspector to wrangler's process, which shares the
+      // machine's CPUs with the Worker), and nothing in the answer waits for it (bench:overhead).
       waitUntil(new Promise<void>((resolve) => setTimeout(() => resolve(console.log(text)), 0)));
     },
   };

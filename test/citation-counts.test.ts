@@ -16,7 +16,9 @@ afterEach(() => vi.restoreAllMocks());
 /** The Worker's log lines of one call (LOG_TOOL_CALLS on). */
 async function loggedCall(call: () => Promise<unknown>, event: "tool_call" | "resource_read") {
   const lines: string[] = [];
-  const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+  const spy = vi
+    .spyOn(console, "log")
+    .mockImplementation((text: unknown) => void lines.push(...String(text).split("\n")));
   await call();
   const parsed = () => lines.filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
   await vi.waitFor(() => expect(parsed().some((line) => line.event === event)).toBe(true));

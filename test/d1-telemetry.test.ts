@@ -77,7 +77,7 @@ describe("D1 telemetry", () => {
   it("a mirror lookup through the tool logs its D1 round trips", async () => {
     await seedMirror();
     const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+    vi.spyOn(console, "log").mockImplementation((text: unknown) => void lines.push(...String(text).split("\n")));
     await callToolWith("arxiv_get_metadata", { paper_ids: ["0704.0001", "0704.0002"] }, { LOG_TOOL_CALLS: "true" });
     const call = () => lines.map((line) => JSON.parse(line)).find((line) => line.event === "tool_call");
     await vi.waitFor(() => expect(call()).toBeDefined());
@@ -91,7 +91,7 @@ describe("D1 telemetry", () => {
     await seedMirror();
     forgetMirrorState(env.DB);
     const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+    vi.spyOn(console, "log").mockImplementation((text: unknown) => void lines.push(...String(text).split("\n")));
     await callToolWith("arxiv_search_papers", { query: "quantum entanglement" }, { LOG_TOOL_CALLS: "true" });
     const parsed = () => lines.map((line) => JSON.parse(line));
     await vi.waitFor(() => expect(parsed().some((line) => line.event === "tool_call")).toBe(true));
@@ -172,7 +172,7 @@ describe("D1 telemetry", () => {
   it("a mirror search through the tool logs one mirror_search line with what it cost", async () => {
     await seedMirror();
     const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+    vi.spyOn(console, "log").mockImplementation((text: unknown) => void lines.push(...String(text).split("\n")));
     await callToolWith("arxiv_search_papers", { query: "quantum entanglement" }, { LOG_TOOL_CALLS: "true" });
     const searches = () => lines.filter((line) => line.includes('"mirror_search"')).map((line) => JSON.parse(line));
     await vi.waitFor(() => expect(searches()).toHaveLength(1));
@@ -185,6 +185,17 @@ describe("D1 telemetry", () => {
       ms: expect.any(Number),
     });
     expect(searches()[0].rows_read).toBeGreaterThan(0);
+  });
+
+  it("a tool call's lines (the mirror search's, then the call's) go out in one console write", async () => {
+    await seedMirror();
+    const writes: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((text: unknown) => void writes.push(String(text)));
+    await callToolWith("arxiv_search_papers", { query: "quantum entanglement" }, { LOG_TOOL_CALLS: "true" });
+    await vi.waitFor(() => expect(writes.some((text) => text.includes('"tool_call"'))).toBe(true));
+    expect(writes).toHaveLength(1);
+    const events = writes[0]!.split("\n").map((line) => JSON.parse(line).event);
+    expect(events).toEqual(["mirror_search", "tool_call"]);
   });
 
   it("/status shows the database's size against D1's 10 GB limit", async () => {

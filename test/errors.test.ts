@@ -59,7 +59,7 @@ describe("tool error contracts", () => {
 
   it("every call writes one log line: the tool, its outcome or reason, served_from, ms, D1 round trips", async () => {
     const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+    vi.spyOn(console, "log").mockImplementation((text: unknown) => void lines.push(...String(text).split("\n")));
     await callToolWith("arxiv_list_categories", { group: "econ" }, { LOG_TOOL_CALLS: "true" });
     await callToolWith("arxiv_get_metadata", { paper_ids: ["not an id"] }, { LOG_TOOL_CALLS: "true" });
     // The line is written after the answer has gone (bench:overhead: a console line costs about 1 ms under wrangler dev).

@@ -128,6 +128,25 @@ function failFor<R extends ErrorReason>(errors: readonly ErrorDeclaration<R>[]):
 }
 
 /**
+ * A log that holds its lines until `flush` writes them with the last one, in one write. Lines
+ * logged after that (work the call left running) are written as they come.
+ */
+function heldLog(log: AppContext["log"]): { log: AppContext["log"]; flush: AppContext["log"] } {
+  let lines: Record<string, unknown>[] | null = [];
+  return {
+    log: (...more) => {
+      if (lines) lines.push(...more);
+      else log(...more);
+    },
+    flush: (...last) => {
+      const all = [...(lines ?? []), ...last];
+      lines = null;
+      log(...all);
+    },
+  };
+}
+
+/**
  * One line per call, for the operator: which tool, how it ended (ok or the reason), where the
  * answer came from, how long it took. A reason the tool did not declare is flagged: its contract drifted.
  */
@@ -290,6 +309,8 @@ export async function runTool<I extends z.ZodObject, O extends z.ZodObject, R ex
 ): Promise<ToolOutcome<z.output<O>>> {
   const started = performance.now();
   const meter = emptyMeter();
+  // The lines the handler logs (a mirror search's cost) are held and written with the call's own line.
+  const held = heldLog(context.log);
   try {
     const unknown = unknownArguments(tool.name, tool.input, rawArgs);
     if (unknown) throw unknown;
@@ -298,15 +319,16 @@ export async function runTool<I extends z.ZodObject, O extends z.ZodObject, R ex
     const result = await tool.handler(parsed.data, {
       ...context,
       env: meteredEnv(context.env, meter),
+      log: held.log,
       fail: failFor(tool.errors),
     });
     const servedFrom = (result as { served_from?: unknown }).served_from;
-    logCall(context.log, tool as unknown as DefinedTool, "ok", servedFrom, performance.now() - started, meter);
+    logCall(held.flush, tool as unknown as DefinedTool, "ok", servedFrom, performance.now() - started, meter);
     return { ok: true, result };
   } catch (error) {
     const answer = toErrorResult(error);
     const ms = performance.now() - started;
-    logCall(context.log, tool as unknown as DefinedTool, answer.reason, undefined, ms, meter);
+    logCall(held.flush, tool as unknown as DefinedTool, answer.reason, undefined, ms, meter);
     return { ok: false, error: answer.result, payload: answer.payload };
   }
 }
