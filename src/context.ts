@@ -40,3 +40,22 @@ export function appContext(env: Env, waitUntil: (promise: Promise<unknown>) => v
     },
   };
 }
+
+/**
+ * A log that holds its lines until `flush` writes them with the last one, in one write. Lines
+ * logged after that (work the call left running) are written as they come.
+ */
+export function heldLog(log: AppContext["log"]): { log: AppContext["log"]; flush: AppContext["log"] } {
+  let lines: Record<string, unknown>[] | null = [];
+  return {
+    log: (...more) => {
+      if (lines) lines.push(...more);
+      else log(...more);
+    },
+    flush: (...last) => {
+      const all = [...(lines ?? []), ...last];
+      lines = null;
+      log(...all);
+    },
+  };
+}

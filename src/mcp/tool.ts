@@ -6,7 +6,7 @@
 // call writes one log line.
 import type { McpServer, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import type { AppContext } from "../context";
+import { type AppContext, heldLog } from "../context";
 import { type ErrorReason, PapersError, type PapersErrorOptions } from "../errors";
 import { type ErrorPayload, toErrorResult } from "./errors";
 import { memoizedSchema } from "./schema";
@@ -124,25 +124,6 @@ function failFor<R extends ErrorReason>(errors: readonly ErrorDeclaration<R>[]):
   return (reason, message, options = {}) => {
     const declared = errors.find((error) => error.reason === reason);
     throw new PapersError(reason, message, { ...options, recovery: options.recovery ?? declared?.recovery });
-  };
-}
-
-/**
- * A log that holds its lines until `flush` writes them with the last one, in one write. Lines
- * logged after that (work the call left running) are written as they come.
- */
-function heldLog(log: AppContext["log"]): { log: AppContext["log"]; flush: AppContext["log"] } {
-  let lines: Record<string, unknown>[] | null = [];
-  return {
-    log: (...more) => {
-      if (lines) lines.push(...more);
-      else log(...more);
-    },
-    flush: (...last) => {
-      const all = [...(lines ?? []), ...last];
-      lines = null;
-      log(...all);
-    },
   };
 }
 
