@@ -4,7 +4,16 @@
 // 2312.07559 (PaperQA) is in the fake OpenAlex as recorded (cited_by_count 27); its mirror record is
 // a sample record renamed to it (hand-made here), so the arXiv side needs no upstream.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { callTool, callToolWith, mcpCall, mcpCallWith, resetUpstream, structuredOf, upstreamHits } from "./helpers";
+import {
+  callTool,
+  callToolWith,
+  capturedLogLines,
+  mcpCall,
+  mcpCallWith,
+  resetUpstream,
+  structuredOf,
+  upstreamHits,
+} from "./helpers";
 import { sampleRecords, seedMirror } from "./mirror/driver";
 import { env } from "cloudflare:workers";
 import { cachePut, clearMemoryCache } from "../src/store/cache";
@@ -15,14 +24,11 @@ afterEach(() => vi.restoreAllMocks());
 
 /** The Worker's log lines of one call (LOG_TOOL_CALLS on). */
 async function loggedCall(call: () => Promise<unknown>, event: "tool_call" | "resource_read") {
-  const lines: string[] = [];
-  const spy = vi
-    .spyOn(console, "log")
-    .mockImplementation((text: unknown) => void lines.push(...String(text).split("\n")));
+  const { lines, restore } = capturedLogLines();
   await call();
   const parsed = () => lines.filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
   await vi.waitFor(() => expect(parsed().some((line) => line.event === event)).toBe(true));
-  spy.mockRestore();
+  restore();
   return {
     call: parsed().find((line) => line.event === event),
     search: parsed().find((l) => l.event === "mirror_search"),

@@ -7,7 +7,7 @@ import { planMirrorSearch } from "../src/sources/arxiv/mirror-query";
 import { emptyMeter, meteredDatabase, meteredReader, unmetered } from "../src/store/d1-meter";
 import { searchMirror } from "../src/store/arxiv-mirror-search";
 import { oneDatabase } from "../src/store/arxiv-shards";
-import { callToolWith, statusJson } from "./helpers";
+import { callToolWith, capturedLogLines, statusJson } from "./helpers";
 import { seedMirror, seedPartialMirror } from "./mirror/driver";
 import { forgetMirrorState, mirrorLikelyReady, mirrorState } from "../src/store/arxiv-mirror-state";
 
@@ -76,8 +76,7 @@ describe("D1 telemetry", () => {
 
   it("a mirror lookup through the tool logs its D1 round trips", async () => {
     await seedMirror();
-    const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((text: unknown) => void lines.push(...String(text).split("\n")));
+    const { lines } = capturedLogLines();
     await callToolWith("arxiv_get_metadata", { paper_ids: ["0704.0001", "0704.0002"] }, { LOG_TOOL_CALLS: "true" });
     const call = () => lines.map((line) => JSON.parse(line)).find((line) => line.event === "tool_call");
     await vi.waitFor(() => expect(call()).toBeDefined());
@@ -90,8 +89,7 @@ describe("D1 telemetry", () => {
   it("a search reads the mirror's state in the same round as its first statements", async () => {
     await seedMirror();
     forgetMirrorState(env.DB);
-    const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((text: unknown) => void lines.push(...String(text).split("\n")));
+    const { lines } = capturedLogLines();
     await callToolWith("arxiv_search_papers", { query: "quantum entanglement" }, { LOG_TOOL_CALLS: "true" });
     const parsed = () => lines.map((line) => JSON.parse(line));
     await vi.waitFor(() => expect(parsed().some((line) => line.event === "tool_call")).toBe(true));
@@ -171,8 +169,7 @@ describe("D1 telemetry", () => {
 
   it("a mirror search through the tool logs one mirror_search line with what it cost", async () => {
     await seedMirror();
-    const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((text: unknown) => void lines.push(...String(text).split("\n")));
+    const { lines } = capturedLogLines();
     await callToolWith("arxiv_search_papers", { query: "quantum entanglement" }, { LOG_TOOL_CALLS: "true" });
     const searches = () => lines.filter((line) => line.includes('"mirror_search"')).map((line) => JSON.parse(line));
     await vi.waitFor(() => expect(searches()).toHaveLength(1));

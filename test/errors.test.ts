@@ -6,7 +6,7 @@ import reasonsDoc from "../docs/errors.md?raw";
 import { ERROR_CATALOGUE, PapersError } from "../src/errors";
 import { SERVER_INSTRUCTIONS } from "../src/mcp/instructions";
 import { TOOLS } from "../src/mcp/registry";
-import { callToolWith, toolError } from "./helpers";
+import { callToolWith, capturedLogLines, toolError } from "./helpers";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -58,8 +58,7 @@ describe("tool error contracts", () => {
   });
 
   it("every call writes one log line: the tool, its outcome or reason, served_from, ms, D1 round trips", async () => {
-    const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((text: unknown) => void lines.push(...String(text).split("\n")));
+    const { lines } = capturedLogLines();
     await callToolWith("arxiv_list_categories", { group: "econ" }, { LOG_TOOL_CALLS: "true" });
     await callToolWith("arxiv_get_metadata", { paper_ids: ["not an id"] }, { LOG_TOOL_CALLS: "true" });
     // The line is written after the answer has gone (bench:overhead: a console line costs about 1 ms under wrangler dev).

@@ -1,3 +1,4 @@
+import { vi } from "vitest";
 // Helpers for workerd tests: call the Worker like a client, and read the fake upstream's log.
 import { env, exports } from "cloudflare:workers";
 import { answerOf, MCP_HEADERS as CLIENT_HEADERS, mcpMessage } from "./support/mcp-http";
@@ -131,4 +132,16 @@ export async function callToolWith(
 ): Promise<{ status: number; result: any; message: any }> {
   const { status, message } = await mcpCallWith("tools/call", { name, arguments: args }, vars, headers);
   return { status, result: message?.result, message };
+}
+
+/**
+ * The Worker's log lines from here on (console.log spied): a call writes its lines together, one
+ * JSON object per line, so each write is split into its lines.
+ */
+export function capturedLogLines(): { lines: string[]; restore: () => void } {
+  const lines: string[] = [];
+  const spy = vi
+    .spyOn(console, "log")
+    .mockImplementation((text: unknown) => void lines.push(...String(text).split("\n")));
+  return { lines, restore: () => spy.mockRestore() };
 }
