@@ -25,10 +25,18 @@ import { arg, percentile, round } from "../lib/mcp-bench.ts";
 import { importWorkerCode } from "../lib/worker-code.ts";
 
 const LIMIT = Number(arg("--limit", "0"));
+const MISSES = process.argv.includes("--misses");
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const SHOW = arg("--show");
+/** --key K: print the whole answer for entry K. */
+const KEY = arg("--key");
 const dir = HALLMARK_DIR(ROOT);
 const all = readHallmark(path.join(dir, "dev_public.jsonl"));
-const entries = LIMIT > 0 ? all.filter((_, i) => i % Math.ceil(all.length / LIMIT) === 0) : all;
+const entries = KEY
+  ? all.filter((e) => e.bibtex_key === KEY)
+  : LIMIT > 0
+    ? all.filter((_, i) => i % Math.ceil(all.length / LIMIT) === 0)
+    : all;
 const world = buildWorld(all);
 
 const { checkBibliography, loadConfig } = await importWorkerCode(path.join(ROOT, "scripts/citations/checker-code.ts"));
@@ -82,6 +90,7 @@ for (const entry of entries) {
   try {
     const check = await checkBibliography(ctx, bibtexOf(entry), { maxTokens: 100_000 });
     const checked = check.entries[0];
+    if (KEY) console.log(bibtexOf(entry), JSON.stringify(check, null, 1));
     verdict = checked?.verdict ?? "none";
     differences = (checked?.differences ?? []).map((d: { field: string }) => d.field).join(",");
   } catch (error) {
@@ -96,6 +105,12 @@ for (const entry of entries) {
     differences,
     ms: performance.now() - started,
   });
+  const wrong =
+    (entry.label === "VALID") === (verdict === "differs" || verdict === "not_found" || verdict === "unreadable");
+  if (MISSES && wrong)
+    console.log(
+      `MISS ${(entry.hallucination_type ?? "valid").padEnd(22)} ${verdict.padEnd(9)} ${differences.padEnd(14)} ${JSON.stringify(entry.fields).slice(0, 260)}`,
+    );
   if (SHOW && (SHOW === entry.hallucination_type || (SHOW === "valid" && entry.label === "VALID")))
     console.log(`${verdict.padEnd(10)} ${differences.padEnd(20)} ${JSON.stringify(entry.fields).slice(0, 220)}`);
 }
@@ -113,10 +128,10 @@ function metrics(subset: Row[], valid: Row[]) {
   return {
     hallucinated: tp + fn,
     valid: valid.length,
-    detection_rate: round(detection * 1000) / 1000,
-    false_positive_rate: round((fp / Math.max(1, valid.length)) * 1000) / 1000,
-    f1: round(f1 * 1000) / 1000,
-    mcc: mccDen === 0 ? 0 : round(((tp * tn - fp * fn) / mccDen) * 1000) / 1000,
+    detection_rate: r3(detection),
+    false_positive_rate: r3(fp / Math.max(1, valid.length)),
+    f1: r3(f1),
+    mcc: mccDen === 0 ? 0 : r3((tp * tn - fp * fn) / mccDen),
   };
 }
 const valid = rows.filter((r) => r.label === "VALID");
@@ -129,7 +144,7 @@ const perKind = Object.fromEntries(
       kind,
       {
         n: subset.length,
-        flagged: round((subset.filter(flagged).length / subset.length) * 1000) / 1000,
+        flagged: r3(subset.filter(flagged).length / subset.length),
         verdicts: count(subset.map((r) => r.verdict)),
       },
     ];
@@ -159,10 +174,10 @@ const published = readdirSync(path.join(dir, "baseline_results"))
   .map((file) => JSON.parse(readFileSync(path.join(dir, "baseline_results", file), "utf8").replace(/\bNaN\b/g, "null")))
   .map((r) => ({
     tool: r.tool_name as string,
-    detection_rate: round(r.detection_rate * 1000) / 1000,
-    false_positive_rate: round(r.false_positive_rate * 1000) / 1000,
-    f1: round((r.f1_hallucination ?? 0) * 1000) / 1000,
-    mcc: r.mcc === null || r.mcc === undefined ? null : round(r.mcc * 1000) / 1000,
+    detection_rate: r3(r.detection_rate),
+    false_positive_rate: r3(r.false_positive_rate),
+    f1: r3(r.f1_hallucination ?? 0),
+    mcc: r.mcc === null || r.mcc === undefined ? null : r3(r.mcc),
     num_uncertain: r.num_uncertain ?? null,
   }))
   .sort((a, b) => b.f1 - a.f1);
@@ -178,7 +193,7 @@ const report = {
   },
   overall,
   unchecked,
-  unchecked_share: round((unchecked / rows.length) * 1000) / 1000,
+  unchecked_share: r3(unchecked / rows.length),
   errors: errors.length,
   per_kind: perKind,
   per_tier: perTier,

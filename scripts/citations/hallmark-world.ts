@@ -29,7 +29,8 @@ export interface WorldWork {
   n: number;
   title: string;
   authors: string[];
-  year: number;
+  /** The years its VALID entries give it (a preprint's and its proceedings'), ascending. */
+  years: number[];
   venue: string | null;
   doi: string | null;
   arxiv: string | null;
@@ -44,26 +45,39 @@ export function readHallmark(file: string): HallmarkEntry[] {
 
 const ARXIV_ID = /(?:arxiv[./:]|abs\/)(\d{4}\.\d{4,5})/i;
 
+const namesOf = (author: string | undefined) =>
+  (author ?? "").split(/\s+and\s+/).filter((name) => name && name !== "others");
+
 export function buildWorld(entries: readonly HallmarkEntry[]): WorldWork[] {
-  const seen = new Set<string>();
+  const seen = new Map<string, WorldWork>();
   const works: WorldWork[] = [];
   for (const entry of entries) {
     if (entry.label !== "VALID") continue;
     const f = entry.fields;
-    const key = `${f.title?.toLowerCase()}|${f.author}`;
-    if (!f.title || seen.has(key)) continue;
-    seen.add(key);
+    const key = f.title?.toLowerCase() ?? "";
+    if (!f.title) continue;
+    const held = seen.get(key);
+    if (held) {
+      // The same work cited twice: with two years (its preprint's and its proceedings'), or with its
+      // authors cut short ("and others"); the world holds the whole list.
+      if (!held.years.includes(Number(f.year))) held.years = [...held.years, Number(f.year)].sort();
+      const authors = namesOf(f.author);
+      if (authors.length > held.authors.length) held.authors = authors;
+      continue;
+    }
     const arxiv = ARXIV_ID.exec(`${f.doi ?? ""} ${f.url ?? ""} ${f.eprint ?? ""}`)?.[1] ?? null;
     const doi = f.doi && !/^10\.48550\//i.test(f.doi) ? f.doi : null;
-    works.push({
+    const work = {
       n: works.length,
       title: f.title,
-      authors: (f.author ?? "").split(/\s+and\s+/).filter((name) => name && name !== "others"),
-      year: Number(f.year),
+      authors: namesOf(f.author),
+      years: [Number(f.year)],
       venue: f.booktitle ?? f.journal ?? null,
       doi,
       arxiv,
-    });
+    };
+    seen.set(key, work);
+    works.push(work);
   }
   return works;
 }
@@ -159,12 +173,12 @@ function atom(works: readonly WorldWork[]): string {
     (work) => `  <entry>
     <id>http://arxiv.org/abs/${work.arxiv}v1</id>
     <title>${xml(work.title)}</title>
-    <updated>${work.year}-06-01T00:00:00Z</updated>
+    <updated>${work.years[0]}-06-01T00:00:00Z</updated>
     <link href="https://arxiv.org/abs/${work.arxiv}v1" rel="alternate" type="text/html"/>
     <link href="https://arxiv.org/pdf/${work.arxiv}v1" rel="related" type="application/pdf" title="pdf"/>
     <summary>A work of HALLMARK's world.</summary>
     <category term="cs.LG" scheme="http://arxiv.org/schemas/atom"/>
-    <published>${work.year}-06-01T00:00:00Z</published>
+    <published>${work.years[0]}-06-01T00:00:00Z</published>
     <arxiv:primary_category term="cs.LG"/>
 ${work.authors.map((name) => `    <author>\n      <name>${xml(name)}</name>\n    </author>`).join("\n")}
   </entry>`,
@@ -188,7 +202,8 @@ function crossrefWork(work: WorldWork) {
     DOI: work.doi!.toLowerCase(),
     title: [work.title],
     author: work.authors.map((name) => ({ ...splitName(name), sequence: "additional" })),
-    issued: { "date-parts": [[work.year]] },
+    issued: { "date-parts": [[work.years.at(-1)]] },
+    ...(work.years.length > 1 ? { "published-online": { "date-parts": [[work.years[0]]] } } : {}),
     "container-title": container ? [container] : [],
     type: work.venue && /Mach\. Learn|Nature|Trans\./.test(work.venue) ? "journal-article" : "proceedings-article",
     publisher: "HALLMARK world",
@@ -203,7 +218,7 @@ function openAlexWork(work: WorldWork) {
     doi: doi ? `https://doi.org/${doi.toLowerCase()}` : null,
     title: work.title,
     display_name: work.title,
-    publication_year: work.year,
+    publication_year: work.years.at(-1),
     type: "article",
     authorships: work.authors.map((name) => ({ author: { display_name: name } })),
     primary_location: source ? { source: { display_name: source } } : null,

@@ -6,6 +6,8 @@ export interface ExternalWork {
   title: string;
   authors: string[];
   year: number | null;
+  /** Every year the source dates it by (issued, print, online), the first being `year`. */
+  years?: number[];
   type: string | null;
   /** Journal or proceedings title, and its abbreviation when the source has one. */
   container: string | null;

@@ -57,16 +57,17 @@ describe("papers_check_bibliography", () => {
     ].join("\n\n");
     const result = await check({ bibliography: bib });
     expect(result.format).toBe("bibtex");
+    // The third names one of the paper's four authors, without "and others": a partial author list.
     expect(result.entries.map((e) => e.verdict)).toEqual([
       "verified",
       "differs",
-      "verified",
+      "differs",
       "differs",
       "not_found",
       "unreadable",
       "unreadable",
     ]);
-    expect(result.summary).toEqual({ entries: 7, verified: 2, differs: 2, not_found: 1, unchecked: 0, unreadable: 2 });
+    expect(result.summary).toEqual({ entries: 7, verified: 1, differs: 3, not_found: 1, unchecked: 0, unreadable: 2 });
     const [first, second, third, fourth, fifth, sixth, seventh] = result.entries;
     expect(first).toMatchObject({ id: "arxiv:0704.0001" });
     // The corrected entry is written from the record, and it is BibTeX a parser reads.
@@ -74,15 +75,28 @@ describe("papers_check_bibliography", () => {
     expect(parsed.entries[0]!.properties.eprint).toBe("0704.0001");
     expect(second).toMatchObject({ id: "nber:w4679", differences: [{ field: "year", cited: "2001", record: "1994" }] });
     expect(third).toMatchObject({ id: "arxiv:0704.0001", duplicate_of: 1 });
+    expect(third!.differences).toEqual([
+      {
+        field: "authors",
+        cited: expect.stringContaining("1 of the record's 4 authors"),
+        record: expect.stringContaining("Berger"),
+      },
+    ]);
     expect(fourth!.differences).toEqual([
+      expect.objectContaining({ field: "authors" }),
       { field: "arxiv_version", cited: "v9", record: expect.stringMatching(/^v\d$/) },
     ]);
     expect(fifth!.tried!.length).toBeGreaterThan(0);
     expect(sixth!.why).toMatch(/BibTeX that cannot be read/);
     expect(seventh!.why).toMatch(/at most 5000/);
     // The mirrors verified the others; the entry not found and the one that differs (a near miss,
-    // not a match) were then asked of Crossref, and of nothing else.
-    expect((await upstreamHits()).map((hit) => hit.path.split("?")[0])).toEqual(["/crossref/works", "/crossref/works"]);
+    // not a match) were then asked of Crossref, then of OpenAlex (which holds what Crossref lacks).
+    expect((await upstreamHits()).map((hit) => hit.path.split("?")[0]).sort()).toEqual([
+      "/crossref/works",
+      "/crossref/works",
+      "/openalex/works",
+      "/openalex/works",
+    ]);
   });
 
   it("reads a numbered plain list, RIS and CSL-JSON", async () => {
@@ -113,7 +127,9 @@ describe("papers_check_bibliography", () => {
         "not an item",
       ]),
     });
-    expect(csl.entries.map((e) => e.verdict)).toEqual(["verified", "not_found", "unreadable"]);
+    // The first names one of four authors without "et al.": it differs, like any partial author list.
+    expect(csl.entries.map((e) => e.verdict)).toEqual(["differs", "not_found", "unreadable"]);
+    expect(csl.entries[0]!.differences!.map((d) => d.field)).toEqual(["authors"]);
   });
 
   it("reports progress while it works", async () => {
@@ -227,10 +243,12 @@ describe("papers_check_bibliography with works outside arXiv and NBER (Crossref,
     expect((result.entries[3] as { unchecked?: unknown }).unchecked).toEqual([
       { source: "crossref", reason: "upstream_unavailable", retry_after_ms: null },
     ]);
-    // The arXiv paper came from the mirror: Crossref was asked for the other three only.
+    // The arXiv paper came from the mirror: Crossref was asked for the other three only, and OpenAlex
+    // for the two Crossref did not verify (one it lacks, one it could not answer).
     const hits = await upstreamHits();
-    expect(hits.every((hit) => hit.path.startsWith("/crossref/"))).toBe(true);
-    expect(hits).toHaveLength(3);
+    expect(hits.filter((hit) => hit.path.startsWith("/crossref/"))).toHaveLength(3);
+    expect(hits.filter((hit) => hit.path.startsWith("/openalex/works?filter=title.search"))).toHaveLength(2);
+    expect(hits).toHaveLength(5);
   });
 });
 

@@ -194,11 +194,16 @@ describe("papers_resolve_reference on the reference set (a sample; npm run bench
     expect(sample.cases.filter((c) => c.kind === "real").length).toBeGreaterThanOrEqual(90);
     expect(sample.cases.filter((c) => c.kind === "fabricated").length).toBe(40);
     // The mirrors answered every reference to their papers; the others (works outside them,
-    // fabricated ones, near misses) were then asked of Crossref alone.
+    // fabricated ones, near misses) were then asked of Crossref, and what Crossref lacks of OpenAlex.
     expect(hitsAfterReal).toEqual([]);
     const hits = await upstreamHits();
-    expect(hits.length).toBeGreaterThan(0);
-    expect(hits.filter((hit) => !hit.path.startsWith("/crossref/works"))).toEqual([]);
+    expect(hits.filter((hit) => hit.path.startsWith("/crossref/works")).length).toBeGreaterThan(0);
+    expect(hits.filter((hit) => hit.path.startsWith("/openalex/works?filter=title.search")).length).toBeGreaterThan(0);
+    expect(
+      hits.filter(
+        (hit) => !hit.path.startsWith("/crossref/works") && !hit.path.startsWith("/openalex/works?filter=title.search"),
+      ),
+    ).toEqual([]);
     expect(
       sample.cases.filter((c) => c.expect.status === "match" && c.expect.source === "crossref").length,
     ).toBeGreaterThan(15);
@@ -607,6 +612,7 @@ describe("papers_resolve_reference outside arXiv and NBER (Crossref, recorded an
     );
     expect(off.result.structuredContent.status).toBe("no_match");
     expect(off.result.structuredContent.tried).toContain("Crossref: not asked (CROSSREF_ENABLED=false)");
-    expect(await upstreamHits()).toEqual([]);
+    // OpenAlex is still asked (its own switch): the title search alone, nothing of Crossref.
+    expect((await upstreamHits()).map((hit) => hit.path.split("?")[0])).toEqual(["/openalex/works"]);
   });
 });

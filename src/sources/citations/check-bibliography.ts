@@ -15,10 +15,15 @@ import { identifiersIn } from "./identifiers";
 import { assignKeys } from "./keys";
 import { citedAuthors, journalFields, type JournalFields } from "./record";
 import { type Candidate, lookupArxiv, resolveReference } from "./resolve";
+import { claimsOf, type Difference, differencesFrom, publishedVersion } from "./entry-differences";
+import { compact } from "./text-match";
+import { RECORD } from "./resolve-score";
 import type { Unchecked } from "./resolve-external";
 import { mapLimited } from "./map-limited";
 import { parseReference } from "./reference-text";
 import type { AppContext } from "../../context";
+
+export type { Difference };
 
 export const MAX_ENTRIES = 200;
 export const MAX_BIBLIOGRAPHY_CHARS = 250_000;
@@ -27,12 +32,6 @@ const RESOLVE_CONCURRENCY = 6;
 export const EXTERNAL_BUDGET_MS = 20_000;
 
 export type Verdict = "verified" | "differs" | "not_found" | "unchecked" | "unreadable";
-
-export interface Difference {
-  field: "year" | "authors" | "title" | "doi" | "arxiv_id" | "arxiv_version" | "nber_number" | "journal_ref";
-  cited: string | null;
-  record: string | null;
-}
 
 export interface CheckedEntry {
   n: number;
@@ -175,9 +174,22 @@ async function checkEntry(
     throw error;
   }
   const ids = identifiersIn(entry.text);
+  // A structured entry states its fields: each is compared with the record's (claims.ts).
+  const claims = entry.format === "text" ? undefined : claimsOf(entry.fields);
+  const absent = resolution.absent_dois ?? [];
   const best = resolution.matches[0];
   if (best) {
-    const differences = differencesFrom(best, ids);
+    const published = await publishedVersion(ctx, best, claims, deadline);
+    if (published === "unchecked")
+      return {
+        n: entry.n,
+        verdict: "unchecked",
+        id: `${best.source}:${best.id}`,
+        title: best.title,
+        tried: [...resolution.tried, "OpenAlex: unchecked (the venue cited could not be checked)"],
+        unchecked: [{ source: "openalex", reason: "upstream_unavailable", retry_after_ms: null }],
+      };
+    const differences = differencesFrom(best, ids, claims, absent, published);
     if (best.source === "crossref" || best.source === "openalex") works.set(`${best.source}:${best.id}`, best);
     const also = (best.also ?? []).filter((v) => v.source !== "doi").map((v) => `${v.source}:${v.id}`);
     return {
@@ -191,14 +203,17 @@ async function checkEntry(
     };
   }
   // Not a match, but the record is plainly the one meant: its whole title, and its authors or its year.
+  // With fields stated, a record whose title is the cited title is the one meant, whatever else differs.
   const near = resolution.near_misses.find(
     (c) =>
-      c.agreed.title === "exact" &&
-      (c.agreed.authors === "agree" || c.agreed.year === "agree") &&
-      !(c.agreed.exact_identifier && c.confidence <= 0.4),
+      (c.agreed.title === "exact" &&
+        (c.agreed.authors === "agree" || c.agreed.year === "agree") &&
+        !(c.agreed.exact_identifier && c.confidence <= 0.4)) ||
+      (claims?.title !== undefined && compact(claims.title) === compact(c.title)),
   );
   if (near) {
-    const differences = differencesFrom(near, ids);
+    const published = await publishedVersion(ctx, near, claims, deadline);
+    const differences = differencesFrom(near, ids, claims, absent, published === "unchecked" ? null : published);
     if (differences.length > 0)
       return {
         n: entry.n,
@@ -208,60 +223,17 @@ async function checkEntry(
         confidence: near.confidence,
         differences,
       };
+    // Every field the entry states (its whole title and author list among them) is the record's: the
+    // text's heuristics missed it (a surname such as "An" reads as a word), the fields do not.
+    if (claims?.title && claims.authors && published !== "unchecked" && near[RECORD]) {
+      if (near.source === "crossref" || near.source === "openalex") works.set(`${near.source}:${near.id}`, near);
+      return { n: entry.n, verdict: "verified", id: `${near.source}:${near.id}`, title: near.title, confidence: 0.9 };
+    }
   }
   const tried = resolution.conflict ? [resolution.conflict, ...resolution.tried] : resolution.tried;
   if (resolution.unchecked.length > 0)
     return { n: entry.n, verdict: "unchecked", tried, unchecked: resolution.unchecked };
   return { n: entry.n, verdict: "not_found", tried };
-}
-
-/** The fields in which the entry and the record part. */
-function differencesFrom(record: Candidate, ids: ReturnType<typeof identifiersIn>): Difference[] {
-  const out: Difference[] = [];
-  const a = record.agreed;
-  if (a.year === "close" || a.year === "disagree")
-    out.push({
-      field: "year",
-      cited: a.year_cited === null ? null : String(a.year_cited),
-      record: String(record.year ?? "") || null,
-    });
-  if (a.authors === "disagree")
-    out.push({
-      field: "authors",
-      cited: null,
-      record: `${record.authors.join(", ")}${record.authors_total > record.authors.length ? ", et al." : ""}`,
-    });
-  if (a.title === "close") out.push({ field: "title", cited: null, record: record.title });
-  if (record.journal_ref_differs)
-    out.push({
-      field: "journal_ref",
-      cited: record.journal_ref_differs.cited,
-      record: record.journal_ref_differs.record,
-    });
-  if (record.source === "arxiv") {
-    const arxiv = ids.arxiv.find((id) => id.replace(/v\d+$/, "") !== record.id);
-    if (arxiv) out.push({ field: "arxiv_id", cited: arxiv, record: record.id });
-    const version = ids.arxiv
-      .map((id) => /v(\d+)$/.exec(id))
-      .find((m) => m && record.version !== null && Number(m[1]) > record.version);
-    if (version) out.push({ field: "arxiv_version", cited: `v${version[1]}`, record: `v${record.version}` });
-  } else if (record.source === "nber") {
-    const nber = ids.nber.find((id) => id !== record.id);
-    if (nber) out.push({ field: "nber_number", cited: nber, record: record.id });
-  }
-  const sourceDoi =
-    record.source === "arxiv"
-      ? `10.48550/arxiv.${record.id}`
-      : record.source === "nber"
-        ? `10.3386/${record.id}`
-        : null;
-  const own = [record.doi, sourceDoi].filter((doi): doi is string => !!doi).map((doi) => doi.toLowerCase());
-  const doi = ids.dois.find((d) => !own.includes(d.toLowerCase()));
-  // A journal DOI the mirror does not hold is not a difference: only a DOI of arXiv's or NBER's that names another
-  // paper, or one beside the record's own.
-  if (doi && (/^10\.(48550|3386)\//.test(doi) || record.doi))
-    out.push({ field: "doi", cited: doi, record: record.doi });
-  return out;
 }
 
 /** BibTeX written from the records, in entry order, while it fits in what is left of the budget. */

@@ -94,6 +94,9 @@ export function bibtexChunks(text: string): string[] {
 }
 
 type RichText = { text?: string }[];
+/** A name that stands for the rest of the list: BibTeX's "and others", "et al.". */
+const ET_AL = /^(?:others|et\.? al\.?|and others)$/i;
+
 const flat = (value: unknown): string =>
   Array.isArray(value)
     ? (value as RichText).map((node) => node.text ?? "").join("")
@@ -123,11 +126,10 @@ function readBibtex(chunk: string, n: number): ReadEntry {
         `${fatal ? `${fatal.type}${fatal.expected ? ` (expected "${fatal.expected}")` : ""}` : "no entry"}`,
     };
   const f = entry.fields;
-  const names = ((f.author ?? f.editor ?? []) as { family?: RichText; given?: RichText; literal?: RichText }[])
-    .map((name) =>
-      name.literal ? flat(name.literal) : [flat(name.given), flat(name.family)].filter(Boolean).join(" "),
-    )
-    .filter((name) => name && !/^others$/i.test(name));
+  const written = ((f.author ?? f.editor ?? []) as { family?: RichText; given?: RichText; literal?: RichText }[]).map(
+    (name) => (name.literal ? flat(name.literal) : [flat(name.given), flat(name.family)].filter(Boolean).join(" ")),
+  );
+  const names = written.filter((name) => name && !ET_AL.test(name));
   const year = /\b(1[89]\d\d|20\d\d)\b/.exec(flat(f.date) || flat(f.year))?.[1];
   const eprint = flat(f.eprint);
   const eprintType = flat(f.eprinttype) || flat(f.archiveprefix);
@@ -136,6 +138,7 @@ function readBibtex(chunk: string, n: number): ReadEntry {
   const fields: ReferenceFields = {
     ...(flat(f.title) ? { title: flat(f.title) } : {}),
     ...(names.length > 0 ? { authors: names } : {}),
+    ...(names.length < written.length ? { authors_open: true } : {}),
     ...(year ? { year: Number(year) } : {}),
     ...(flat(f.doi) ? { doi: flat(f.doi) } : {}),
     ...(eprint && (/arxiv/i.test(eprintType) || /^\d{4}\.\d{4,5}|\//.test(eprint)) ? { arxiv_id: eprint } : {}),
@@ -178,7 +181,8 @@ function readRis(chunk: string, n: number): ReadEntry {
     tags.set(match[1]!, list);
   }
   const one = (...names: string[]) => names.map((name) => tags.get(name)?.[0]).find((value) => value);
-  const authors = ["AU", "A1"].flatMap((tag) => tags.get(tag) ?? []).filter(Boolean);
+  const listed = ["AU", "A1"].flatMap((tag) => tags.get(tag) ?? []).filter(Boolean);
+  const authors = listed.filter((name) => !ET_AL.test(name));
   const title = one("TI", "T1");
   if (!title && authors.length === 0)
     return { ...base, problem: "the RIS entry has no title (TI) and no authors (AU)" };
@@ -188,6 +192,7 @@ function readRis(chunk: string, n: number): ReadEntry {
   const fields: ReferenceFields = {
     ...(title ? { title } : {}),
     ...(authors.length > 0 ? { authors: authors.map(risName) } : {}),
+    ...(authors.length < listed.length ? { authors_open: true } : {}),
     ...(year ? { year: Number(year) } : {}),
     ...(one("DO") ? { doi: one("DO")! } : {}),
     ...(number && /national bureau|nber/i.test(publisher) ? { nber_id: number } : {}),
@@ -225,19 +230,21 @@ function readCslItem(item: unknown, n: number): ReadEntry {
     return { ...base, problem: `the entry is ${raw.length} characters; at most ${MAX_ENTRY_CHARS} are read` };
   const record = item as Record<string, unknown>;
   const str = (value: unknown) => (typeof value === "string" ? value : typeof value === "number" ? String(value) : "");
-  const authors = (Array.isArray(record.author) ? record.author : [])
+  const listed = (Array.isArray(record.author) ? record.author : [])
     .map((name: unknown) => {
       if (!name || typeof name !== "object") return "";
       const person = name as Record<string, unknown>;
       return str(person.literal) || [str(person.given), str(person.family)].filter(Boolean).join(" ");
     })
     .filter(Boolean);
+  const authors = listed.filter((name) => !ET_AL.test(name));
   const issued = record.issued as { "date-parts"?: unknown[][]; raw?: string } | undefined;
   const year = Number(issued?.["date-parts"]?.[0]?.[0] ?? /\d{4}/.exec(issued?.raw ?? "")?.[0]) || undefined;
   const publisher = `${str(record.publisher)} ${str(record["collection-title"])}`;
   const fields: ReferenceFields = {
     ...(str(record.title) ? { title: str(record.title) } : {}),
     ...(authors.length > 0 ? { authors } : {}),
+    ...(authors.length < listed.length ? { authors_open: true } : {}),
     ...(year ? { year } : {}),
     ...(str(record.DOI) ? { doi: str(record.DOI) } : {}),
     ...(str(record.number) && /national bureau|nber/i.test(publisher) ? { nber_id: str(record.number) } : {}),

@@ -7,8 +7,10 @@ import { plainTitle } from "./keys";
 
 export interface ReferenceFields {
   title?: string;
-  /** Surnames as written ("Vaswani", "van der Berg"). */
+  /** Surnames as written ("Vaswani", "van der Berg"); a structured entry's whole names. */
   authors?: string[];
+  /** The entry's author list ends in "and others" (BibTeX) or "et al.": it names only the first authors. */
+  authors_open?: boolean;
   year?: number;
   venue?: string;
   doi?: string;
@@ -153,7 +155,7 @@ export function titleSimilarity(a: string, b: string): number {
  */
 export function textOfFields(fields: ReferenceFields, links = ""): string {
   return [
-    fields.authors?.join(", "),
+    fields.authors ? `${fields.authors.join(", ")}${fields.authors_open ? " et al." : ""}` : undefined,
     fields.title,
     fields.venue,
     fields.year,

@@ -47,6 +47,12 @@ export interface Found {
   published_year?: number | null;
   /** The record's own journal reference, parsed (arXiv's journal_ref). */
   own_journal?: JournalRef | null;
+  /** arXiv's journal_ref as written: where the paper was published, when arXiv knows. */
+  journal_ref?: string | null;
+  /** Other years the record is known by (a work's print and online years). */
+  years?: number[];
+  /** How many authors the record has, when `authors` is a shortened list. */
+  authors_total?: number;
   how: string;
   exact?: string;
   /** The journal reference in the text that names this paper's own ("Phys. Rev. A 76, 042309 (2007)"). */
@@ -239,6 +245,8 @@ function fromArxivPaper(paper: ArxivPaper, how: string): Found {
     doi: paper.doi,
     version: paper.versions?.length || null,
     ...publishedAs(paper.journal_ref),
+    journal_ref: paper.journal_ref,
+    ...(paper.authors_total ? { authors_total: paper.authors_total } : {}),
     how,
   };
 }

@@ -1,8 +1,9 @@
-// The resolver's last step, for a reference no mirror paper verifies: Crossref, which registers
-// the DOIs of most journal articles, books and proceedings. A DOI in the text is looked up
-// exactly; otherwise the whole text goes to query.bibliographic. When Crossref cannot be asked,
-// OpenAlex (its key configured) is asked instead: a title search, one list call of the day's
-// allowance. Every work either proposes is checked against the text like a mirror paper (title
+// The resolver's last steps, for a reference no mirror paper verifies: Crossref, which registers
+// the DOIs of most journal articles, books and proceedings (a DOI in the text is looked up
+// exactly; otherwise the whole text goes to query.bibliographic); then, when none of Crossref's
+// works verifies (Crossref lacks it, or could not be asked), OpenAlex (its key configured): a
+// title search, one list call of the day's allowance. OpenAlex holds what Crossref does not:
+// conference papers without a DOI (ICLR, ICML, NeurIPS). Every work either proposes is checked against the text like a mirror paper (title
 // inside it, authors, year; or its journal reference with an author). A source that cannot be
 // reached is reported as unchecked, with the reason and when to retry, so that no_match is never
 // said of a source that was not asked.
@@ -40,6 +41,8 @@ export async function lookupCrossref(
   found: Found[],
   tried: string[],
   unchecked: Unchecked[],
+  /** Cited DOIs Crossref answered 404 for. */
+  absentDois: string[] = [],
 ): Promise<void> {
   if (!ctx.config.CROSSREF_ENABLED) {
     tried.push("Crossref: not asked (CROSSREF_ENABLED=false)");
@@ -49,6 +52,7 @@ export async function lookupCrossref(
     for (const doi of query.dois.slice(0, 2)) {
       const work = await crossrefWork(ctx, doi, query.deadline);
       tried.push(`Crossref DOI ${doi}: ${work ? "found" : "no such DOI"}`);
+      if (!work) absentDois.push(doi);
       if (work)
         found.push({ ...fromWork("crossref", work, `Crossref work ${doi}`, query.journalRefs), exact: `DOI ${doi}` });
     }
@@ -63,12 +67,11 @@ export async function lookupCrossref(
     tried.push(
       `Crossref: unchecked (${error.reason}${error.retryAfterMs ? `, retry after ${Math.ceil(error.retryAfterMs / 1000)} s` : ""})`,
     );
-    await lookupOpenAlex(ctx, query, found, tried, unchecked);
   }
 }
 
-/** OpenAlex's title search, when Crossref could not be asked (and a key is configured). */
-async function lookupOpenAlex(
+/** OpenAlex's title search, when no work of Crossref's verifies (and a key is configured). */
+export async function lookupOpenAlex(
   ctx: AppContext,
   query: ExternalQuery,
   found: Found[],
@@ -84,7 +87,8 @@ async function lookupOpenAlex(
     ?.replace(/[,|]+/g, " ")
     .replace(/\s+/g, " ")
     .trim();
-  if (!title || title.split(" ").length < 3) {
+  // Two words are a title ("Multi-Swap k-Means++"); one is not enough to search by.
+  if (!title || title.split(" ").length < 2 || title.replace(/[^\p{L}\p{N}]/gu, "").length < 8) {
     tried.push("OpenAlex: not asked (no title could be read from the reference)");
     return;
   }
@@ -113,6 +117,7 @@ function fromWork(
     title: work.title,
     authors: work.authors,
     year: work.year,
+    ...(work.years && work.years.length > 1 ? { years: work.years } : {}),
     doi: work.doi,
     version: null,
     how,

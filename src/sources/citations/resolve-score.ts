@@ -20,6 +20,13 @@ import {
 import type { Found, Venue } from "./resolve-candidates";
 import { describeJournalRef, type JournalRef, sameArticle, sameJournal } from "../../search/journal-ref";
 
+/**
+ * The record a candidate was scored from (its whole author list, its venue), under a symbol: it
+ * travels with the candidate through copies (spread copies symbol keys) but never into an answer
+ * (JSON and the output schemas see string keys only).
+ */
+export const RECORD: unique symbol = Symbol("record");
+
 /** At or above this, a candidate is a match; below it the answer is no_match. */
 export const MATCH_THRESHOLD = 0.8;
 
@@ -54,6 +61,7 @@ export interface Candidate {
   journal_ref_differs?: { cited: string; record: string };
   /** The same work's other versions and DOIs (matches only). */
   also?: OtherVersion[];
+  [RECORD]?: Found;
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
@@ -143,6 +151,7 @@ export function score(
     how: candidate.how,
     ...(candidate.venue ? { venue: candidate.venue } : {}),
     ...journalDiffers(candidate, cited),
+    [RECORD]: candidate,
   };
 }
 

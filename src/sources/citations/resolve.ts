@@ -14,7 +14,7 @@ import { cleanDoi, identifiersIn, withoutIdentifiers } from "./identifiers";
 import { parseReference, textOfFields, type ReferenceFields } from "./reference-text";
 import { contentWords, nameWords } from "./text-match";
 import { parseJournalRefs } from "../../search/journal-ref";
-import { lookupCrossref, type Unchecked } from "./resolve-external";
+import { lookupCrossref, lookupOpenAlex, type Unchecked } from "./resolve-external";
 import { withOtherVersions } from "./resolve-versions";
 import type { AppContext } from "../../context";
 import {
@@ -44,6 +44,8 @@ export interface Resolution {
   tried: string[];
   /** Sources that were to be asked and could not be (then no_match means "not found where we could look"). */
   unchecked: Unchecked[];
+  /** DOIs in the reference that Crossref answered 404 for. */
+  absent_dois?: string[];
 }
 
 /** What the resolver works from: the reference's text (written from the fields when only fields are given) and its identifiers. */
@@ -122,6 +124,7 @@ export async function resolveReference(
 ): Promise<Resolution> {
   const tried: string[] = [];
   const unchecked: Unchecked[] = [];
+  const absentDois: string[] = [];
   const found: Found[] = [];
   const text = input.text.slice(0, MAX_REFERENCE_CHARS);
   const plain = withoutIdentifiers(text);
@@ -167,14 +170,13 @@ export async function resolveReference(
   if (external && !mirrorsOnly && !scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD)) {
     const ours = new Set(found.flatMap((c) => (c.doi ? [c.doi.toLowerCase()] : [])));
     const dois = ids.dois.filter((doi) => !/^10\.(48550|3386)\//i.test(doi) && !ours.has(doi.toLowerCase()));
-    const title = input.fields.title;
-    await lookupCrossref(
-      ctx,
-      { plain, dois, journalRefs, ...(deadline ? { deadline } : {}), ...(title ? { title } : {}) },
-      found,
-      tried,
-      unchecked,
-    );
+    // A plain-text reference has no title field: the title read from its text goes to OpenAlex.
+    const title = input.fields.title ?? parseReference(text).title;
+    const query = { plain, dois, journalRefs, ...(deadline ? { deadline } : {}), ...(title ? { title } : {}) };
+    await lookupCrossref(ctx, query, found, tried, unchecked, absentDois);
+    // OpenAlex holds what Crossref lacks (conference papers without a DOI), not only what it could not answer.
+    if (!scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD))
+      await lookupOpenAlex(ctx, query, found, tried, unchecked);
   }
 
   let scored = scoreAll().sort((a, b) => b.confidence - a.confidence || b.title.length - a.title.length);
@@ -197,6 +199,7 @@ export async function resolveReference(
     parsed: input.fields,
     tried,
     unchecked: matches.length > 0 ? [] : unchecked,
+    ...(absentDois.length > 0 ? { absent_dois: absentDois } : {}),
   };
 }
 

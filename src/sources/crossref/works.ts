@@ -47,12 +47,16 @@ const plain = (value: string) =>
     .replace(/\s+/g, " ")
     .trim();
 
-function yearOf(work: Json): number | null {
-  for (const field of ["issued", "published", "published-print", "published-online"]) {
+const DATE_FIELDS = ["issued", "published", "published-print", "published-online"];
+
+/** The years Crossref dates the work by, issued first (a print year may follow the online one). */
+function yearsOf(work: Json): number[] {
+  const years: number[] = [];
+  for (const field of DATE_FIELDS) {
     const parts = (work[field] as { "date-parts"?: unknown[][] } | undefined)?.["date-parts"]?.[0]?.[0];
-    if (typeof parts === "number" && parts > 1000) return parts;
+    if (typeof parts === "number" && parts > 1000 && !years.includes(parts)) years.push(parts);
   }
-  return null;
+  return years;
 }
 
 function authorsOf(work: Json): string[] {
@@ -77,7 +81,8 @@ function toWork(raw: unknown): ExternalWork | null {
     doi,
     title: plain(title),
     authors: authorsOf(work),
-    year: yearOf(work),
+    year: yearsOf(work)[0] ?? null,
+    years: yearsOf(work),
     type: text(work.type),
     container: first(work["container-title"]),
     container_short: first(work["short-container-title"]),

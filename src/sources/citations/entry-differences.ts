@@ -1,0 +1,174 @@
+// The differences between a bibliography entry and the record it names: where the entry states
+// its fields (BibTeX, RIS, CSL-JSON), each one is compared with the record's (claims.ts), with the
+// published version of an arXiv preprint asked of OpenAlex when the entry cites a venue; where it
+// is free text, what the resolver read in the text (title, authors, year) and its identifiers.
+import { PapersError } from "../../errors";
+import { openAlexTitleSearch } from "../openalex/reference-search";
+import { type Claims, compareClaims, type RecordFacts } from "./claims";
+import type { identifiersIn } from "./identifiers";
+import type { ReferenceFields } from "./reference-text";
+import type { Candidate } from "./resolve";
+import { RECORD } from "./resolve-score";
+import { compact } from "./text-match";
+import { isPreprintVenue } from "./venues";
+import type { AppContext } from "../../context";
+
+export interface Difference {
+  field: "year" | "authors" | "title" | "venue" | "doi" | "arxiv_id" | "arxiv_version" | "nber_number" | "journal_ref";
+  cited: string | null;
+  record: string | null;
+}
+
+/** What a structured entry states, as claims to compare with a record. */
+export function claimsOf(fields: ReferenceFields): Claims {
+  return {
+    ...(fields.title ? { title: fields.title } : {}),
+    ...(fields.authors ? { authors: fields.authors } : {}),
+    ...(fields.authors_open ? { authors_open: true } : {}),
+    ...(fields.year ? { year: fields.year } : {}),
+    ...(fields.venue ? { venue: fields.venue } : {}),
+    ...(fields.doi ? { doi: fields.doi } : {}),
+  };
+}
+
+/** Where an arXiv preprint was published, as OpenAlex knows it: its venues and years, or none found. */
+export interface Published {
+  venues: string[];
+  years: number[];
+}
+
+/**
+ * An entry that cites an arXiv preprint at a venue (arXiv's metadata names none): the works
+ * OpenAlex holds under the same title say where it appeared, and when. Null when there is nothing
+ * to ask (no venue cited, a record that names its journal, no OpenAlex key); "unchecked" when
+ * OpenAlex could not be asked.
+ */
+export async function publishedVersion(
+  ctx: AppContext,
+  candidate: Candidate,
+  claims: Claims | undefined,
+  deadline: number,
+): Promise<Published | null | "unchecked"> {
+  const record = candidate[RECORD];
+  if (!claims?.venue || isPreprintVenue(claims.venue) || record?.source !== "arxiv" || record.journal_ref) return null;
+  if (!ctx.config.OPENALEX_RESOLVE_ENABLED || !ctx.config.OPENALEX_API_KEY) return null;
+  const title = record.title.replace(/[,|]+/g, " ").replace(/\s+/g, " ").trim();
+  try {
+    const works = await openAlexTitleSearch(ctx, title, deadline);
+    const same = works.filter((work) => compact(work.title) === compact(record.title));
+    return {
+      venues: same.flatMap((work) => (work.container && !isPreprintVenue(work.container) ? [work.container] : [])),
+      years: same.flatMap((work) => (work.year ? [work.year] : [])),
+    };
+  } catch (error) {
+    if (error instanceof PapersError) return "unchecked";
+    throw error;
+  }
+}
+
+/** What the record holds, for the comparison with an entry's claims. */
+function factsOf(
+  candidate: Candidate,
+  absentDois: readonly string[],
+  published: Published | null = null,
+): RecordFacts | null {
+  const found = candidate[RECORD];
+  if (!found) return null;
+  const years = [found.year, found.published_year ?? null, ...(found.years ?? [])].filter(
+    (year, i, all): year is number => year !== null && all.indexOf(year) === i,
+  );
+  const venues =
+    found.source === "arxiv"
+      ? found.journal_ref
+        ? [found.own_journal?.journal ?? found.journal_ref]
+        : []
+      : found.venue
+        ? [found.venue.container].filter((v): v is string => !!v)
+        : [];
+  const dois = [
+    found.doi,
+    found.source === "arxiv" ? `10.48550/arxiv.${found.id}` : null,
+    found.source === "nber" ? `10.3386/${found.id}` : null,
+  ].flatMap((doi) => (doi && /^10\./.test(doi) ? [doi.toLowerCase()] : []));
+  if (published) {
+    venues.push(...published.venues);
+    years.push(...published.years.filter((year) => !years.includes(year)));
+  }
+  return {
+    title: found.title,
+    authors: found.authors,
+    ...(found.authors_total ? { authors_total: found.authors_total } : {}),
+    years,
+    venues,
+    preprint: found.source === "arxiv" && !found.journal_ref,
+    ...(published && published.venues.length === 0 ? { unpublished: true } : {}),
+    dois,
+    absent_dois: absentDois,
+  };
+}
+
+/** The fields in which the entry and the record part: the entry's claims where it states them, else its text's. */
+export function differencesFrom(
+  record: Candidate,
+  ids: ReturnType<typeof identifiersIn>,
+  claims?: Claims,
+  absentDois: readonly string[] = [],
+  published: Published | null = null,
+): Difference[] {
+  const fromText = differencesInText(record, ids);
+  const facts = claims ? factsOf(record, absentDois, published) : null;
+  if (!claims || !facts) return fromText;
+  const stated = compareClaims(claims, facts);
+  const covered = new Set<string>(["title", "authors", "year", "venue", ...(claims.doi ? ["doi"] : [])]);
+  return [...stated, ...fromText.filter((d) => !covered.has(d.field))];
+}
+
+/** The fields in which the entry's text and the record part. */
+function differencesInText(record: Candidate, ids: ReturnType<typeof identifiersIn>): Difference[] {
+  const out: Difference[] = [];
+  const a = record.agreed;
+  if (a.year === "close" || a.year === "disagree")
+    out.push({
+      field: "year",
+      cited: a.year_cited === null ? null : String(a.year_cited),
+      record: String(record.year ?? "") || null,
+    });
+  if (a.authors === "disagree")
+    out.push({
+      field: "authors",
+      cited: null,
+      record: `${record.authors.join(", ")}${record.authors_total > record.authors.length ? ", et al." : ""}`,
+    });
+  if (a.title === "close") out.push({ field: "title", cited: null, record: record.title });
+  if (record.journal_ref_differs)
+    out.push({
+      field: "journal_ref",
+      cited: record.journal_ref_differs.cited,
+      record: record.journal_ref_differs.record,
+    });
+  if (record.source === "arxiv") {
+    const arxiv = ids.arxiv.find((id) => id.replace(/v\d+$/, "") !== record.id);
+    if (arxiv) out.push({ field: "arxiv_id", cited: arxiv, record: record.id });
+    const version = ids.arxiv
+      .map((id) => /v(\d+)$/.exec(id))
+      .find((m) => m && record.version !== null && Number(m[1]) > record.version);
+    if (version) out.push({ field: "arxiv_version", cited: `v${version[1]}`, record: `v${record.version}` });
+  } else if (record.source === "nber") {
+    const nber = ids.nber.find((id) => id !== record.id);
+    if (nber) out.push({ field: "nber_number", cited: nber, record: record.id });
+  }
+  const sourceDoi =
+    record.source === "arxiv"
+      ? `10.48550/arxiv.${record.id}`
+      : record.source === "nber"
+        ? `10.3386/${record.id}`
+        : null;
+  const own = [record.doi, sourceDoi].filter((doi): doi is string => !!doi).map((doi) => doi.toLowerCase());
+  // arXiv's DOI may carry the version cited (10.48550/arXiv.2602.12172v1): still the paper's own.
+  const doi = ids.dois.find((d) => !own.includes(d.toLowerCase().replace(/^(10\.48550\/arxiv\..+?)v\d+$/, "$1")));
+  // A journal DOI the mirror does not hold is not a difference: only a DOI of arXiv's or NBER's that names another
+  // paper, or one beside the record's own.
+  if (doi && (/^10\.(48550|3386)\//.test(doi) || record.doi))
+    out.push({ field: "doi", cited: doi, record: record.doi });
+  return out;
+}

@@ -1,0 +1,152 @@
+// Venue names compared as venues, not as strings: "NeurIPS", "NIPS", "Advances in Neural
+// Information Processing Systems" and "Neural Information Processing Systems" are one venue;
+// "CVPR" and "2023 IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR)" are one;
+// a workshop or "Findings" is not its main conference. Journals fall back to the ISO 4 key the
+// journal-reference parser uses ("Mach. Learn." = "Machine Learning"). Pure.
+import { journalKey } from "../../search/journal-ref";
+import { asciiFold } from "./names";
+
+interface KnownVenue {
+  key: string;
+  /** Written as a word in capitals or mixed case ("NeurIPS", "CVPR"): matched case-sensitively. */
+  acronyms: string[];
+  /** Phrases of the full name, matched in the folded name at word boundaries. */
+  names: string[];
+}
+
+// The venues of computer science, statistics and the sciences most cited by the papers we check,
+// with the spellings DBLP, Crossref, OpenAlex, Semantic Scholar and bibliographies use.
+const KNOWN: KnownVenue[] = [
+  {
+    key: "neurips",
+    acronyms: ["NeurIPS", "NIPS", "NeuRIPS"],
+    names: ["neural information processing systems"],
+  },
+  { key: "icml", acronyms: ["ICML"], names: ["international conference on machine learning"] },
+  { key: "iclr", acronyms: ["ICLR"], names: ["international conference on learning representations"] },
+  {
+    key: "cvpr",
+    acronyms: ["CVPR"],
+    names: ["computer vision and pattern recognition"],
+  },
+  { key: "iccv", acronyms: ["ICCV"], names: ["international conference on computer vision"] },
+  { key: "eccv", acronyms: ["ECCV"], names: ["european conference on computer vision"] },
+  { key: "wacv", acronyms: ["WACV"], names: ["winter conference on applications of computer vision"] },
+  { key: "bmvc", acronyms: ["BMVC"], names: ["british machine vision conference"] },
+  {
+    key: "aaai",
+    acronyms: ["AAAI"],
+    names: ["aaai conference on artificial intelligence", "national conference on artificial intelligence"],
+  },
+  { key: "ijcai", acronyms: ["IJCAI"], names: ["international joint conference on artificial intelligence"] },
+  { key: "uai", acronyms: ["UAI"], names: ["uncertainty in artificial intelligence"] },
+  { key: "aistats", acronyms: ["AISTATS"], names: ["artificial intelligence and statistics"] },
+  { key: "colt", acronyms: ["COLT"], names: ["conference on learning theory", "computational learning theory"] },
+  { key: "alt", acronyms: ["ALT"], names: ["algorithmic learning theory"] },
+  {
+    key: "acl",
+    acronyms: ["ACL"],
+    names: ["annual meeting of the association for computational linguistics"],
+  },
+  { key: "emnlp", acronyms: ["EMNLP"], names: ["empirical methods in natural language processing"] },
+  {
+    key: "naacl",
+    acronyms: ["NAACL", "NAACL-HLT"],
+    names: ["north american chapter of the association for computational linguistics"],
+  },
+  {
+    key: "eacl",
+    acronyms: ["EACL"],
+    names: ["european chapter of the association for computational linguistics"],
+  },
+  { key: "coling", acronyms: ["COLING"], names: ["international conference on computational linguistics"] },
+  { key: "tacl", acronyms: ["TACL"], names: ["transactions of the association for computational linguistics"] },
+  { key: "interspeech", acronyms: ["INTERSPEECH", "Interspeech"], names: [] },
+  { key: "icassp", acronyms: ["ICASSP"], names: ["acoustics speech and signal processing"] },
+  { key: "kdd", acronyms: ["KDD", "SIGKDD"], names: ["knowledge discovery and data mining"] },
+  { key: "www", acronyms: ["WWW"], names: ["the web conference", "world wide web conference"] },
+  { key: "sigir", acronyms: ["SIGIR"], names: ["research and development in information retrieval"] },
+  { key: "wsdm", acronyms: ["WSDM"], names: ["web search and data mining"] },
+  { key: "cikm", acronyms: ["CIKM"], names: ["information and knowledge management"] },
+  { key: "icde", acronyms: ["ICDE"], names: ["international conference on data engineering"] },
+  { key: "sigmod", acronyms: ["SIGMOD"], names: ["management of data"] },
+  { key: "vldb", acronyms: ["VLDB", "PVLDB"], names: ["very large data bases"] },
+  { key: "icra", acronyms: ["ICRA"], names: ["international conference on robotics and automation"] },
+  { key: "iros", acronyms: ["IROS"], names: ["intelligent robots and systems"] },
+  { key: "corl", acronyms: ["CoRL"], names: ["conference on robot learning"] },
+  { key: "rss", acronyms: ["RSS"], names: ["robotics science and systems"] },
+  {
+    key: "miccai",
+    acronyms: ["MICCAI"],
+    names: ["medical image computing and computer assisted intervention"],
+  },
+  { key: "chi", acronyms: ["CHI"], names: ["human factors in computing systems"] },
+  { key: "stoc", acronyms: ["STOC"], names: ["symposium on theory of computing"] },
+  { key: "focs", acronyms: ["FOCS"], names: ["foundations of computer science"] },
+  { key: "soda", acronyms: ["SODA"], names: ["symposium on discrete algorithms"] },
+  { key: "jmlr", acronyms: ["JMLR"], names: ["journal of machine learning research"] },
+  { key: "tmlr", acronyms: ["TMLR"], names: ["transactions on machine learning research"] },
+  {
+    key: "tpami",
+    acronyms: ["TPAMI", "PAMI"],
+    names: ["transactions on pattern analysis and machine intelligence"],
+  },
+  { key: "ijcv", acronyms: ["IJCV"], names: ["international journal of computer vision"] },
+];
+
+/** Names that are a series or a publisher, not a venue: a record naming only these has no venue to compare. */
+const SERIES =
+  /^(lecture notes in (computer science|artificial intelligence)|lncs|lnai|proceedings of machine learning research|pmlr|ceur workshop proceedings|openreview(\.net)?|ieee|acm|springer|elsevier)$/;
+
+/** A preprint server: a citation of the preprint is not a claim about where the work was published. */
+const PREPRINT = /\b(arxiv|corr|biorxiv|medrxiv|ssrn|preprint|e-?prints?|chemrxiv|research square|techrxiv)\b/i;
+
+const folded = (name: string) =>
+  asciiFold(name)
+    .replace(/&/g, " and ")
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+
+let isoKeys: Map<string, string> | undefined;
+/** Each known venue's names as ISO 4 keys, so that "J. Mach. Learn. Res." is the JMLR. */
+function byIsoKey(): Map<string, string> {
+  isoKeys ??= new Map(KNOWN.flatMap((venue) => venue.names.map((name) => [journalKey(name), venue.key] as const)));
+  return isoKeys;
+}
+
+/** The venue's key ("neurips", "cvpr:workshop"), or null when it is not one we know. */
+export function knownVenue(name: string): string | null {
+  const words = ` ${folded(name)} `;
+  const iso = byIsoKey().get(journalKey(name));
+  if (iso) return iso;
+  for (const venue of KNOWN) {
+    const acronym = venue.acronyms.some((a) =>
+      new RegExp(`(?:^|[^A-Za-z])${a.replace(/[-.]/g, "\\$&")}(?:W|[^A-Za-z]|$)`).test(name),
+    );
+    const named = venue.names.some((phrase) => words.includes(` ${phrase} `));
+    if (!acronym && !named) continue;
+    const workshop = /\bworkshops?\b/i.test(name) || new RegExp(`(?:^|[^A-Za-z])${venue.acronyms[0]}W\\b`).test(name);
+    const findings = /\bfindings\b/i.test(name);
+    return `${venue.key}${workshop ? ":workshop" : findings ? ":findings" : ""}`;
+  }
+  return null;
+}
+
+export const isPreprintVenue = (name: string): boolean => PREPRINT.test(name);
+
+/** Whether a record's venue name says nothing of where the work appeared (a series, a publisher). */
+export const isSeries = (name: string): boolean => SERIES.test(folded(name));
+
+/**
+ * Is the cited venue the record's? Known venues by key; others by their ISO 4 key or their
+ * folded words, one inside the other ("Machine Learning" and "Mach. Learn.").
+ */
+export function sameVenue(cited: string, recorded: string): boolean {
+  const a = knownVenue(cited);
+  const b = knownVenue(recorded);
+  if (a || b) return a === b;
+  if (journalKey(cited) === journalKey(recorded)) return true;
+  const x = folded(cited).replace(/^(the|proceedings of( the)?|proc)\s+/, "");
+  const y = folded(recorded).replace(/^(the|proceedings of( the)?|proc)\s+/, "");
+  return x.length > 0 && y.length > 0 && (x === y || ` ${y} `.includes(` ${x} `) || ` ${x} `.includes(` ${y} `));
+}
