@@ -7,7 +7,7 @@ import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { upsertMirror } from "../../src/store/nber-mirror";
 import { estimateTokens } from "../../src/sources/text/tokens";
-import { callTool, mcpMessages, resetUpstream, toolError, upstreamHits } from "../helpers";
+import { callTool, callToolWith, FAKE, mcpMessages, resetUpstream, toolError, upstreamHits } from "../helpers";
 import { seedMirror } from "../mirror/driver";
 import { MINIMUM_WAGE_PAPER } from "../support/nber";
 import { MCP_HEADERS } from "../support/mcp-http";
@@ -249,6 +249,30 @@ describe("papers_check_bibliography with works outside arXiv and NBER (Crossref,
     expect(hits.filter((hit) => hit.path.startsWith("/crossref/"))).toHaveLength(3);
     expect(hits.filter((hit) => hit.path.startsWith("/openalex/works?filter=title.search"))).toHaveLength(2);
     expect(hits).toHaveLength(5);
+  });
+});
+
+describe("papers_check_bibliography when arXiv cannot be asked", () => {
+  beforeEach(async () => {
+    await seedMirror();
+  });
+
+  it("calls an arXiv ID it could not look up unchecked, never not_found, and says when arXiv failed", async () => {
+    const { result } = await callToolWith(
+      "papers_check_bibliography",
+      {
+        bibliography:
+          "[1] A. Author, A study of quasinormal modes in rotating black holes, arXiv:2401.01234, 2024.\n" +
+          `[2] C. Balázs, E. L. Berger, P. M. Nadolsky, and C.-P. Yuan, "${DIPHOTON}," Phys. Rev. D 76, 013009 (2007).`,
+      },
+      { ARXIV_API_BASE_URL: `${FAKE}/arxiv-api/_scenario/status-503`, CROSSREF_ENABLED: "false" },
+    );
+    const checked = result.structuredContent as Checked;
+    expect(checked.entries.map((e) => e.verdict)).toEqual(["unchecked", "verified"]);
+    expect((checked.entries[0] as { unchecked?: unknown }).unchecked).toContainEqual(
+      expect.objectContaining({ source: "arxiv" }),
+    );
+    expect(checked.entries[0]!.tried!.join(" ")).toContain("arXiv ID 2401.01234: live_lookup_failed");
   });
 });
 

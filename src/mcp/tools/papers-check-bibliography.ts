@@ -79,10 +79,12 @@ function renderCheck(result: BibliographyCheck): string {
   for (const entry of result.entries) {
     const head = `[${entry.n}] ${entry.verdict}${entry.duplicate_of ? ` (same as [${entry.duplicate_of}])` : ""}`;
     const also = entry.also ? ` (also ${entry.also.join(", ")})` : "";
-    if (entry.verdict === "verified") lines.push(`${head}: ${entry.id}${also} ${entry.title}`);
+    // A duplicate carries no title of its own (its first entry shows it).
+    const title = entry.title ? ` ${entry.title}` : "";
+    if (entry.verdict === "verified") lines.push(`${head}: ${entry.id}${also}${title}`);
     else if (entry.verdict === "differs")
       lines.push(
-        `${head}: ${entry.id}${also} ${entry.title}; ` +
+        `${head}: ${entry.id}${also}${title}; ` +
           `${entry.differences!.map((d) => `${d.field}: cited ${d.cited ?? "-"}, record ${d.record ?? "-"}`).join("; ")}`,
       );
     else if (entry.verdict === "not_found") lines.push(`${head}: tried ${entry.tried!.join("; ")}`);

@@ -60,7 +60,11 @@ export const papersResolveReference = defineTool({
     parsed: z.looseObject({}),
     tried: z.array(z.string()),
     unchecked: z.array(
-      z.object({ source: z.enum(["crossref", "openalex"]), reason: z.string(), retry_after_ms: z.number().nullable() }),
+      z.object({
+        source: z.enum(["arxiv", "nber", "crossref", "openalex"]),
+        reason: z.string(),
+        retry_after_ms: z.number().nullable(),
+      }),
     ),
   }),
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },

@@ -27,6 +27,7 @@ import { paperUrl } from "../nber/paper";
 import type { identifiersIn } from "./identifiers";
 import type { ReferenceFields } from "./reference-text";
 import { contentWords } from "./text-match";
+import type { Unchecked } from "./resolve-external";
 import type { AppContext } from "../../context";
 
 /** Candidates taken from each mirror's word walk. */
@@ -77,6 +78,8 @@ export async function lookupIdentifiers(
   found: Found[],
   tried: string[],
   arxivLookups?: Map<string, ServedPaper | string>,
+  /** arXiv IDs whose lookup failed (arXiv could not be asked) are reported here. */
+  unchecked: Unchecked[] = [],
 ): Promise<void> {
   // A cited version is still the paper: look up the paper (the latest version answers).
   const bases = [...new Set(ids.arxiv.map((id) => id.replace(/v\d+$/, "")))];
@@ -91,6 +94,9 @@ export async function lookupIdentifiers(
         exact: `arXiv ID ${cited}`,
       });
     tried.push(typeof outcome !== "string" ? `arXiv ID ${cited}: found` : `arXiv ID ${cited}: ${outcome}`);
+    // arXiv could not answer: the paper may well exist, so nothing built on this miss may say not_found.
+    if (outcome === "live_lookup_failed" && !unchecked.some((u) => u.source === "arxiv"))
+      unchecked.push({ source: "arxiv", reason: "upstream_unavailable", retry_after_ms: null });
   }
   for (const id of ids.nber) {
     const paper = await nberPaper(ctx, id);
@@ -197,6 +203,7 @@ export async function rankArxiv(
   fields: ReferenceFields,
   found: Found[],
   tried: string[],
+  unchecked: Unchecked[] = [],
 ): Promise<void> {
   const mirror = ctx.config.ARXIV_MIRROR_ENABLED && (await mirrorState(ctx.env.DB)).ready;
   // Lower-case words only: arXiv's grammar would read AND/OR/NOT and field prefixes.
@@ -218,6 +225,9 @@ export async function rankArxiv(
   } catch (error) {
     if (!(error instanceof PapersError)) throw error;
     tried.push(`arXiv search failed: ${error.reason}`);
+    // With no whole mirror, arXiv's own search was the only way to look there.
+    if (!mirror && !unchecked.some((u) => u.source === "arxiv"))
+      unchecked.push({ source: "arxiv", reason: error.reason, retry_after_ms: error.retryAfterMs ?? null });
   }
 }
 

@@ -17,7 +17,7 @@ import type { AppContext } from "../../context";
 
 /** A source that was to be asked and could not be: the answer says so instead of no_match. */
 export interface Unchecked {
-  source: "crossref" | "openalex";
+  source: "arxiv" | "nber" | "crossref" | "openalex";
   reason: string;
   retry_after_ms: number | null;
 }

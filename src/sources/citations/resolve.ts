@@ -132,7 +132,7 @@ export async function resolveReference(
     `${text} ${input.fields.doi ? `doi:${input.fields.doi}` : ""} ${input.fields.arxiv_id ? `arXiv:${input.fields.arxiv_id}` : ""} ` +
       `${input.fields.nber_id ? `NBER Working Paper ${input.fields.nber_id}` : ""}`,
   );
-  await lookupIdentifiers(ctx, ids, found, tried, arxivLookups);
+  await lookupIdentifiers(ctx, ids, found, tried, arxivLookups, unchecked);
   // Each candidate is scored once, however many walks ask whether one verified yet.
   const scores = new Map<Found, Candidate>();
   const scoreAll = () => {
@@ -164,7 +164,7 @@ export async function resolveReference(
     const verified = () => scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD);
     if (!verified() && sources.includes("arxiv")) await pairArxivTitles(ctx, words, found, tried);
     if (!verified() && sources.includes("arxiv") && !mirrorsOnly)
-      await rankArxiv(ctx, withoutNames(words, plain), input.fields, found, tried);
+      await rankArxiv(ctx, withoutNames(words, plain), input.fields, found, tried, unchecked);
   } else tried.push("word search skipped: an identifier matched and the text agrees");
   // Outside the mirrors: only when none of their papers is the one cited.
   if (external && !mirrorsOnly && !scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD)) {
