@@ -252,6 +252,41 @@ describe("papers_check_bibliography with works outside arXiv and NBER (Crossref,
   });
 });
 
+describe("papers_check_bibliography on hard fabrications (a real paper's authors, year or identifier under another title)", () => {
+  beforeEach(async () => {
+    await seedMirror();
+  });
+
+  it("verifies none of them, and names the title that differs", async () => {
+    const result = await check({
+      bibliography: [
+        // The real title run on with invented words, by the real authors, in the real year.
+        `[1] C. Balázs, E. L. Berger, P. M. Nadolsky, and C.-P. Yuan, "${DIPHOTON} and their uncertainties in the future," 2007.`,
+        // The paper's own journal DOI and authors under an invented two-word title.
+        `[2] C. Balázs, E. L. Berger, P. M. Nadolsky, and C.-P. Yuan, "Quantum cats," doi:10.1103/PhysRevD.76.013009, 2007.`,
+        // The paper's own journal reference and authors under an invented title.
+        "[3] Gilad Gour and Nolan R. Wallach. 2010. Contact Entanglement of Closures Force Through Model Modeling Model. Phys. Rev. A 76, 042309 (2007).",
+        // A real two-word title (0704.0770) by someone else.
+        "[4] S. Smith. Chemical Evolution. 2007.",
+        // The same paper, cited rightly: the controls.
+        `[5] C. Balázs, E. L. Berger, P. M. Nadolsky, and C.-P. Yuan, "${DIPHOTON}," Phys. Rev. D 76, 013009 (2007).`,
+        "[6] F. Matteucci, Chemical Evolution, 2007.",
+      ].join("\n"),
+    });
+    const verdicts = result.entries.map((e) => e.verdict);
+    expect(verdicts.slice(0, 4)).not.toContain("verified");
+    expect(verdicts.slice(4)).toEqual(["verified", "verified"]);
+    expect(result.entries[0]).toMatchObject({ verdict: "differs", id: "arxiv:0704.0001" });
+    expect(result.entries[0]!.differences!.map((d) => d.field)).toEqual(["title"]);
+    expect(result.entries[1]).toMatchObject({
+      verdict: "differs",
+      id: "arxiv:0704.0001",
+      differences: [{ field: "title", cited: "Quantum cats", record: DIPHOTON }],
+    });
+    expect(result.entries[3]).toMatchObject({ verdict: "differs", id: "arxiv:0704.0770" });
+  });
+});
+
 describe("papers_check_bibliography when arXiv cannot be asked", () => {
   beforeEach(async () => {
     await seedMirror();

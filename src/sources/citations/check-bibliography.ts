@@ -189,7 +189,7 @@ async function checkEntry(
         tried: [...resolution.tried, "OpenAlex: unchecked (the venue cited could not be checked)"],
         unchecked: [{ source: "openalex", reason: "upstream_unavailable", retry_after_ms: null }],
       };
-    const differences = differencesFrom(best, ids, claims, absent, published);
+    const differences = differencesFrom(best, { ids, text: entry.text, claims, absentDois: absent, published });
     if (best.source === "crossref" || best.source === "openalex") works.set(`${best.source}:${best.id}`, best);
     const also = (best.also ?? []).filter((v) => v.source !== "doi").map((v) => `${v.source}:${v.id}`);
     return {
@@ -209,11 +209,19 @@ async function checkEntry(
       (c.agreed.title === "exact" &&
         (c.agreed.authors === "agree" || c.agreed.year === "agree") &&
         !(c.agreed.exact_identifier && c.confidence <= 0.4)) ||
+      // Nearly its title (one that runs on, a word changed) by its authors: the record meant, cited wrongly.
+      (c.agreed.title === "close" && c.agreed.authors === "agree") ||
       (claims?.title !== undefined && compact(claims.title) === compact(c.title)),
   );
   if (near) {
     const published = await publishedVersion(ctx, near, claims, deadline);
-    const differences = differencesFrom(near, ids, claims, absent, published === "unchecked" ? null : published);
+    const differences = differencesFrom(near, {
+      ids,
+      text: entry.text,
+      claims,
+      absentDois: absent,
+      published: published === "unchecked" ? null : published,
+    });
     if (differences.length > 0)
       return {
         n: entry.n,

@@ -6,10 +6,11 @@ import { PapersError } from "../../errors";
 import { openAlexTitleSearch } from "../openalex/reference-search";
 import { type Claims, compareClaims, type RecordFacts } from "./claims";
 import type { identifiersIn } from "./identifiers";
-import type { ReferenceFields } from "./reference-text";
+import { parseReference, type ReferenceFields } from "./reference-text";
+import { withoutIdentifiers } from "./identifiers";
 import type { Candidate } from "./resolve";
 import { RECORD } from "./resolve-score";
-import { compact } from "./text-match";
+import { BIBLIOGRAPHIC_WORDS, compact, contentWords } from "./text-match";
 import { isPreprintVenue } from "./venues";
 import type { AppContext } from "../../context";
 
@@ -17,6 +18,16 @@ export interface Difference {
   field: "year" | "authors" | "title" | "venue" | "doi" | "arxiv_id" | "arxiv_version" | "nber_number" | "journal_ref";
   cited: string | null;
   record: string | null;
+}
+
+/** A title the reference's text gives (two words or more) that is not the record's. */
+function otherTitle(text: string, recordTitle: string): string | null {
+  const title = parseReference(withoutIdentifiers(text)).title?.trim();
+  // A journal reference read as a title ("Phys. Rev. A") is no title.
+  if (!title || contentWords(title).filter((word) => !BIBLIOGRAPHIC_WORDS.has(word)).length < 2) return null;
+  const cited = compact(title);
+  const own = compact(recordTitle);
+  return cited.includes(own) || own.includes(cited) ? null : title;
 }
 
 /** What a structured entry states, as claims to compare with a record. */
@@ -107,24 +118,29 @@ function factsOf(
   };
 }
 
+/** What an entry is compared by: its text's identifiers and words, and the fields it states. */
+export interface EntryEvidence {
+  ids: ReturnType<typeof identifiersIn>;
+  /** The entry's text (what the resolver read). */
+  text: string;
+  claims?: Claims | undefined;
+  /** Cited DOIs Crossref answered 404 for. */
+  absentDois?: readonly string[];
+  published?: Published | null;
+}
+
 /** The fields in which the entry and the record part: the entry's claims where it states them, else its text's. */
-export function differencesFrom(
-  record: Candidate,
-  ids: ReturnType<typeof identifiersIn>,
-  claims?: Claims,
-  absentDois: readonly string[] = [],
-  published: Published | null = null,
-): Difference[] {
-  const fromText = differencesInText(record, ids);
-  const facts = claims ? factsOf(record, absentDois, published) : null;
-  if (!claims || !facts) return fromText;
-  const stated = compareClaims(claims, facts);
-  const covered = new Set<string>(["title", "authors", "year", "venue", ...(claims.doi ? ["doi"] : [])]);
+export function differencesFrom(record: Candidate, entry: EntryEvidence): Difference[] {
+  const fromText = differencesInText(record, entry);
+  const facts = entry.claims ? factsOf(record, entry.absentDois ?? [], entry.published ?? null) : null;
+  if (!entry.claims || !facts) return fromText;
+  const stated = compareClaims(entry.claims, facts);
+  const covered = new Set<string>(["title", "authors", "year", "venue", ...(entry.claims.doi ? ["doi"] : [])]);
   return [...stated, ...fromText.filter((d) => !covered.has(d.field))];
 }
 
 /** The fields in which the entry's text and the record part. */
-function differencesInText(record: Candidate, ids: ReturnType<typeof identifiersIn>): Difference[] {
+function differencesInText(record: Candidate, { ids, text }: EntryEvidence): Difference[] {
   const out: Difference[] = [];
   const a = record.agreed;
   if (a.year === "close" || a.year === "disagree")
@@ -139,6 +155,10 @@ function differencesInText(record: Candidate, ids: ReturnType<typeof identifiers
       cited: null,
       record: `${record.authors.join(", ")}${record.authors_total > record.authors.length ? ", et al." : ""}`,
     });
+  // Found by an identifier or a journal reference while the text gives a title that is not the record's.
+  const citedTitle =
+    a.title === "none" && (a.exact_identifier || a.journal_ref) ? otherTitle(text, record.title) : null;
+  if (citedTitle) out.push({ field: "title", cited: citedTitle, record: record.title });
   if (a.title === "close") out.push({ field: "title", cited: null, record: record.title });
   if (record.journal_ref_differs)
     out.push({

@@ -80,9 +80,10 @@ export function score(
 ): Candidate {
   const title = titleEvidence(plain, candidate.title);
   const authors = authorEvidence(title.rest, candidate.authors, outsideTitle(plain, candidate.title));
+  // The preprint's year within one (the journal's may come a year later); the journal version's exactly.
   const year = bestYear(
     yearEvidence(title.rest, candidate.year),
-    candidate.published_year ? yearEvidence(title.rest, candidate.published_year) : null,
+    candidate.published_year ? yearEvidence(title.rest, candidate.published_year, 0) : null,
   );
   const distinctive = title.words >= 4 && compactLength(candidate.title) >= 20;
   let confidence: number;
@@ -94,11 +95,19 @@ export function score(
     confidence = contradicted ? 0.4 : 0.99;
   } else if (title.kind === "exact") {
     if (authors.kind === "disagree" || year.kind === "disagree") confidence = 0.6;
+    else if (authors.kind === "agree" && !distinctive)
+      // A short or generic title ("Introduction") is the record's only with two of its authors, or its one author with the initial, and the year.
+      confidence =
+        year.kind === "agree" &&
+        (authors.matched >= 2 || (candidate.authors.length === 1 && firstAuthorCited(plain, candidate.authors[0]!)))
+          ? 0.9
+          : 0.6;
     else if (authors.kind === "agree") confidence = year.kind === "agree" ? 0.98 : year.kind === "absent" ? 0.93 : 0.85;
     else if (!distinctive) confidence = 0.6;
     else confidence = year.kind === "agree" ? 0.9 : year.kind === "absent" ? 0.85 : 0.7;
   } else if (title.kind === "close") {
-    confidence = authors.kind === "agree" && year.kind === "agree" ? 0.85 : 0.6;
+    // A title that runs on past the record's is another title, whoever wrote it.
+    confidence = authors.kind === "agree" && year.kind === "agree" && !title.extended ? 0.85 : 0.6;
   } else {
     confidence = Math.min(0.5, 0.5 * title.coverage + (authors.kind === "agree" ? 0.1 : 0));
   }
@@ -108,17 +117,19 @@ export function score(
     // With no title to go on, the first author must be the reference's: surname and initial.
     const firstAuthor = candidate.authors[0] ? firstAuthorCited(plain, candidate.authors[0]) : false;
     const byJournal =
-      authors.kind === "agree" && !firstAuthor && title.kind === "none"
-        ? 0.6
-        : authors.kind === "agree"
-          ? year.kind === "agree" || year.kind === "absent"
-            ? 0.95
-            : year.kind === "close"
-              ? 0.85
-              : 0.6
-          : authors.kind === "absent"
-            ? 0.6
-            : 0.4;
+      title.kind === "none" && hasOtherTitle(title, candidate, plain, journalWords(cited))
+        ? 0.4
+        : authors.kind === "agree" && !firstAuthor && title.kind === "none"
+          ? 0.6
+          : authors.kind === "agree"
+            ? year.kind === "agree" || year.kind === "absent"
+              ? 0.95
+              : year.kind === "close"
+                ? 0.85
+                : 0.6
+            : authors.kind === "absent"
+              ? 0.6
+              : 0.4;
     confidence = authors.kind === "disagree" ? Math.min(confidence, byJournal) : Math.max(confidence, byJournal);
   }
   // The reference names another paper's identifier: whatever else agrees, this is not the one it cites.
@@ -198,12 +209,21 @@ function bestYear(preprint: YearEvidence, journal: YearEvidence | null): YearEvi
   return YEAR_ORDER.indexOf(journal.kind) < YEAR_ORDER.indexOf(preprint.kind) ? journal : preprint;
 }
 
+/** The words of the text's journal references (the journal as written, its volume and pages): no title's. */
+const journalWords = (refs: readonly JournalRef[]): string[] =>
+  contentWords(refs.map((ref) => `${ref.journal} ${ref.volume_written} ${ref.issue ?? ""} ${ref.pages}`).join(" "));
+
 const compactLength = (title: string) => title.replace(/[^\p{L}\p{N}]/gu, "").length;
 
 /** Does the text hold a title other than the identifier's paper's (three or more words that are neither its title's nor names)? */
-function hasOtherTitle(title: TitleEvidence, candidate: Found, plain: string): boolean {
+function hasOtherTitle(
+  title: TitleEvidence,
+  candidate: Found,
+  plain: string,
+  journal: readonly string[] = [],
+): boolean {
   if (title.coverage >= 0.5) return false;
-  const own = new Set(contentWords(`${candidate.title} ${candidate.authors.slice(0, 20).join(" ")}`));
+  const own = new Set([...contentWords(`${candidate.title} ${candidate.authors.slice(0, 20).join(" ")}`), ...journal]);
   const names = nameWords(plain);
   const other = contentWords(title.rest).filter(
     (word) => word.length >= 3 && !own.has(word) && !BIBLIOGRAPHIC_WORDS.has(word) && !names.has(word),

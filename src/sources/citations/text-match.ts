@@ -87,6 +87,12 @@ export interface TitleEvidence {
   rest: string;
   /** Words in the title. */
   words: number;
+  /**
+   * The title runs on past the record's: the words after it continue it, with no punctuation
+   * between ("... scientific literature of the future, a survey"). A title that merely contains
+   * the record's is another title.
+   */
+  extended?: boolean;
 }
 
 /** Where a candidate's title stands in a reference. */
@@ -107,6 +113,8 @@ export function titleEvidence(reference: string, title: string): TitleEvidence {
     const first = wordAt[at]!;
     const last = wordAt[at + needle.length - 1]!;
     const rest = [...refWords.slice(0, first), ...refWords.slice(last + 1)].join(" ");
+    if (runsOn(reference, refWords, last))
+      return { kind: "close", coverage: 1, rest, words: titleWords.length, extended: true };
     return { kind: "exact", coverage: 1, rest, words: titleWords.length };
   }
   // A reference may cite the main title alone ("Title" for "Title: A Subtitle"): close, when the main title says enough.
@@ -135,6 +143,40 @@ export function titleEvidence(reference: string, title: string): TitleEvidence {
     return { kind: "close", coverage: noisy.coverage, rest: outside, words: titleWords.length };
   }
   return { kind: "none", coverage, rest, words: titleWords.length };
+}
+
+/** Words that may follow a title with no punctuation between: where it appeared, not more of its words. */
+const AFTER_TITLE = new Set(
+  "in arxiv preprint proceedings proc journal vol volume pp pages doi url http https available accepted submitted to appear forthcoming".split(
+    " ",
+  ),
+);
+
+/**
+ * Does the text go on with more title after the word at `last` (the record's title's end)? Only
+ * when the raw text reads as the same words (so each word's punctuation is known): the title's
+ * last word has no punctuation after it, and the next is a lower-case word that is not a venue's
+ * ("... literature of the future").
+ */
+function runsOn(reference: string, refWords: string[], last: number): boolean {
+  if (last >= refWords.length - 1) return false;
+  const tokens = reference.split(/\s+/).filter(Boolean);
+  const perToken = tokens.map((token) => matchText(token).split(" ").filter(Boolean));
+  if (perToken.flat().length !== refWords.length) return false;
+  let index = 0;
+  for (const [t, words] of perToken.entries()) {
+    if (index + words.length - 1 < last) {
+      index += words.length;
+      continue;
+    }
+    // The title ends inside this token: a word of it follows in the same token ("literature-of").
+    if (index + words.length - 1 > last) return false;
+    const token = tokens[t]!;
+    const next = tokens[t + 1];
+    if (!next || /[.,;:?!"”’)\]}]$/.test(token)) return false;
+    return /^\p{Ll}/u.test(next) && !AFTER_TITLE.has(matchText(next).trim());
+  }
+  return false;
 }
 
 /** The first place the needle starts at the start of a word of the text (so "us" is not found inside "focus"). */
@@ -254,12 +296,12 @@ export interface YearEvidence {
 }
 
 /** Does a year in the text agree with the paper's (within one: arXiv's is the first version's, a journal's may be later)? */
-export function yearEvidence(rest: string, year: number | null): YearEvidence {
+export function yearEvidence(rest: string, year: number | null, tolerance = 1): YearEvidence {
   const years = [...rest.matchAll(YEAR)].map((match) => Number(match[1]));
   if (years.length === 0 || year === null) return { kind: "absent", cited: years[0] ?? null };
   const nearest = years.reduce((best, y) => (Math.abs(y - year) < Math.abs(best - year) ? y : best));
   const gap = Math.abs(nearest - year);
-  return { kind: gap <= 1 ? "agree" : gap <= 3 ? "close" : "disagree", cited: nearest };
+  return { kind: gap <= tolerance ? "agree" : gap <= 3 ? "close" : "disagree", cited: nearest };
 }
 
 const INITIALS = /^(?:\p{Lu}\.?-?){1,3}\.?$/u;
