@@ -10,7 +10,6 @@
 // bench/results/hallmark.{json,md}.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import {
   asked,
   buildWorld,
@@ -19,10 +18,9 @@ import {
   readHallmark,
   worldFetch,
 } from "../citations/hallmark-world.ts";
-import { d1Over } from "../lib/d1-node.ts";
+import { bibtexEntry, offlineChecker } from "../lib/offline-checker.ts";
 import { ROOT } from "../lib/dev-server.ts";
 import { arg, percentile, round } from "../lib/mcp-bench.ts";
-import { importWorkerCode } from "../lib/worker-code.ts";
 
 const LIMIT = Number(arg("--limit", "0"));
 const MISSES = process.argv.includes("--misses");
@@ -39,39 +37,9 @@ const entries = KEY
     : all;
 const world = buildWorld(all);
 
-const { checkBibliography, loadConfig } = await importWorkerCode(path.join(ROOT, "scripts/citations/checker-code.ts"));
+const check = await offlineChecker(worldFetch(world));
 
-const sqlite = new DatabaseSync(":memory:");
-for (const file of readdirSync(path.join(ROOT, "migrations")).sort())
-  sqlite.exec(readFileSync(path.join(ROOT, "migrations", file), "utf8"));
-const d1 = d1Over(sqlite) as D1Database & { withSession: () => D1Database };
-d1.withSession = () => d1;
-// Every gate lets every request go at once: the world answers in no time, and politeness is not measured here.
-const gate = {
-  reserve: async () => ({ granted: true, waitMs: 0, cooling: false }),
-  depart: async () => ({ go: true }),
-  reportOk: async () => {},
-  reportRateLimited: async () => ({ cooldownMs: 0 }),
-};
-const env = {
-  DB: d1,
-  CRAWL_GATE: { idFromName: (name: string) => name, get: () => gate },
-};
-const config = loadConfig({
-  ARXIV_MIRROR_ENABLED: "false",
-  ARXIV_API_BASE_URL: "http://world.test/arxiv",
-  CROSSREF_BASE_URL: "http://world.test/crossref",
-  OPENALEX_BASE_URL: "http://world.test/openalex",
-  OPENALEX_API_KEY: "world",
-  CROSSREF_MAILTO: "bench@papers-mcp.test",
-});
-globalThis.fetch = worldFetch(world);
-const ctx = { env, config, waitUntil: (p: Promise<unknown>) => p.catch(() => {}), log: () => {} };
-
-const bibtexOf = (entry: HallmarkEntry) =>
-  `@${entry.bibtex_type}{${entry.bibtex_key},\n${Object.entries(entry.fields)
-    .map(([name, value]) => `  ${name} = {${String(value).replace(/[{}]/g, "")}}`)
-    .join(",\n")}\n}`;
+const bibtexOf = (entry: HallmarkEntry) => bibtexEntry(entry.bibtex_type, entry.bibtex_key, entry.fields);
 
 interface Row {
   key: string;
@@ -88,9 +56,9 @@ for (const entry of entries) {
   let verdict = "error";
   let differences = "";
   try {
-    const check = await checkBibliography(ctx, bibtexOf(entry), { maxTokens: 100_000 });
-    const checked = check.entries[0];
-    if (KEY) console.log(bibtexOf(entry), JSON.stringify(check, null, 1));
+    const result = await check(bibtexOf(entry));
+    const checked = result.entries[0];
+    if (KEY) console.log(bibtexOf(entry), JSON.stringify(result, null, 1));
     verdict = checked?.verdict ?? "none";
     differences = (checked?.differences ?? []).map((d: { field: string }) => d.field).join(",");
   } catch (error) {

@@ -12,6 +12,8 @@ export interface ExternalWork {
   /** Journal or proceedings title, and its abbreviation when the source has one. */
   container: string | null;
   container_short: string | null;
+  /** Every name the source gives the container (a chapter's book and its series). */
+  containers?: string[];
   volume: string | null;
   issue: string | null;
   /** Pages ("317-335") or the article number. */

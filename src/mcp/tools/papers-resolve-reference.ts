@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_REFERENCE_CHARS, referenceInput, resolveReference } from "../../sources/citations/resolve";
+import { type Candidate, CONSIDERED, RECORD } from "../../sources/citations/resolve-score";
 import { defineTool } from "../tool";
 
 export const candidateSchema = z.object({
@@ -70,8 +71,15 @@ export const papersResolveReference = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [],
   handler: async (args, context) => {
-    const resolution = await resolveReference(context, referenceInput(args));
-    return { ...resolution, parsed: { ...resolution.parsed } };
+    // The records behind the candidates stay behind (papers_check_bibliography reads them; an answer never carries them).
+    const { [CONSIDERED]: _considered, ...resolution } = await resolveReference(context, referenceInput(args));
+    const bare = ({ [RECORD]: _record, ...candidate }: Candidate) => candidate;
+    return {
+      ...resolution,
+      matches: resolution.matches.map(bare),
+      near_misses: resolution.near_misses.map(bare),
+      parsed: { ...resolution.parsed },
+    };
   },
   render(result) {
     const line = (c: (typeof result.matches)[number]) =>

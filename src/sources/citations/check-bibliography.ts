@@ -14,10 +14,10 @@ import { lookupRecords } from "./export";
 import { identifiersIn } from "./identifiers";
 import { assignKeys } from "./keys";
 import { citedAuthors, journalFields, type JournalFields } from "./record";
-import { type Candidate, lookupArxiv, resolveReference } from "./resolve";
-import { claimsOf, type Difference, differencesFrom, publishedVersion } from "./entry-differences";
-import { compact } from "./text-match";
-import { RECORD } from "./resolve-score";
+import { type Candidate, lookupArxiv, type Resolution, resolveReference } from "./resolve";
+import { sameTitle } from "./claims";
+import { claimsOf, type Difference, differencesFrom, type EntryEvidence, publishedVersion } from "./entry-differences";
+import { CONSIDERED, RECORD } from "./resolve-score";
 import type { Unchecked } from "./resolve-external";
 import { mapLimited } from "./map-limited";
 import { parseReference } from "./reference-text";
@@ -189,7 +189,15 @@ async function checkEntry(
         tried: [...resolution.tried, "OpenAlex: unchecked (the venue cited could not be checked)"],
         unchecked: [{ source: "openalex", reason: "upstream_unavailable", retry_after_ms: null }],
       };
-    const differences = differencesFrom(best, { ids, text: entry.text, claims, absentDois: absent, published });
+    const considered = resolution[CONSIDERED] ?? [];
+    const differences = differencesFrom(best, {
+      ids,
+      text: entry.text,
+      claims,
+      absentDois: absent,
+      published,
+      considered,
+    });
     if (best.source === "crossref" || best.source === "openalex") works.set(`${best.source}:${best.id}`, best);
     const also = (best.also ?? []).filter((v) => v.source !== "doi").map((v) => `${v.source}:${v.id}`);
     return {
@@ -202,46 +210,58 @@ async function checkEntry(
       ...(also.length > 0 ? { also } : {}),
     };
   }
-  // Not a match, but the record is plainly the one meant: its whole title, and its authors or its year.
-  // With fields stated, a record whose title is the cited title is the one meant, whatever else differs.
+  const judged = await judgeNearMiss(
+    ctx,
+    entry,
+    resolution,
+    { ids, text: entry.text, claims, absentDois: absent },
+    deadline,
+    works,
+  );
+  if (judged) return judged;
+  const tried = resolution.conflict ? [resolution.conflict, ...resolution.tried] : resolution.tried;
+  if (resolution.unchecked.length > 0)
+    return { n: entry.n, verdict: "unchecked", tried, unchecked: resolution.unchecked };
+  return { n: entry.n, verdict: "not_found", tried };
+}
+
+/**
+ * No match, but a near miss that is plainly the record meant: its whole title with its authors or
+ * its year, nearly its title (one that runs on, a word changed) by its authors, or (fields stated)
+ * the cited title itself. It differs in what the comparison finds; an entry whose stated fields
+ * all agree with it is verified (the text's heuristics missed it: a surname such as "An" reads as
+ * a word). Null when no near miss is the record meant.
+ */
+async function judgeNearMiss(
+  ctx: AppContext,
+  entry: ReadEntry,
+  resolution: Resolution,
+  evidence: EntryEvidence,
+  deadline: number,
+  works: Map<string, Candidate>,
+): Promise<CheckedEntry | null> {
+  const claims = evidence.claims;
   const near = resolution.near_misses.find(
     (c) =>
       (c.agreed.title === "exact" &&
         (c.agreed.authors === "agree" || c.agreed.year === "agree") &&
         !(c.agreed.exact_identifier && c.confidence <= 0.4)) ||
-      // Nearly its title (one that runs on, a word changed) by its authors: the record meant, cited wrongly.
       (c.agreed.title === "close" && c.agreed.authors === "agree") ||
-      (claims?.title !== undefined && compact(claims.title) === compact(c.title)),
+      (claims?.title !== undefined && sameTitle(claims.title, c.title)),
   );
-  if (near) {
-    const published = await publishedVersion(ctx, near, claims, deadline);
-    const differences = differencesFrom(near, {
-      ids,
-      text: entry.text,
-      claims,
-      absentDois: absent,
-      published: published === "unchecked" ? null : published,
-    });
-    if (differences.length > 0)
-      return {
-        n: entry.n,
-        verdict: "differs",
-        id: `${near.source}:${near.id}`,
-        title: near.title,
-        confidence: near.confidence,
-        differences,
-      };
-    // Every field the entry states (its whole title and author list among them) is the record's: the
-    // text's heuristics missed it (a surname such as "An" reads as a word), the fields do not.
-    if (claims?.title && claims.authors && published !== "unchecked" && near[RECORD]) {
-      if (near.source === "crossref" || near.source === "openalex") works.set(`${near.source}:${near.id}`, near);
-      return { n: entry.n, verdict: "verified", id: `${near.source}:${near.id}`, title: near.title, confidence: 0.9 };
-    }
-  }
-  const tried = resolution.conflict ? [resolution.conflict, ...resolution.tried] : resolution.tried;
-  if (resolution.unchecked.length > 0)
-    return { n: entry.n, verdict: "unchecked", tried, unchecked: resolution.unchecked };
-  return { n: entry.n, verdict: "not_found", tried };
+  if (!near) return null;
+  const published = await publishedVersion(ctx, near, claims, deadline);
+  const differences = differencesFrom(near, {
+    ...evidence,
+    published: published === "unchecked" ? null : published,
+    considered: resolution[CONSIDERED] ?? [],
+  });
+  const id = `${near.source}:${near.id}`;
+  if (differences.length > 0)
+    return { n: entry.n, verdict: "differs", id, title: near.title, confidence: near.confidence, differences };
+  if (!claims?.title || !claims.authors || published === "unchecked" || !near[RECORD]) return null;
+  if (near.source === "crossref" || near.source === "openalex") works.set(id, near);
+  return { n: entry.n, verdict: "verified", id, title: near.title, confidence: 0.9 };
 }
 
 /** BibTeX written from the records, in entry order, while it fits in what is left of the budget. */

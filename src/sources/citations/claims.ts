@@ -3,9 +3,10 @@
 // year, the venue, the DOI. What it returns is each field that disagrees, with the cited and the
 // recorded value; a field the entry does not state, or the record does not hold, is no
 // difference. Pure: papers_check_bibliography judges every record through this one comparison.
+import { decodeHTML } from "entities";
 import { asciiFold, splitName } from "./names";
 import { compact } from "./text-match";
-import { isPreprintVenue, isSeries, sameVenue } from "./venues";
+import { isPreprintVenue, isPublisher, isSeries, sameVenue } from "./venues";
 
 export interface Claims {
   title?: string;
@@ -51,7 +52,7 @@ const SHOWN_AUTHORS = 8;
 
 export function compareClaims(claims: Claims, record: RecordFacts): ClaimDifference[] {
   const out: ClaimDifference[] = [];
-  if (claims.title && compact(claims.title) !== compact(record.title))
+  if (claims.title && !sameTitle(claims.title, record.title))
     out.push({ field: "title", cited: claims.title, record: record.title });
   if (claims.authors && claims.authors.length > 0 && record.authors.length > 0) {
     const problem = authorListProblem(claims.authors, !!claims.authors_open, record.authors, record.authors_total);
@@ -65,20 +66,50 @@ export function compareClaims(claims: Claims, record: RecordFacts): ClaimDiffere
   if (claims.year !== undefined && record.years.length > 0 && !yearAgrees(claims, record))
     out.push({ field: "year", cited: String(claims.year), record: String(record.years[0]) });
   const venues = record.venues.filter((name) => name.trim() && !isSeries(name));
-  if (claims.venue && !isPreprintVenue(claims.venue) && record.unpublished)
-    out.push({ field: "venue", cited: claims.venue, record: "arXiv preprint (no published version known)" });
-  else if (claims.venue && !isPreprintVenue(claims.venue) && venues.length > 0) {
+  const venueClaimed = !!claims.venue && !isPreprintVenue(claims.venue) && !isPublisher(claims.venue);
+  if (venueClaimed && record.unpublished)
+    out.push({ field: "venue", cited: claims.venue ?? null, record: "arXiv preprint (no published version known)" });
+  else if (venueClaimed && venues.length > 0) {
     const preprintRecord = venues.every(isPreprintVenue);
     if (!preprintRecord && !venues.some((name) => sameVenue(claims.venue!, name)))
-      out.push({ field: "venue", cited: claims.venue, record: venues[0]! });
+      out.push({ field: "venue", cited: claims.venue ?? null, record: venues[0]! });
   }
   if (claims.doi && !/^10\.(48550|3386)\//i.test(claims.doi)) {
-    const doi = claims.doi.toLowerCase();
-    const absent = (record.absent_dois ?? []).some((d) => d.toLowerCase() === doi);
-    if ((record.dois.length > 0 && !record.dois.includes(doi)) || (record.dois.length === 0 && absent))
+    const doi = bareDoi(claims.doi);
+    const absent = (record.absent_dois ?? []).some((d) => bareDoi(d) === doi);
+    if ((record.dois.length > 0 && !record.dois.map(bareDoi).includes(doi)) || (record.dois.length === 0 && absent))
       out.push({ field: "doi", cited: claims.doi, record: record.dois[0] ?? null });
   }
   return out;
+}
+
+/**
+ * A DOI as registered: lower case, without what a link adds after it (a landing page's "/full",
+ * "/abstract", "/pdf") or bioRxiv's and medRxiv's version suffix ("v1"), which are not part of it.
+ */
+export function bareDoi(doi: string): string {
+  const lower = doi
+    .trim()
+    .toLowerCase()
+    .replace(/\/(full|abstract|pdf|epdf|html|meta)$/, "");
+  return /^10\.1101\//.test(lower) ? lower.replace(/v\d+$/, "") : lower;
+}
+
+/**
+ * The cited title is the record's: the same words (case, punctuation and TeX aside), or the
+ * record's title with its subtitle, which records often leave out ("Looking to listen at the
+ * cocktail party" for "...: a speaker-independent audio-visual model"), when the record's own
+ * title says enough (four words or more) and the cited one goes on after a colon or a dash.
+ */
+export function sameTitle(citedTitle: string, recordedTitle: string): boolean {
+  // Either side may carry HTML entities (DBLP's export writes "&amp;" and "&apos;" into BibTeX).
+  const cited = decodeHTML(citedTitle);
+  const recorded = decodeHTML(recordedTitle);
+  const a = compact(cited);
+  const b = compact(recorded);
+  if (a === b) return true;
+  const main = /^(.+?)\s*(?::|\s[-–—]\s)\s*\S/.exec(cited)?.[1];
+  return !!main && compact(main) === b && recorded.trim().split(/\s+/).length >= 4;
 }
 
 function yearAgrees(claims: Claims, record: RecordFacts): boolean {
@@ -127,7 +158,10 @@ function samePerson(cited: Person, recorded: Person): boolean {
   const family =
     cited.family === recorded.family ||
     (cited.last.length > 1 && cited.last === recorded.last) ||
-    (cited.family.length > 2 && recorded.words.join("").endsWith(cited.family));
+    (cited.family.length > 2 && recorded.words.join("").endsWith(cited.family)) ||
+    // A letter dropped or doubled in copying ("Rodrguez-Fernndez", "Liggett"): one edit in eight letters.
+    (cited.family.length >= 5 &&
+      editDistance(cited.family, recorded.family) <= Math.max(1, Math.floor(cited.family.length / 8)));
   if (family) return !cited.initial || !recorded.initial || cited.initial === recorded.initial;
   // Given and family the other way round (East Asian names written family first).
   return (
@@ -135,6 +169,24 @@ function samePerson(cited: Person, recorded: Person): boolean {
     recorded.words.length >= 2 &&
     [...cited.words].sort().join(" ") === [...recorded.words].sort().join(" ")
   );
+}
+
+/** Levenshtein distance, for short strings (family names). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return 4;
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** A list in alphabetical order of family names: how some proceedings' records list their authors. */
+function alphabetical(people: Person[]): boolean {
+  return people.length >= 3 && people.every((p, i) => i === 0 || people[i - 1]!.last <= p.last);
 }
 
 /** What is wrong with a cited author list against the record's, or null when it agrees. */
@@ -147,14 +199,30 @@ export function authorListProblem(
   // A collaboration cited for its members ("{ATLAS Collaboration}") names the list, not a person of it.
   if (cited.length === 1 && splitName(cited[0]!).literal && recorded.length > 1) return null;
   const a = cited.map(person);
-  const b = recorded.map(person);
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (samePerson(a[i]!, b[i]!)) continue;
-    const elsewhere = b.findIndex((p) => samePerson(a[i]!, p));
-    return elsewhere >= 0
-      ? `author ${i + 1} is the record's author ${elsewhere + 1}`
-      : `author ${i + 1}, ${cited[i]}, is not the record's ${recorded[i]}`;
+  // A group among a record's authors ("for the Alzheimer's Disease Neuroimaging Initiative") is not a
+  // person an entry must name, unless the entry names groups itself.
+  if (!a.some((p) => p.literal)) {
+    const people = recorded.filter((name) => !splitName(name).literal);
+    total -= recorded.length - people.length;
+    recorded = people;
   }
+  const b = recorded.map(person);
+  // A record that names one author where the entry names several is often a record cut short (Crossref):
+  // its author must be the entry's first.
+  if (b.length === 1 && total === 1 && a.length > 1)
+    return samePerson(a[0]!, b[0]!) ? null : `author 1, ${cited[0]}, is not the record's ${recorded[0]}`;
+  // A record in alphabetical order says nothing of the order: each cited author must be one of its.
+  if (alphabetical(b) && !alphabetical(a) && total === b.length) {
+    const missing = a.findIndex((p) => !b.some((q) => samePerson(p, q)));
+    if (missing >= 0) return `author ${missing + 1}, ${cited[missing]}, is not among the record's authors`;
+  } else
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      if (samePerson(a[i]!, b[i]!)) continue;
+      const elsewhere = b.findIndex((p) => samePerson(a[i]!, p));
+      return elsewhere >= 0
+        ? `author ${i + 1} is the record's author ${elsewhere + 1}`
+        : `author ${i + 1}, ${cited[i]}, is not the record's ${recorded[i]}`;
+    }
   // Past a shortened record list, only the count can be compared.
   if (a.length < total && !open) return `${a.length} of the record's ${total} authors`;
   if (a.length > total) return `${a.length} authors where the record has ${total}`;

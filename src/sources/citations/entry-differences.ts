@@ -4,12 +4,14 @@
 // is free text, what the resolver read in the text (title, authors, year) and its identifiers.
 import { PapersError } from "../../errors";
 import { openAlexTitleSearch } from "../openalex/reference-search";
-import { type Claims, compareClaims, type RecordFacts } from "./claims";
+import { bareDoi, type Claims, compareClaims, type RecordFacts } from "./claims";
 import type { identifiersIn } from "./identifiers";
 import { parseReference, type ReferenceFields } from "./reference-text";
 import { withoutIdentifiers } from "./identifiers";
 import type { Candidate } from "./resolve";
 import { RECORD } from "./resolve-score";
+import type { Found } from "./resolve-candidates";
+import { splitName, surnameKey } from "./names";
 import { BIBLIOGRAPHIC_WORDS, compact, contentWords } from "./text-match";
 import { isPreprintVenue } from "./venues";
 import type { AppContext } from "../../context";
@@ -77,14 +79,32 @@ export async function publishedVersion(
   }
 }
 
+/** The names a Crossref or OpenAlex record gives where the work appeared. */
+const venuesOf = (record: Found): string[] =>
+  [record.venue?.container, ...(record.venue?.containers ?? [])].filter(
+    (name, i, all): name is string => !!name && all.indexOf(name) === i,
+  );
+
+const surnameOf = (name: string | undefined) => (name ? surnameKey(splitName(name)) : "");
+
 /** What the record holds, for the comparison with an entry's claims. */
 function factsOf(
   candidate: Candidate,
   absentDois: readonly string[],
   published: Published | null = null,
+  considered: readonly Found[] = [],
 ): RecordFacts | null {
   const found = candidate[RECORD];
   if (!found) return null;
+  // The same work as other sources hold it (a conference paper and its journal version, a record in each).
+  const versions = considered.filter(
+    (other) =>
+      other !== found &&
+      other.source !== "arxiv" &&
+      other.source !== "nber" &&
+      compact(other.title) === compact(found.title) &&
+      surnameOf(other.authors[0]) === surnameOf(found.authors[0]),
+  );
   const years = [found.year, found.published_year ?? null, ...(found.years ?? [])].filter(
     (year, i, all): year is number => year !== null && all.indexOf(year) === i,
   );
@@ -93,9 +113,7 @@ function factsOf(
       ? found.journal_ref
         ? [found.own_journal?.journal ?? found.journal_ref]
         : []
-      : found.venue
-        ? [found.venue.container].filter((v): v is string => !!v)
-        : [];
+      : venuesOf(found);
   const dois = [
     found.doi,
     found.source === "arxiv" ? `10.48550/arxiv.${found.id}` : null,
@@ -104,6 +122,10 @@ function factsOf(
   if (published) {
     venues.push(...published.venues);
     years.push(...published.years.filter((year) => !years.includes(year)));
+  }
+  for (const version of versions) {
+    venues.push(...venuesOf(version));
+    if (version.year !== null && !years.includes(version.year)) years.push(version.year);
   }
   return {
     title: found.title,
@@ -120,6 +142,8 @@ function factsOf(
 
 /** What an entry is compared by: its text's identifiers and words, and the fields it states. */
 export interface EntryEvidence {
+  /** Every record the resolution considered: the same work's other versions give more venues and years. */
+  considered?: readonly Found[];
   ids: ReturnType<typeof identifiersIn>;
   /** The entry's text (what the resolver read). */
   text: string;
@@ -132,7 +156,9 @@ export interface EntryEvidence {
 /** The fields in which the entry and the record part: the entry's claims where it states them, else its text's. */
 export function differencesFrom(record: Candidate, entry: EntryEvidence): Difference[] {
   const fromText = differencesInText(record, entry);
-  const facts = entry.claims ? factsOf(record, entry.absentDois ?? [], entry.published ?? null) : null;
+  const facts = entry.claims
+    ? factsOf(record, entry.absentDois ?? [], entry.published ?? null, entry.considered ?? [])
+    : null;
   if (!entry.claims || !facts) return fromText;
   const stated = compareClaims(entry.claims, facts);
   const covered = new Set<string>(["title", "authors", "year", "venue", ...(entry.claims.doi ? ["doi"] : [])]);
@@ -185,7 +211,9 @@ function differencesInText(record: Candidate, { ids, text }: EntryEvidence): Dif
         : null;
   const own = [record.doi, sourceDoi].filter((doi): doi is string => !!doi).map((doi) => doi.toLowerCase());
   // arXiv's DOI may carry the version cited (10.48550/arXiv.2602.12172v1): still the paper's own.
-  const doi = ids.dois.find((d) => !own.includes(d.toLowerCase().replace(/^(10\.48550\/arxiv\..+?)v\d+$/, "$1")));
+  const doi = ids.dois.find(
+    (d) => !own.map(bareDoi).includes(bareDoi(d).replace(/^(10\.48550\/arxiv\..+?)v\d+$/, "$1")),
+  );
   // A journal DOI the mirror does not hold is not a difference: only a DOI of arXiv's or NBER's that names another
   // paper, or one beside the record's own.
   if (doi && (/^10\.(48550|3386)\//.test(doi) || record.doi))

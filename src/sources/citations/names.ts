@@ -35,7 +35,7 @@ const PARTICLES = new Set([
 ]);
 const SUFFIXES = /^(jr\.?|sr\.?|ii|iii|iv)$/i;
 const ORGANISATION =
-  /\b(collaboration|consortium|team|group|collab\.|project|survey|observatory|association|institute|committee)\b/i;
+  /\b(collaboration|consortium|team|group|collab\.|project|survey|observatory|association|institute|committee|initiative|office)\b/i;
 
 export function splitName(raw: string): PersonName {
   const name = raw.replace(/\s+/g, " ").trim();

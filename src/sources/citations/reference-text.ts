@@ -75,7 +75,8 @@ export function surnamesIn(segment: string): string[] {
   return surnames.filter(Boolean).slice(0, 20);
 }
 
-export function parseReference(raw: string): ReferenceFields {
+/** `minTitleWords`: how many words a segment needs to be read as the title (two finds "Deep learning"). */
+export function parseReference(raw: string, minTitleWords = 3): ReferenceFields {
   let text = raw
     .replace(/\s+/g, " ")
     .trim()
@@ -100,8 +101,8 @@ export function parseReference(raw: string): ReferenceFields {
     if (authorsFirst) {
       // Author-year styles put the year right after the names: "Aubert D., Pichon C., 2004, MNRAS".
       fields.authors = surnamesIn(first.replace(/\(?\b(1[89]|20)\d{2}[a-z]?\)?.*$/, ""));
-      titleIndex = parts.findIndex((part, index) => index > 0 && isTitleLike(part));
-    } else if (isTitleLike(first)) {
+      titleIndex = parts.findIndex((part, index) => index > 0 && isTitleLike(part, minTitleWords));
+    } else if (isTitleLike(first, minTitleWords)) {
       titleIndex = 0;
     }
     if (titleIndex >= 0) fields.title = parts[titleIndex]!.replace(/^\(?\b(1[89]|20)\d{2}[a-z]?\)?[.,]?\s*/, "");

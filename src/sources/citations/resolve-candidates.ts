@@ -66,6 +66,8 @@ export interface Found {
 export interface Venue {
   type: string | null;
   container: string | null;
+  /** Other names of the container (Crossref's further container-titles). */
+  containers?: string[];
   volume: string | null;
   issue: string | null;
   page: string | null;

@@ -125,6 +125,7 @@ function fromWork(
     venue: {
       type: work.type,
       container: work.container,
+      ...(work.containers && work.containers.length > 1 ? { containers: work.containers } : {}),
       volume: work.volume,
       issue: work.issue,
       page: work.page,

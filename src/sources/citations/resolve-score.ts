@@ -27,6 +27,9 @@ import { describeJournalRef, type JournalRef, sameArticle, sameJournal } from ".
  */
 export const RECORD: unique symbol = Symbol("record");
 
+/** Every record a resolution considered, under a symbol on it (never in an answer): other versions of the match among them. */
+export const CONSIDERED: unique symbol = Symbol("considered");
+
 /** At or above this, a candidate is a match; below it the answer is no_match. */
 export const MATCH_THRESHOLD = 0.8;
 

@@ -26,7 +26,7 @@ import {
   rankArxiv,
   walkMirrors,
 } from "./resolve-candidates";
-import { type Candidate, MATCH_THRESHOLD, score } from "./resolve-score";
+import { type Candidate, CONSIDERED, MATCH_THRESHOLD, score } from "./resolve-score";
 
 export { lookupArxiv, MATCH_THRESHOLD, score };
 
@@ -46,6 +46,7 @@ export interface Resolution {
   unchecked: Unchecked[];
   /** DOIs in the reference that Crossref answered 404 for. */
   absent_dois?: string[];
+  [CONSIDERED]?: readonly Found[];
 }
 
 /** What the resolver works from: the reference's text (written from the fields when only fields are given) and its identifiers. */
@@ -171,7 +172,7 @@ export async function resolveReference(
     const ours = new Set(found.flatMap((c) => (c.doi ? [c.doi.toLowerCase()] : [])));
     const dois = ids.dois.filter((doi) => !/^10\.(48550|3386)\//i.test(doi) && !ours.has(doi.toLowerCase()));
     // A plain-text reference has no title field: the title read from its text goes to OpenAlex.
-    const title = input.fields.title ?? parseReference(text).title;
+    const title = input.fields.title ?? parseReference(text).title ?? parseReference(text, 2).title;
     const query = { plain, dois, journalRefs, ...(deadline ? { deadline } : {}), ...(title ? { title } : {}) };
     await lookupCrossref(ctx, query, found, tried, unchecked, absentDois);
     // OpenAlex holds what Crossref lacks (conference papers without a DOI), not only what it could not answer.
@@ -200,6 +201,7 @@ export async function resolveReference(
     tried,
     unchecked: matches.length > 0 ? [] : unchecked,
     ...(absentDois.length > 0 ? { absent_dois: absentDois } : {}),
+    [CONSIDERED]: found,
   };
 }
 

@@ -94,6 +94,12 @@ const KNOWN: KnownVenue[] = [
   { key: "ijcv", acronyms: ["IJCV"], names: ["international journal of computer vision"] },
 ];
 
+/** A publisher or a report series cited where a venue would be ("Springer", "Technical report"): no claim of a venue. */
+const PUBLISHER =
+  /\b(press|publish(ers?|ing)|springer|wiley|elsevier|kluwer|routledge|birkh[aä]user|crc|academic press|technical report|tech\. rep|white paper|thesis|dissertation)\b/i;
+
+export const isPublisher = (name: string): boolean => PUBLISHER.test(name) && knownVenue(name) === null;
+
 /** Names that are a series or a publisher, not a venue: a record naming only these has no venue to compare. */
 const SERIES =
   /^(lecture notes in (computer science|artificial intelligence)|lncs|lnai|proceedings of machine learning research|pmlr|ceur workshop proceedings|openreview(\.net)?|ieee|acm|springer|elsevier)$/;
@@ -148,5 +154,28 @@ export function sameVenue(cited: string, recorded: string): boolean {
   if (journalKey(cited) === journalKey(recorded)) return true;
   const x = folded(cited).replace(/^(the|proceedings of( the)?|proc)\s+/, "");
   const y = folded(recorded).replace(/^(the|proceedings of( the)?|proc)\s+/, "");
-  return x.length > 0 && y.length > 0 && (x === y || ` ${y} `.includes(` ${x} `) || ` ${x} `.includes(` ${y} `));
+  if (x.length === 0 || y.length === 0) return false;
+  if (x === y || ` ${y} `.includes(` ${x} `) || ` ${x} `.includes(` ${y} `)) return true;
+  // A journal renamed in a word or two ("... Series B (Methodological)" and "... Series B: Statistical Methodology").
+  return overlap(nameWords(x), nameWords(y)) >= 0.75;
+}
+
+const FILLER = new Set(
+  "the of on in and for a an proceedings proc annual international conference conf symposium".split(" "),
+);
+
+/** A venue name's distinctive words, cut to their first six letters (methodological = methodology). */
+const nameWords = (name: string) =>
+  new Set(
+    name
+      .split(" ")
+      .filter((word) => word && !FILLER.has(word) && !/^\d+(st|nd|rd|th)?$/.test(word))
+      .map((word) => word.slice(0, 6)),
+  );
+
+/** The share of words two names have in common (Jaccard). */
+function overlap(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared++;
+  return shared / Math.max(1, a.size + b.size - shared);
 }

@@ -2,6 +2,7 @@
 // for a free-text reference (/works?query.bibliographic=, the endpoint Crossref made for matching
 // references). Crossref's own score is never trusted: the resolver checks every candidate
 // against the reference's text like any mirror paper.
+import { decodeHTML } from "entities";
 import { crossrefGet } from "./client";
 import type { AppContext } from "../../context";
 import type { ExternalWork } from "../external-work";
@@ -40,16 +41,20 @@ type Json = Record<string, unknown>;
 const first = (value: unknown): string | null =>
   Array.isArray(value) && typeof value[0] === "string" && value[0].trim() ? value[0].trim() : null;
 const text = (value: unknown): string | null => (typeof value === "string" && value.trim() ? value.trim() : null);
-/** Crossref titles may carry JATS or HTML markup (<i>, <sub>, <mml:math>): the words only. */
+/** Crossref titles may carry JATS or HTML markup (<i>, <sub>, <mml:math>) and entities (&amp;): the words only. */
 const plain = (value: string) =>
-  value
-    .replace(/<[^>]*>/g, "")
+  decodeHTML(value.replace(/<[^>]*>/g, ""))
     .replace(/\s+/g, " ")
     .trim();
 
 const DATE_FIELDS = ["issued", "published", "published-print", "published-online"];
 
 /** The years Crossref dates the work by, issued first (a print year may follow the online one). */
+const containerOf = (value: unknown): string | null => {
+  const name = first(value);
+  return name ? plain(name) : null;
+};
+
 function yearsOf(work: Json): number[] {
   const years: number[] = [];
   for (const field of DATE_FIELDS) {
@@ -84,8 +89,12 @@ function toWork(raw: unknown): ExternalWork | null {
     year: yearsOf(work)[0] ?? null,
     years: yearsOf(work),
     type: text(work.type),
-    container: first(work["container-title"]),
-    container_short: first(work["short-container-title"]),
+    container: containerOf(work["container-title"]),
+    container_short: containerOf(work["short-container-title"]),
+    // A chapter's container-title lists its book and its series; a proceedings paper may list both names.
+    containers: Array.isArray(work["container-title"])
+      ? work["container-title"].flatMap((name) => (typeof name === "string" && name.trim() ? [plain(name)] : []))
+      : [],
     volume: text(work.volume),
     issue: text(work.issue),
     page: text(work.page) ?? text(work["article-number"]),

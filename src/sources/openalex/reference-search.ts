@@ -1,6 +1,7 @@
 // OpenAlex as the resolver's second source outside the mirrors (when Crossref cannot be asked):
 // works whose title matches the reference's title (filter=title.search:, one list call of the
 // day's allowance). Only candidates: the resolver checks each against the reference's text.
+import { decodeHTML } from "entities";
 import { z } from "zod";
 import { openAlexGet } from "./client";
 import { openAlexWorkSchema } from "./work";
@@ -37,6 +38,18 @@ const referenceWorkSchema = openAlexWorkSchema.extend({
     .nullish(),
 });
 
+/**
+ * Where OpenAlex says the work appeared: its source, unless that is a repository (HAL, a
+ * university's archive) or a placeholder, which say where a copy is kept, not where it was published.
+ */
+function venueOf(
+  source: { display_name?: string | null | undefined; type?: string | null | undefined } | null | undefined,
+) {
+  const name = source?.display_name?.trim();
+  if (!name || source?.type === "repository" || /^\(no title\)$/i.test(name)) return null;
+  return decodeHTML(name);
+}
+
 function toExternalWork(raw: unknown): ExternalWork | null {
   const parsed = referenceWorkSchema.safeParse(raw);
   if (!parsed.success) return null;
@@ -48,14 +61,13 @@ function toExternalWork(raw: unknown): ExternalWork | null {
   const last = work.biblio?.last_page && work.biblio.last_page !== first ? work.biblio.last_page : null;
   return {
     doi: id,
-    title: title
-      .replace(/<[^>]*>/g, "")
+    title: decodeHTML(title.replace(/<[^>]*>/g, ""))
       .replace(/\s+/g, " ")
       .trim(),
     authors: (work.authorships ?? []).flatMap((a) => (a.author?.display_name?.trim() ? [a.author.display_name] : [])),
     year: work.publication_year ?? null,
     type: work.type ?? null,
-    container: work.primary_location?.source?.display_name ?? null,
+    container: venueOf(work.primary_location?.source),
     container_short: null,
     volume: work.biblio?.volume ?? null,
     issue: work.biblio?.issue ?? null,

@@ -3,7 +3,7 @@
 // first authors, year, venue, DOI, citation count, and the arXiv or NBER paper the work is.
 import { z } from "zod";
 
-const source = z.looseObject({ display_name: z.string().nullish() }).nullish();
+const source = z.looseObject({ display_name: z.string().nullish(), type: z.string().nullish() }).nullish();
 const location = z
   .looseObject({
     landing_page_url: z.string().nullish(),
