@@ -8,134 +8,40 @@
 // is counted apart. Reports detection, false positives, F1 and MCC, per kind and per tier, beside
 // the published checkers' figures (test/fixtures/hallmark/baseline_results). Writes
 // bench/results/hallmark.{json,md}.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  asked,
-  buildWorld,
-  HALLMARK_DIR,
-  type HallmarkEntry,
-  readHallmark,
-  worldFetch,
-} from "../citations/hallmark-world.ts";
-import { bibtexEntry, offlineChecker } from "../lib/offline-checker.ts";
+import { bibtexOf, runHallmark } from "../citations/hallmark-run.ts";
+import { HALLMARK_DIR } from "../citations/hallmark-world.ts";
 import { ROOT } from "../lib/dev-server.ts";
 import { arg, percentile, round } from "../lib/mcp-bench.ts";
 
 const LIMIT = Number(arg("--limit", "0"));
 const MISSES = process.argv.includes("--misses");
-const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const SHOW = arg("--show");
 /** --key K: print the whole answer for entry K. */
 const KEY = arg("--key");
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const dir = HALLMARK_DIR(ROOT);
-const all = readHallmark(path.join(dir, "dev_public.jsonl"));
-const entries = KEY
-  ? all.filter((e) => e.bibtex_key === KEY)
-  : LIMIT > 0
-    ? all.filter((_, i) => i % Math.ceil(all.length / LIMIT) === 0)
-    : all;
-const world = buildWorld(all);
 
-const check = await offlineChecker(worldFetch(world));
-
-const bibtexOf = (entry: HallmarkEntry) => bibtexEntry(entry.bibtex_type, entry.bibtex_key, entry.fields);
-
-interface Row {
-  key: string;
-  label: HallmarkEntry["label"];
-  kind: string;
-  tier: number;
-  verdict: string;
-  differences: string;
-  ms: number;
-}
-const rows: Row[] = [];
-for (const entry of entries) {
-  const started = performance.now();
-  let verdict = "error";
-  let differences = "";
-  try {
-    const result = await check(bibtexOf(entry));
-    const checked = result.entries[0];
-    if (KEY) console.log(bibtexOf(entry), JSON.stringify(result, null, 1));
-    verdict = checked?.verdict ?? "none";
-    differences = (checked?.differences ?? []).map((d: { field: string }) => d.field).join(",");
-  } catch (error) {
-    verdict = `error: ${String(error).slice(0, 100)}`;
-  }
-  rows.push({
-    key: entry.bibtex_key,
-    label: entry.label,
-    kind: entry.hallucination_type ?? "valid",
-    tier: entry.difficulty_tier ?? 0,
-    verdict,
-    differences,
-    ms: performance.now() - started,
-  });
-  const wrong =
-    (entry.label === "VALID") === (verdict === "differs" || verdict === "not_found" || verdict === "unreadable");
-  if (MISSES && wrong)
-    console.log(
-      `MISS ${(entry.hallucination_type ?? "valid").padEnd(22)} ${verdict.padEnd(9)} ${differences.padEnd(14)} ${JSON.stringify(entry.fields).slice(0, 260)}`,
-    );
-  if (SHOW && (SHOW === entry.hallucination_type || (SHOW === "valid" && entry.label === "VALID")))
-    console.log(`${verdict.padEnd(10)} ${differences.padEnd(20)} ${JSON.stringify(entry.fields).slice(0, 220)}`);
-}
-
-const flagged = (row: Row) => row.verdict === "differs" || row.verdict === "not_found" || row.verdict === "unreadable";
-function metrics(subset: Row[], valid: Row[]) {
-  const tp = subset.filter((r) => r.label === "HALLUCINATED" && flagged(r)).length;
-  const fn = subset.filter((r) => r.label === "HALLUCINATED" && !flagged(r)).length;
-  const fp = valid.filter(flagged).length;
-  const tn = valid.length - fp;
-  const detection = tp / Math.max(1, tp + fn);
-  const precision = tp / Math.max(1, tp + fp);
-  const f1 = tp === 0 ? 0 : (2 * precision * detection) / (precision + detection);
-  const mccDen = Math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn));
-  return {
-    hallucinated: tp + fn,
-    valid: valid.length,
-    detection_rate: r3(detection),
-    false_positive_rate: r3(fp / Math.max(1, valid.length)),
-    f1: r3(f1),
-    mcc: mccDen === 0 ? 0 : r3((tp * tn - fp * fn) / mccDen),
-  };
-}
-const valid = rows.filter((r) => r.label === "VALID");
-const overall = metrics(rows, valid);
-const kinds = [...new Set(rows.map((r) => r.kind))].sort();
-const perKind = Object.fromEntries(
-  kinds.map((kind) => {
-    const subset = rows.filter((r) => r.kind === kind);
-    return [
-      kind,
-      {
-        n: subset.length,
-        flagged: r3(subset.filter(flagged).length / subset.length),
-        verdicts: count(subset.map((r) => r.verdict)),
-      },
-    ];
-  }),
-);
-const perTier = Object.fromEntries(
-  [1, 2, 3].map((tier) => [
-    tier,
-    metrics(
-      rows.filter((r) => r.label === "HALLUCINATED" && r.tier === tier),
-      valid,
-    ),
-  ]),
-);
-const unchecked = rows.filter((r) => r.verdict === "unchecked").length;
-const errors = rows.filter((r) => r.verdict.startsWith("error"));
+const run = await runHallmark({
+  select: (entry, i, all) =>
+    KEY ? entry.bibtex_key === KEY : LIMIT > 0 ? i % Math.ceil(all.length / LIMIT) === 0 : true,
+  onResult: (entry, row, answer) => {
+    if (KEY) console.log(bibtexOf(entry), JSON.stringify(answer, null, 1));
+    const detected = row.verdict === "differs" || row.verdict === "not_found" || row.verdict === "unreadable";
+    if (MISSES && (entry.label === "VALID") === detected)
+      console.log(
+        `MISS ${row.kind.padEnd(22)} ${row.verdict.padEnd(9)} ${row.differences.padEnd(14)} ${JSON.stringify(entry.fields).slice(0, 260)}`,
+      );
+    if (SHOW && SHOW === row.kind)
+      console.log(
+        `${row.verdict.padEnd(10)} ${row.differences.padEnd(20)} ${JSON.stringify(entry.fields).slice(0, 220)}`,
+      );
+  },
+});
+const { rows, world, overall, perKind, perTier, unchecked, errors } = run;
+const asked = run.requests;
 const times = rows.map((r) => r.ms).sort((a, b) => a - b);
-
-function count(values: string[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const value of values) out[value] = (out[value] ?? 0) + 1;
-  return out;
-}
 
 const published = readdirSync(path.join(dir, "baseline_results"))
   // Some published files write NaN for a figure they could not compute: read as null.

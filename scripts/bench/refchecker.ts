@@ -9,83 +9,20 @@
 // bench/results/refchecker.{json,md}.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  asked,
-  heldBy,
-  loadRecordings,
-  readReferences,
-  recordedFetch,
-  type RefcheckerReference,
-} from "../citations/refchecker-world.ts";
+import { runRefchecker, tally } from "../citations/refchecker-run.ts";
 import { ROOT } from "../lib/dev-server.ts";
 import { arg } from "../lib/mcp-bench.ts";
-import { bibtexEntry, offlineChecker } from "../lib/offline-checker.ts";
 
 const MISSES = process.argv.includes("--misses");
 /** --title T: only the references whose title starts with T, with their whole answers printed. */
 const TITLE = arg("--title");
-const dir = path.join(ROOT, "test/fixtures/refchecker");
-const references = readReferences(dir).filter(
-  (r) => r.title.trim() && (!TITLE || r.title.toLowerCase().startsWith(TITLE.toLowerCase())),
-);
-const recordings = loadRecordings(dir);
-const check = await offlineChecker(recordedFetch(recordings));
+const { rows, requests: asked } = await runRefchecker({
+  select: (r) => !TITLE || r.title.toLowerCase().startsWith(TITLE.toLowerCase()),
+  onAnswer: (entry, answer) => {
+    if (TITLE) console.log(entry, JSON.stringify(answer, null, 1));
+  },
+});
 
-const authorsOf = (ref: RefcheckerReference) =>
-  ref.authors.map((name) => (/^et\.? al\.?$/i.test(name) ? "others" : name));
-const bibtexOf = (ref: RefcheckerReference, n: number) =>
-  bibtexEntry("article", `ref${n}`, {
-    title: ref.title,
-    ...(ref.authors.length > 0 ? { author: authorsOf(ref).join(" and ") } : {}),
-    ...(ref.year ? { year: String(ref.year) } : {}),
-    ...(ref.venue ? { journal: ref.venue } : {}),
-    ...(ref.doi ? { doi: ref.doi } : {}),
-    ...(ref.url ? { url: ref.url } : {}),
-  });
-const textOf = (ref: RefcheckerReference) =>
-  [ref.authors.join(", "), ref.title, ref.venue, ref.year, ref.doi ? `doi:${ref.doi}` : ref.url]
-    .filter(Boolean)
-    .join(". ");
-
-interface Outcome {
-  verdict: string;
-  fields: string[];
-  differences: unknown[];
-}
-const rows: { ref: RefcheckerReference; held: boolean; bibtex: Outcome; text: Outcome }[] = [];
-for (const [n, ref] of references.entries()) {
-  const outcome = async (entry: string): Promise<Outcome> => {
-    try {
-      const result = await check(entry);
-      if (TITLE) console.log(entry, JSON.stringify(result, null, 1));
-      const checked = result.entries[0];
-      return {
-        verdict: checked?.verdict ?? "none",
-        fields: (checked?.differences ?? []).map((d: { field: string }) => d.field),
-        differences: checked?.differences ?? [],
-      };
-    } catch (error) {
-      return { verdict: `error: ${String(error).slice(0, 80)}`, fields: [], differences: [] };
-    }
-  };
-  rows.push({
-    ref,
-    held: heldBy(recordings, ref),
-    bibtex: await outcome(bibtexOf(ref, n)),
-    text: await outcome(textOf(ref)),
-  });
-}
-
-function tally(kind: "bibtex" | "text", subset: typeof rows) {
-  const verdicts: Record<string, number> = {};
-  const fields: Record<string, number> = {};
-  for (const row of subset) {
-    const o = row[kind];
-    verdicts[o.verdict] = (verdicts[o.verdict] ?? 0) + 1;
-    for (const field of o.fields) fields[field] = (fields[field] ?? 0) + 1;
-  }
-  return { n: subset.length, verdicts, differing_fields: fields };
-}
 const held = rows.filter((r) => r.held);
 const report = {
   references: rows.length,

@@ -35,9 +35,17 @@ export async function offlineChecker(upstream: typeof fetch) {
     OPENALEX_API_KEY: "world",
     CROSSREF_MAILTO: "bench@papers-mcp.test",
   });
+  const before = globalThis.fetch;
   globalThis.fetch = upstream;
   const ctx = { env, config, waitUntil: (p: Promise<unknown>) => p.catch(() => {}), log: () => {} };
-  return (bibliography: string) => checkBibliography(ctx, bibliography, { maxTokens: 100_000 });
+  return {
+    check: (bibliography: string) => checkBibliography(ctx, bibliography, { maxTokens: 100_000 }),
+    /** Gives the process its own fetch back. */
+    restore: () => {
+      globalThis.fetch = before;
+      sqlite.close();
+    },
+  };
 }
 
 /** A BibTeX entry from fields (braces inside values dropped, "et al" as BibTeX's "others"). */

@@ -129,7 +129,8 @@ export function isTitleLike(segment: string, minWords = 3): boolean {
     wordy.length >= words.length * 0.6 &&
     !VENUE_START.test(segment) &&
     !/^(pp?\.|pages?|vol\.|volume)\s/i.test(segment) &&
-    !/^\d/.test(segment)
+    // A number is not a title ("2015", "12(3):45-67"); a title may start with one ("3D human pose").
+    !/^\d+(?![\p{L}])/u.test(segment)
   );
 }
 

@@ -172,7 +172,7 @@ export async function resolveReference(
     const ours = new Set(found.flatMap((c) => (c.doi ? [c.doi.toLowerCase()] : [])));
     const dois = ids.dois.filter((doi) => !/^10\.(48550|3386)\//i.test(doi) && !ours.has(doi.toLowerCase()));
     // A plain-text reference has no title field: the title read from its text goes to OpenAlex.
-    const title = input.fields.title ?? parseReference(text).title ?? parseReference(text, 2).title;
+    const title = input.fields.title ?? titleOf(text);
     const query = { plain, dois, journalRefs, ...(deadline ? { deadline } : {}), ...(title ? { title } : {}) };
     await lookupCrossref(ctx, query, found, tried, unchecked, absentDois);
     // OpenAlex holds what Crossref lacks (conference papers without a DOI), not only what it could not answer.
@@ -203,6 +203,18 @@ export async function resolveReference(
     ...(absentDois.length > 0 ? { absent_dois: absentDois } : {}),
     [CONSIDERED]: found,
   };
+}
+
+/**
+ * The title read from a plain reference: the first segment of three words or more, unless one of
+ * two words comes before it ("Deep learning. Nature." and "Audio-visual segmentation. European
+ * Conference on Computer Vision.": the venue after a short title is not the title).
+ */
+function titleOf(text: string): string | undefined {
+  const long = parseReference(text).title;
+  const short = parseReference(text, 2).title;
+  if (!long || !short) return long ?? short;
+  return text.indexOf(short) < text.indexOf(long) ? short : long;
 }
 
 /** The words that are not names beside initials: what the arXiv search is given, so that a long author list does not rank by itself. */
