@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-export async function importWorkerCode(entry) {
+export async function importWorkerCode(entry: string) {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
