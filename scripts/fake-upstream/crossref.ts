@@ -30,6 +30,16 @@ const BIBLIOGRAPHIC: { contains: string; file: string }[] = [
     file: "works_query-bibliographic_cermine-ieee-reference_sbm-2018.json",
   },
 ];
+/**
+ * HAND-MADE query.bibliographic answers, where no recording exists (each file says what it is made from):
+ * the journal article of NBER w4679, from the facts NBER's paper page gives of its published version.
+ */
+const HAND_MADE_BIBLIOGRAPHIC: { contains: string; file: string }[] = [
+  {
+    contains: "minimum wage effects on employment and school enrollment",
+    file: "hand-made/works_query-bibliographic_neumark-wascher-1995.json",
+  },
+];
 const NOT_FOUND = "error_404_works_10.1371_notarealdoi_2026-06.txt";
 const EMPTY_LIST = "works_query-title_gibberish-no-results_2025-08.json";
 
@@ -101,6 +111,8 @@ export async function crossrefAnswer(url: URL, fixturesDir: string): Promise<Res
     const query = (url.searchParams.get("query.bibliographic") ?? "").toLowerCase();
     const match = BIBLIOGRAPHIC.find((entry) => query.includes(entry.contains));
     if (match) return recorded(dir, match.file);
+    const made = HAND_MADE_BIBLIOGRAPHIC.find((entry) => query.includes(entry.contains));
+    if (made) return recorded(dir, made.file, 200, "hand-made");
     const items = searchPool(fixturesDir, query, Number(url.searchParams.get("rows") ?? "20"));
     if (items.length === 0)
       return recorded(dir, EMPTY_LIST, 200, "recorded (an empty list, answered for any query with no candidate)");

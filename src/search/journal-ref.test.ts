@@ -28,6 +28,8 @@ describe("parseJournalRefs", () => {
     ["Eur. Phys. J. B 57 (2007), 235.", "eur phys j b|57|235|2007"],
     ["Phys. Rev. B 75, 220408(R) (2007)", "phys rev b|75|220408|2007"],
     ["Econometrica, 47(2), 263-291", "econometrica|47|263|null"],
+    // 0704.0008's journal_ref: the year after the page, in parentheses.
+    ["Journal of Applied Physics, vol 104, 073536 (2008)", "j appl phys|104|73536|2008"],
   ])("reads %s", (text, expected) => {
     expect(first(text)).toBe(expected);
   });

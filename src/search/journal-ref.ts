@@ -53,7 +53,7 @@ const CORES: RegExp[] = [
   new RegExp(String.raw`(?<![\w])(?<page>[A-Z]\d{4,6})\s*\((?<year>${YEAR})\)`, "y"),
   // Vol., no., pages: Applicable Analysis, Volume 86, Issue 9, 2007, pp. 1117-1126 · vol 104, 073536 (2008)
   new RegExp(
-    String.raw`(?<![\w])vol(?:ume|\.)?\s*(?<vol>\d{1,5})(?!\d)\s*(?:\((?<year0>${YEAR})\))?\s*,?\s*(?:(?:issue|no\.?|number|nr\.?)\s*(?<issue>\d{1,4})\s*,?\s*)?(?:\(?(?<year>${YEAR})\)?\s*,?\s*)?(?:pp?\.?|pages?|article(?: no\.?| number)?)?\s*(?<page>${PAGE})(?<range>${RANGE})(?![\w/])`,
+    String.raw`(?<![\w])vol(?:ume|\.)?\s*(?<vol>\d{1,5})(?!\d)\s*(?:\((?<year0>${YEAR})\))?\s*,?\s*(?:(?:issue|no\.?|number|nr\.?)\s*(?<issue>\d{1,4})\s*,?\s*)?(?:\(?(?<year>${YEAR})\)?\s*,?\s*)?(?:pp?\.?|pages?|article(?: no\.?| number)?)?\s*(?<page>${PAGE})(?<range>${RANGE})(?:\s*\((?<year3>${YEAR})\))?(?![\w/])`,
     "iy",
   ),
   // Volume, page (year): Phys. Rev. D 76, 013009 (2007) · ApJ 663, 844 · Econometrica, 47(2), 263-291 · New J. Phys. 9 206 (2007)
@@ -203,7 +203,7 @@ export function parseJournalRefs(raw: string): JournalRef[] {
       if (/\bibid\b/i.test(journalText) && previous)
         key = groups.sec ? previous.key.replace(/ [a-z]$/, ` ${groups.sec.toLowerCase()}`) : previous.key;
       if (!key) continue;
-      const yearText = groups.year ?? groups.year2 ?? groups.year0;
+      const yearText = groups.year ?? groups.year2 ?? groups.year0 ?? groups.year3;
       let year = yearText ? Number(yearText) : null;
       // A journal numbered by year alone (J. Stat. Mech.) has the year for its volume.
       const written = groups.vol ?? yearText;

@@ -287,6 +287,25 @@ describe("papers_check_bibliography on hard fabrications (a real paper's authors
   });
 });
 
+describe("papers_check_bibliography writes the corrected BibTeX from the record alone", () => {
+  beforeEach(async () => {
+    await seedMirror();
+  });
+
+  it("lists a Crossref work's whole author list in Crossref's own name parts, not the entry's", async () => {
+    // The recorded Crossref work has six authors; the entry names three and "et al.".
+    const result = await check({
+      bibliography:
+        "Sadasivan S, Pond BB, Pani AK, et al. Methylphenidate exposure induces dopamine neuron loss and activation of microglia in the basal ganglia of mice. PLoS One. 2012;7(3):e33693. doi:10.1371/journal.pone.0033693",
+    });
+    expect(result.entries[0]).toMatchObject({ verdict: "verified", id: "crossref:10.1371/journal.pone.0033693" });
+    const bib = parseBibtex(result.entries[0]!.bibtex!);
+    expect(bib.entries[0]!.properties.author).toBe(
+      "Sadasivan, Shankar and Pond, Brooks B. and Pani, Amar K. and Qu, Chunxu and Jiao, Yun and Smeyne, Richard J.",
+    );
+  });
+});
+
 describe("papers_check_bibliography when arXiv cannot be asked", () => {
   beforeEach(async () => {
     await seedMirror();
@@ -317,23 +336,36 @@ describe("papers_check_bibliography keeps the version a reference cites", () => 
     await upsertMirror(env.DB, [MINIMUM_WAGE_PAPER]);
   });
 
-  it("verifies an NBER paper cited as its journal article, and writes the article's BibTeX with the working paper in a note", async () => {
-    const result = await check({
-      bibliography:
-        "Neumark, D., & Wascher, W. (1995). Minimum wage effects on employment and school enrollment. Journal of Business & Economic Statistics, 13(2), 199-206.",
+  it("checks an NBER paper cited as its journal article against the article's record, and writes BibTeX from the records alone", async () => {
+    const cite = (volume: string, pages: string) =>
+      check({
+        bibliography: `Neumark, D., & Wascher, W. (1995). Minimum wage effects on employment and school enrollment. Journal of Business & Economic Statistics, ${volume}, ${pages}.`,
+      });
+    const real = await cite("13(2)", "199-206");
+    expect(real.entries[0]).toMatchObject({ verdict: "verified", id: "nber:w4679" });
+    // Crossref was asked for the article (its record is hand-made here, from NBER's page).
+    expect((await upstreamHits()).map((hit) => hit.path.split("?")[0])).toEqual(["/crossref/works"]);
+    // An invented volume and pages under the real paper: not verified, with the article's own.
+    const invented = await cite("99(9)", "1-2");
+    expect(invented.entries[0]).toMatchObject({
+      verdict: "differs",
+      id: "nber:w4679",
+      differences: [
+        {
+          field: "journal_ref",
+          cited: expect.stringContaining("99"),
+          record: "Journal of Business & Economic Statistics 13, 199-206 (1995)",
+        },
+      ],
     });
-    expect(result.entries[0]).toMatchObject({ verdict: "verified", id: "nber:w4679" });
-    const bib = parseBibtex(result.entries[0]!.bibtex!);
-    expect(bib.entries[0]!.type).toBe("article");
-    expect(bib.entries[0]!.properties).toMatchObject({
-      journal: "Journal of Business \\& Economic Statistics",
-      volume: "13",
-      number: "2",
-      pages: "199--206",
-      year: "1995",
-    });
-    expect(bib.entries[0]!.properties.note).toContain("NBER Working Paper 4679");
-    expect(bib.entries[0]!.properties.doi).toBeUndefined();
+    for (const result of [real, invented]) {
+      // The mirror's record is the working paper: its BibTeX has no volume or pages, and none from the entry.
+      const bib = parseBibtex(result.entries[0]!.bibtex!);
+      expect(bib.entries[0]!.type).toBe("techreport");
+      expect(bib.entries[0]!.properties).toMatchObject({ number: "4679", year: "1994" });
+      expect(bib.entries[0]!.properties.volume).toBeUndefined();
+      expect(bib.entries[0]!.properties.pages).toBeUndefined();
+    }
   });
 
   it("says differs, not verified, when the journal version is cited with another volume or page", async () => {

@@ -175,6 +175,15 @@ describe("papers_export_citations", () => {
     ]);
   });
 
+  it("dates a published arXiv paper by its year of publication, whatever way arXiv's journal_ref writes it", async () => {
+    // 0704.0008: first version March 2007, journal_ref "Journal of Applied Physics, vol 104, 073536 (2008)".
+    const result = await exportIds(["0704.0008"], "bibtex");
+    const entry = parseBibtex(result.text).entries[0]!;
+    expect(entry.type).toBe("article");
+    expect(entry.properties).toMatchObject({ journal: "Journal of Applied Physics", volume: "104", year: "2008" });
+    expect(entry.properties.month).toBeUndefined();
+  });
+
   it("answers from the mirror and cache without asking arXiv", async () => {
     await exportIds(["0704.0001", "0704.0007", "w25000"], "bibtex");
     expect(

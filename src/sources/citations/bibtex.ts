@@ -4,8 +4,8 @@
 // line before each entry says where its data came from.
 import { bibtexText, bibtexVerbatim } from "./latex";
 import { type PersonName, splitName } from "./names";
-import type { CitationRecord } from "./record";
-import type { Candidate } from "./resolve-score";
+import { CITED_AUTHORS_MAX, type CitationRecord } from "./record";
+import { type Candidate, RECORD } from "./resolve-score";
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
@@ -101,7 +101,9 @@ export function workToBibtex(work: Candidate): string {
   const add = (name: string, value: string | null | undefined) => {
     if (value) fields.push([name, `{${value}}`]);
   };
-  const family = work.authors[0] ? splitName(work.authors[0]).family : "anon";
+  const record = work[RECORD];
+  const people = record?.people ?? (record?.authors ?? work.authors).map(splitName);
+  const family = people[0]?.family ?? "anon";
   const key = `${
     family
       .normalize("NFKD")
@@ -109,12 +111,11 @@ export function workToBibtex(work: Candidate): string {
       .toLowerCase() || "anon"
   }${work.year ?? ""}`;
   add("title", bibtexText(work.title, { title: true }));
+  // The record's whole list, in the parts its source gave (Crossref's family "Del Maestro" is not re-split);
+  // past CITED_AUTHORS_MAX, the first and "others" (INSPIRE's rule, as papers_export_citations writes it).
   add(
     "author",
-    [
-      ...work.authors.slice(0, 10).map((name) => bibtexName(splitName(name))),
-      ...(work.authors_total > 10 ? ["others"] : []),
-    ].join(" and "),
+    (people.length > CITED_AUTHORS_MAX ? [bibtexName(people[0]!), "others"] : people.map(bibtexName)).join(" and "),
   );
   const container = venue?.container && bibtexText(venue.container);
   if (type !== "book") add(type === "article" ? "journal" : "booktitle", container);

@@ -13,14 +13,20 @@ import { type BibliographyFormat, readBibliography, type ReadEntry } from "./ent
 import { lookupRecords } from "./export";
 import { identifiersIn } from "./identifiers";
 import { assignKeys } from "./keys";
-import { citedAuthors, journalFields, type JournalFields } from "./record";
+import { citedAuthors } from "./record";
 import { type Candidate, lookupArxiv, type Resolution, resolveReference } from "./resolve";
 import { sameTitle } from "./claims";
-import { claimsOf, type Difference, differencesFrom, type EntryEvidence, publishedVersion } from "./entry-differences";
+import {
+  claimsOf,
+  type Difference,
+  differencesFrom,
+  type EntryEvidence,
+  nberArticleDifference,
+  publishedVersion,
+} from "./entry-differences";
 import { CONSIDERED, RECORD } from "./resolve-score";
 import type { Unchecked } from "./resolve-external";
 import { mapLimited } from "./map-limited";
-import { parseReference } from "./reference-text";
 import type { AppContext } from "../../context";
 
 export type { Difference };
@@ -133,17 +139,10 @@ export async function checkBibliography(
       `Entries ${nextStart + 1}-${all.length} are not in this answer (its budget is ${maxTokens} ` +
         `tokens): call again with start=${nextStart}.`,
     );
-  // An NBER paper cited as its journal version keeps the version cited (its BibTeX is the article's).
-  const citedJournals = new Map<number, JournalFields>();
-  for (const [i, entry] of entries.entries()) {
-    const journal = entry.id?.startsWith("nber:") ? journalFields(read[i]!.text) : undefined;
-    if (journal && !/\bnber\b|national bureau/i.test(journal.name))
-      citedJournals.set(entry.n, {
-        ...journal,
-        year: journal.year ?? read[i]!.fields.year ?? parseReference(read[i]!.text).year ?? null,
-      });
-  }
-  notices.push(...(await attachBibtex(ctx, entries, maxTokens - used, works, citedJournals)));
+  // Every BibTeX is written from its record alone: an NBER paper cited as a journal article gets the
+  // working paper's entry (with the published version NBER's page names, when cached), never the
+  // volume and pages the entry gave.
+  notices.push(...(await attachBibtex(ctx, entries, maxTokens - used, works)));
   const summary = { entries: all.length, verified: 0, differs: 0, not_found: 0, unchecked: 0, unreadable: 0 };
   for (const entry of entries) summary[entry.verdict]++;
   return { format: detected, summary, entries, next_start: nextStart, notices };
@@ -189,6 +188,16 @@ async function checkEntry(
         tried: [...resolution.tried, "OpenAlex: unchecked (the venue cited could not be checked)"],
         unchecked: [{ source: "openalex", reason: "upstream_unavailable", retry_after_ms: null }],
       };
+    const article = await nberArticleDifference(ctx, best, entry.text, deadline);
+    if (article === "unchecked")
+      return {
+        n: entry.n,
+        verdict: "unchecked",
+        id: `${best.source}:${best.id}`,
+        title: best.title,
+        tried: [...resolution.tried, "Crossref: unchecked (the journal article cited could not be checked)"],
+        unchecked: [{ source: "crossref", reason: "upstream_unavailable", retry_after_ms: null }],
+      };
     const considered = resolution[CONSIDERED] ?? [];
     const differences = differencesFrom(best, {
       ids,
@@ -198,6 +207,7 @@ async function checkEntry(
       published,
       considered,
     });
+    if (article && !differences.some((d) => d.field === "journal_ref")) differences.push(article);
     if (best.source === "crossref" || best.source === "openalex") works.set(`${best.source}:${best.id}`, best);
     const also = (best.also ?? []).filter((v) => v.source !== "doi").map((v) => `${v.source}:${v.id}`);
     return {
@@ -270,7 +280,6 @@ async function attachBibtex(
   entries: CheckedEntry[],
   budget: number,
   works: Map<string, Candidate>,
-  citedJournals: Map<number, JournalFields>,
 ): Promise<string[]> {
   const notices: string[] = [];
   const wanted = [
@@ -284,16 +293,13 @@ async function attachBibtex(
   const shortened = found.map((record) => citedAuthors(record));
   const keys = assignKeys(shortened);
   const bibtexById = new Map(shortened.map((record, i) => [record.id, toBibtex(record, keys[i]!)]));
-  const recordById = new Map(shortened.map((record, i) => [record.id, { record, key: keys[i]! }]));
   // Works outside the mirrors: written from what Crossref holds of them.
   for (const [id, work] of works) bibtexById.set(id, workToBibtex(work));
   let used = 0;
   let omitted = 0;
   for (const entry of entries) {
     const id = entry.id?.replace(/^(arxiv|nber):/, "");
-    const journal = citedJournals.get(entry.n);
-    const held = id && journal ? recordById.get(id) : undefined;
-    const bibtex = held ? toBibtex({ ...held.record, journal }, held.key) : id ? bibtexById.get(id) : undefined;
+    const bibtex = id ? bibtexById.get(id) : undefined;
     if (!bibtex) continue;
     const cost = estimateTokens(bibtex) * 2;
     if (used + cost > budget) {

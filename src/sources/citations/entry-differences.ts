@@ -4,6 +4,10 @@
 // is free text, what the resolver read in the text (title, authors, year) and its identifiers.
 import { PapersError } from "../../errors";
 import { openAlexTitleSearch } from "../openalex/reference-search";
+import { crossrefCandidates } from "../crossref/works";
+import type { ExternalWork } from "../external-work";
+import { describeJournalRef, parseJournalRefs } from "../../search/journal-ref";
+import { sameWorkArticle } from "./resolve-external";
 import { bareDoi, type Claims, compareClaims, type RecordFacts } from "./claims";
 import type { identifiersIn } from "./identifiers";
 import { parseReference, type ReferenceFields } from "./reference-text";
@@ -86,6 +90,44 @@ const venuesOf = (record: Found): string[] =>
   );
 
 const surnameOf = (name: string | undefined) => (name ? surnameKey(splitName(name)) : "");
+
+/**
+ * An NBER working paper cited as a journal article (a journal reference in the text that is not
+ * NBER's): the working paper's record says nothing of the article, so Crossref is asked for it.
+ * The article's record with the cited journal, volume and first page: no difference. Its record
+ * with others: a journal_ref difference. No article at all: a difference too (the working paper
+ * is real; the article cited is not known anywhere). "unchecked" when Crossref cannot be asked;
+ * null when the entry does not cite the paper as an article.
+ */
+export async function nberArticleDifference(
+  ctx: AppContext,
+  candidate: Candidate,
+  text: string,
+  deadline: number,
+): Promise<Difference | null | "unchecked"> {
+  if (candidate.source !== "nber" || !ctx.config.CROSSREF_ENABLED) return null;
+  const cited = parseJournalRefs(withoutIdentifiers(text)).find(
+    (ref) => !/\bnber\b|national bureau|working paper/i.test(ref.journal),
+  );
+  if (!cited) return null;
+  let works: ExternalWork[];
+  try {
+    works = await crossrefCandidates(ctx, withoutIdentifiers(text), deadline);
+  } catch (error) {
+    if (error instanceof PapersError) return "unchecked";
+    throw error;
+  }
+  const articles = works.filter((work) => compact(work.title) === compact(candidate.title));
+  if (articles.some((work) => sameWorkArticle(cited, work))) return null;
+  const article = articles.find((work) => work.volume && work.page);
+  return {
+    field: "journal_ref",
+    cited: describeJournalRef(cited),
+    record: article
+      ? `${article.container ?? ""} ${article.volume}, ${article.page}${article.year ? ` (${article.year})` : ""}`.trim()
+      : `NBER Working Paper ${candidate.id} (Crossref knows no article of it)`,
+  };
+}
 
 /** What the record holds, for the comparison with an entry's claims. */
 function factsOf(

@@ -28,6 +28,7 @@ import type { identifiersIn } from "./identifiers";
 import type { ReferenceFields } from "./reference-text";
 import { contentWords } from "./text-match";
 import type { Unchecked } from "./resolve-external";
+import type { PersonName } from "./names";
 import type { AppContext } from "../../context";
 
 /** Candidates taken from each mirror's word walk. */
@@ -54,6 +55,8 @@ export interface Found {
   years?: number[];
   /** How many authors the record has, when `authors` is a shortened list. */
   authors_total?: number;
+  /** The authors' names in parts, as the source gave them (Crossref). */
+  people?: PersonName[];
   how: string;
   exact?: string;
   /** The journal reference in the text that names this paper's own ("Phys. Rev. A 76, 042309 (2007)"). */

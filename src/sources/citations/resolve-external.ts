@@ -118,6 +118,7 @@ function fromWork(
     authors: work.authors,
     year: work.year,
     ...(work.years && work.years.length > 1 ? { years: work.years } : {}),
+    ...(work.people && work.people.length > 0 ? { people: work.people } : {}),
     doi: work.doi,
     version: null,
     how,
@@ -135,7 +136,7 @@ function fromWork(
 }
 
 /** Does a journal reference in the text name this work (journal, volume and first page)? */
-function sameWorkArticle(ref: JournalRef, work: ExternalWork): boolean {
+export function sameWorkArticle(ref: JournalRef, work: ExternalWork): boolean {
   if (!work.volume || !work.page) return false;
   const page = work.page
     .split("-")[0]!

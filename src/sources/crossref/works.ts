@@ -6,6 +6,7 @@ import { decodeHTML } from "entities";
 import { crossrefGet } from "./client";
 import type { AppContext } from "../../context";
 import type { ExternalWork } from "../external-work";
+import type { PersonName } from "../citations/names";
 
 /** Candidates asked of query.bibliographic; the right work is first or second when Crossref has it. */
 const BIBLIOGRAPHIC_ROWS = 5;
@@ -64,6 +65,17 @@ function yearsOf(work: Json): number[] {
   return years;
 }
 
+/** Crossref's structured names as it gives them ("Del Maestro" stays the family name). */
+function peopleOf(work: Json): PersonName[] {
+  const authors = Array.isArray(work.author) ? (work.author as Json[]) : [];
+  return authors.flatMap((author) => {
+    const name = text(author.name);
+    if (name) return [{ family: name, given: "", literal: name }];
+    const family = text(author.family);
+    return family ? [{ family, given: text(author.given) ?? "" }] : [];
+  });
+}
+
 function authorsOf(work: Json): string[] {
   const authors = Array.isArray(work.author) ? (work.author as Json[]) : [];
   return authors.flatMap((author) => {
@@ -86,6 +98,7 @@ function toWork(raw: unknown): ExternalWork | null {
     doi,
     title: plain(title),
     authors: authorsOf(work),
+    people: peopleOf(work),
     year: yearsOf(work)[0] ?? null,
     years: yearsOf(work),
     type: text(work.type),
