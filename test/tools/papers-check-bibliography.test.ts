@@ -285,6 +285,19 @@ describe("papers_check_bibliography on hard fabrications (a real paper's authors
     });
     expect(result.entries[3]).toMatchObject({ verdict: "differs", id: "arxiv:0704.0770" });
   });
+
+  it("finds the work a reference names when its DOI has a typo that names another work", async () => {
+    // The DOI is a real Physical Review Letters paper's (recorded); the rest is the CERMINE paper (recorded).
+    const result = await check({
+      bibliography:
+        "[1] D. Tkaczyk, P. Szostek, M. Fedoryszak, P. J. Dendek, and Bolikowski, “CERMINE: automatic extraction of structured metadata from scientific literature,” International Journal on Document Analysis and Recognition (IJDAR), vol. 18, no. 4, pp. 317–335, 2015, doi:10.1103/PhysRevLett.120.117701.",
+    });
+    expect(result.entries[0]).toMatchObject({
+      verdict: "differs",
+      id: "crossref:10.1007/s10032-015-0249-8",
+      differences: [{ field: "doi", cited: "10.1103/PhysRevLett.120.117701" }],
+    });
+  });
 });
 
 describe("papers_check_bibliography writes the corrected BibTeX from the record alone", () => {

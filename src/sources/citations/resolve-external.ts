@@ -13,6 +13,7 @@ import { crossrefCandidates, crossrefWork } from "../crossref/works";
 import type { ExternalWork } from "../external-work";
 import { openAlexTitleSearch } from "../openalex/reference-search";
 import type { Found } from "./resolve-candidates";
+import { titleEvidence } from "./text-match";
 import type { AppContext } from "../../context";
 
 /** A source that was to be asked and could not be: the answer says so instead of no_match. */
@@ -56,7 +57,11 @@ export async function lookupCrossref(
       if (work)
         found.push({ ...fromWork("crossref", work, `Crossref work ${doi}`, query.journalRefs), exact: `DOI ${doi}` });
     }
-    if (found.some((candidate) => candidate.source === "crossref" && candidate.exact)) return;
+    // A DOI with a typo names another work: when the text gives a title that is not the DOI's work's, the
+    // reference's own work is looked for by its words too.
+    const byDoi = found.filter((c) => c.source === "crossref" && c.exact);
+    if (byDoi.length > 0 && (!query.title || byDoi.some((c) => titleEvidence(query.plain, c.title).kind !== "none")))
+      return;
     const works = await crossrefCandidates(ctx, query.plain, query.deadline);
     for (const work of works)
       found.push(fromWork("crossref", work, "Crossref's candidates for the reference", query.journalRefs));
