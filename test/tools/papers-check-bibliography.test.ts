@@ -286,6 +286,28 @@ describe("papers_check_bibliography on hard fabrications (a real paper's authors
     expect(result.entries[3]).toMatchObject({ verdict: "differs", id: "arxiv:0704.0770" });
   });
 
+  it("compares a structured entry's volume and pages, and names an identifier that is another paper's", async () => {
+    const result = await check({
+      bibliography: [
+        // 0704.0251 is Phys. Rev. A 76, 042309 (2007): another volume.
+        "@article{gour, author = {Gour, Gilad and Wallach, Nolan R.}, title = {Entanglement of subspaces and error correcting codes}, journal = {Phys. Rev. A}, volume = {77}, pages = {042309}, year = {2007}}",
+        "@article{right, author = {Gour, Gilad and Wallach, Nolan R.}, title = {Entanglement of subspaces and error correcting codes}, journal = {Phys. Rev. A}, volume = {76}, pages = {042309}, year = {2007}}",
+        // The diphoton paper's title and authors under the Gour-Wallach paper's arXiv ID.
+        `@misc{mixed, author = {Bal{\\'a}zs, C. and Berger, E. L. and Nadolsky, P. M. and Yuan, C.-P.}, title = {${DIPHOTON}}, eprint = {0704.0251}, archivePrefix = {arXiv}, year = {2007}}`,
+      ].join("\n\n"),
+    });
+    expect(result.entries[0]).toMatchObject({
+      verdict: "differs",
+      id: "arxiv:0704.0251",
+      differences: [{ field: "volume", cited: "77", record: "76" }],
+    });
+    expect(result.entries[1]).toMatchObject({ verdict: "verified", id: "arxiv:0704.0251" });
+    expect(result.entries[2]!.verdict).toBe("differs");
+    expect(result.entries[2]!.differences).toContainEqual(
+      expect.objectContaining({ field: "arxiv_id", cited: expect.stringContaining("0704.0251") }),
+    );
+  });
+
   it("finds the work a reference names when its DOI has a typo that names another work", async () => {
     // The DOI is a real Physical Review Letters paper's (recorded); the rest is the CERMINE paper (recorded).
     const result = await check({

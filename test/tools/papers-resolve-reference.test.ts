@@ -588,11 +588,12 @@ describe("papers_resolve_reference outside arXiv and NBER (Crossref, recorded an
     });
     expect(result.tried.join(" ")).toContain("Crossref: unchecked (upstream_unavailable)");
     expect(result.tried.join(" ")).toContain("OpenAlex (title search): 1 candidates");
-    // Off: the Crossref failure stands as unchecked, and OpenAlex is not asked.
+    // Off: the Crossref failure stands as unchecked, and OpenAlex, not asked, is unchecked too (never "not there").
     const off = await callToolWith("papers_resolve_reference", { reference }, { OPENALEX_RESOLVE_ENABLED: "false" });
     expect(off.result.structuredContent.status).toBe("no_match");
     expect(off.result.structuredContent.unchecked).toEqual([
       { source: "crossref", reason: "upstream_unavailable", retry_after_ms: null },
+      { source: "openalex", reason: "not_configured", retry_after_ms: null },
     ]);
   });
 
@@ -612,6 +613,9 @@ describe("papers_resolve_reference outside arXiv and NBER (Crossref, recorded an
     );
     expect(off.result.structuredContent.status).toBe("no_match");
     expect(off.result.structuredContent.tried).toContain("Crossref: not asked (CROSSREF_ENABLED=false)");
+    expect(off.result.structuredContent.unchecked).toEqual([
+      { source: "crossref", reason: "not_configured", retry_after_ms: null },
+    ]);
     // OpenAlex is still asked (its own switch): the title search alone, nothing of Crossref.
     expect((await upstreamHits()).map((hit) => hit.path.split("?")[0])).toEqual(["/openalex/works"]);
   });

@@ -188,7 +188,10 @@ async function checkEntry(
         tried: [...resolution.tried, "OpenAlex: unchecked (the venue cited could not be checked)"],
         unchecked: [{ source: "openalex", reason: "upstream_unavailable", retry_after_ms: null }],
       };
-    const article = await nberArticleDifference(ctx, best, entry.text, deadline);
+    // A structured entry's journal, volume and pages, written as a journal reference for the NBER article check.
+    const f = entry.fields;
+    const cited = f.venue && f.volume && f.pages ? `${entry.text} ${f.venue} ${f.volume}, ${f.pages}` : entry.text;
+    const article = await nberArticleDifference(ctx, best, cited, deadline);
     if (article === "unchecked")
       return {
         n: entry.n,
@@ -269,7 +272,10 @@ async function judgeNearMiss(
   const id = `${near.source}:${near.id}`;
   if (differences.length > 0)
     return { n: entry.n, verdict: "differs", id, title: near.title, confidence: near.confidence, differences };
-  if (!claims?.title || !claims.authors || published === "unchecked" || !near[RECORD]) return null;
+  // Verified only on enough stated fields: the title and its authors, or a distinctive title and its year.
+  const distinctive = (claims?.title ?? "").split(/\s+/).length >= 4 && (claims?.title ?? "").length >= 20;
+  if (!claims?.title || !(claims.authors || (claims.year && distinctive))) return null;
+  if (published === "unchecked" || !near[RECORD]) return null;
   if (near.source === "crossref" || near.source === "openalex") works.set(id, near);
   return { n: entry.n, verdict: "verified", id, title: near.title, confidence: 0.9 };
 }

@@ -5,6 +5,7 @@ import { knownVenue, sameVenue } from "./venues";
 // A real record (HALLMARK's dev split, DBLP): "CDMA: A Practical Cross-Device Federated Learning
 // Algorithm for General Minimax Problems", AAAI 2023.
 const CDMA: RecordFacts = {
+  source: "crossref",
   title: "CDMA: A Practical Cross-Device Federated Learning Algorithm for General Minimax Problems",
   authors: ["Jiahao Xie", "Chao Zhang", "Zebang Shen", "Weijie Liu", "Hui Qian"],
   years: [2023],
@@ -60,8 +61,24 @@ describe("compareClaims", () => {
     expect(authorListProblem(["Xie Jiahao", ...record.slice(1)], false, record)).toBeNull();
     // A shortened record list (arXiv's over 10 authors): the names it shows, then the count.
     expect(authorListProblem(["Jiahao Xie", "Chao Zhang", "Zebang Shen"], false, record.slice(0, 2), 3)).toBeNull();
-    // A collaboration cited for its members.
-    expect(authorListProblem(["{ATLAS Collaboration}"], false, ["G. Aad", "B. Abbott"])).toBeNull();
+    // A collaboration cited for its members, but not a team standing in for a paper's few authors.
+    expect(authorListProblem(["{ATLAS Collaboration}"], false, ["G. Aad", "B. Abbott"], 2831)).toBeNull();
+    expect(authorListProblem(["{Google Brain Team}"], false, ["Ashish Vaswani", "Noam Shazeer"])).not.toBeNull();
+    // A one-author record from Crossref may be cut short; arXiv's is whole, so co-authors added to it differ.
+    expect(authorListProblem(["Yoshua Bengio", "Geoffrey Hinton"], false, ["Yoshua Bengio"], 1, "crossref")).toBeNull();
+    expect(authorListProblem(["Yoshua Bengio", "Geoffrey Hinton"], false, ["Yoshua Bengio"], 1, "arxiv")).toBe(
+      "2 authors where the record has 1",
+    );
+  });
+
+  it("knows a person by any given name's initial, and tells apart surnames that only look alike", () => {
+    expect(authorListProblem(["McMahan, Brendan"], false, ["H. Brendan McMahan"])).toBeNull();
+    expect(authorListProblem(["Kolter, Zico"], false, ["J. Zico Kolter"])).toBeNull();
+    expect(authorListProblem(["Wei Zheng"], false, ["Wei Zhang"])).not.toBeNull();
+    expect(authorListProblem(["T. Ang"], false, ["Tao Wang"])).not.toBeNull();
+    expect(authorListProblem(["J. Smith"], false, ["John Goldsmith"])).not.toBeNull();
+    expect(authorListProblem(["L. van der Maaten"], false, ["Laurens van der Maaten"])).toBeNull();
+    expect(authorListProblem(["K. Ligett"], false, ["Katrina Liggett"])).toBeNull();
   });
 
   it("takes a venue the record lacks, a series or a preprint server as no difference", () => {
@@ -89,6 +106,9 @@ describe("compareClaims", () => {
       { field: "doi", cited: "10.47281/bed.57189", record: null },
     ]);
     expect(compareClaims({ doi: "10.1234/unknown" }, { ...CDMA, dois: [] })).toEqual([]);
+    // A DOI written as a link or with its prefix is the same DOI.
+    expect(compareClaims({ doi: "https://doi.org/10.1609/AAAI.V37I9.26246" }, CDMA)).toEqual([]);
+    expect(compareClaims({ doi: "doi:10.1609/aaai.v37i9.26246" }, CDMA)).toEqual([]);
   });
 });
 
@@ -112,5 +132,17 @@ describe("venues", () => {
     expect(sameVenue("UAI", "AAAI")).toBe(false);
     expect(sameVenue("ACL", "NAACL")).toBe(false);
     expect(sameVenue("Physica A", "Physica E")).toBe(false);
+    // One name inside another is another journal.
+    expect(sameVenue("Nature", "Nature Communications")).toBe(false);
+    expect(sameVenue("Cell", "Cell Reports")).toBe(false);
+    expect(sameVenue("Proceedings of the IEEE", "IEEE Transactions on Information Theory")).toBe(false);
+    // A venue of the table in an abbreviation it lacks.
+    expect(sameVenue("{IEEE} Trans. Pattern Anal. Mach. Intell.", "TPAMI")).toBe(true);
+    expect(
+      sameVenue(
+        "IEEE Transactions on Pattern Analysis and Machine Intelligence",
+        "IEEE Trans Pattern Anal Mach Intell",
+      ),
+    ).toBe(true);
   });
 });

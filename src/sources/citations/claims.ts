@@ -16,11 +16,16 @@ export interface Claims {
   authors_open?: boolean;
   year?: number;
   venue?: string;
+  volume?: string;
+  /** The pages as cited ("436-444", "e33693"): the first is compared. */
+  pages?: string;
   /** Journal DOIs (not arXiv's or NBER's own, which name the record itself). */
   doi?: string;
 }
 
 export interface RecordFacts {
+  /** Where the record is from: arXiv's titles and author lists are whole; Crossref's may lack a subtitle or authors. */
+  source: "arxiv" | "nber" | "crossref" | "openalex";
   title: string;
   /** The author list: whole, or its first names when `authors_total` says how many there are. */
   authors: readonly string[];
@@ -29,6 +34,9 @@ export interface RecordFacts {
   years: readonly number[];
   /** The names the record gives its venue; empty when it names none (a preprint, a series). */
   venues: readonly string[];
+  /** The volume and first page (or article number) the record gives, when it gives them. */
+  volume?: string | null;
+  first_page?: string | null;
   /** An arXiv preprint: a conference year one after its first version's is its published version's. */
   preprint: boolean;
   /** A preprint that no source knows as published anywhere. */
@@ -39,7 +47,7 @@ export interface RecordFacts {
   absent_dois?: readonly string[];
 }
 
-export type ClaimField = "title" | "authors" | "year" | "venue" | "doi";
+export type ClaimField = "title" | "authors" | "year" | "venue" | "volume" | "pages" | "doi";
 
 export interface ClaimDifference {
   field: ClaimField;
@@ -52,10 +60,16 @@ const SHOWN_AUTHORS = 8;
 
 export function compareClaims(claims: Claims, record: RecordFacts): ClaimDifference[] {
   const out: ClaimDifference[] = [];
-  if (claims.title && !sameTitle(claims.title, record.title))
+  if (claims.title && !sameTitle(claims.title, record.title, record.source !== "arxiv"))
     out.push({ field: "title", cited: claims.title, record: record.title });
   if (claims.authors && claims.authors.length > 0 && record.authors.length > 0) {
-    const problem = authorListProblem(claims.authors, !!claims.authors_open, record.authors, record.authors_total);
+    const problem = authorListProblem(
+      claims.authors,
+      !!claims.authors_open,
+      record.authors,
+      record.authors_total,
+      record.source,
+    );
     if (problem)
       out.push({
         field: "authors",
@@ -74,6 +88,17 @@ export function compareClaims(claims: Claims, record: RecordFacts): ClaimDiffere
     if (!preprintRecord && !venues.some((name) => sameVenue(claims.venue!, name)))
       out.push({ field: "venue", cited: claims.venue ?? null, record: venues[0]! });
   }
+  // Volume and first page, when both sides give them (leading zeros and a page range's end aside).
+  const number = (value: string) =>
+    value
+      .trim()
+      .split(/\s*[-–]+\s*/)[0]!
+      .replace(/^0+(?=\w)/, "")
+      .toLowerCase();
+  if (claims.volume && record.volume && number(claims.volume) !== number(record.volume))
+    out.push({ field: "volume", cited: claims.volume, record: record.volume });
+  if (claims.pages && record.first_page && number(claims.pages) !== number(record.first_page))
+    out.push({ field: "pages", cited: claims.pages, record: record.first_page });
   if (claims.doi && !/^10\.(48550|3386)\//i.test(claims.doi)) {
     const doi = bareDoi(claims.doi);
     const absent = (record.absent_dois ?? []).some((d) => bareDoi(d) === doi);
@@ -91,6 +116,7 @@ export function bareDoi(doi: string): string {
   const lower = doi
     .trim()
     .toLowerCase()
+    .replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:\s*)/, "")
     .replace(/\/(full|abstract|pdf|epdf|html|meta)$/, "");
   return /^10\.1101\//.test(lower) ? lower.replace(/v\d+$/, "") : lower;
 }
@@ -101,15 +127,19 @@ export function bareDoi(doi: string): string {
  * cocktail party" for "...: a speaker-independent audio-visual model"), when the record's own
  * title says enough (four words or more) and the cited one goes on after a colon or a dash.
  */
-export function sameTitle(citedTitle: string, recordedTitle: string): boolean {
+export function sameTitle(citedTitle: string, recordedTitle: string, recordMayLackSubtitle = true): boolean {
   // Either side may carry HTML entities (DBLP's export writes "&amp;" and "&apos;" into BibTeX).
   const cited = decodeHTML(citedTitle);
   const recorded = decodeHTML(recordedTitle);
   const a = compact(cited);
   const b = compact(recorded);
   if (a === b) return true;
-  const main = /^(.+?)\s*(?::|\s[-–—]\s)\s*\S/.exec(cited)?.[1];
-  return !!main && compact(main) === b && recorded.trim().split(/\s+/).length >= 4;
+  // The citation leaves the record's subtitle out; or the record (Crossref, OpenAlex) leaves the cited one out.
+  const mainOf = (title: string) => /^(.+?)\s*(?::|\s[-–—]\s)\s*\S/.exec(title)?.[1];
+  const citedMain = mainOf(cited);
+  const recordedMain = mainOf(recorded);
+  if (recordedMain && compact(recordedMain) === a && cited.trim().split(/\s+/).length >= 4) return true;
+  return recordMayLackSubtitle && !!citedMain && compact(citedMain) === b && recorded.trim().split(/\s+/).length >= 4;
 }
 
 function yearAgrees(claims: Claims, record: RecordFacts): boolean {
@@ -129,6 +159,7 @@ interface Person {
   /** The family name's last word (particles and compounds dropped: "van de Meent" -> "meent"). */
   last: string;
   initial: string;
+  initials: string[];
   /** Every word of the name, folded. */
   words: string[];
   literal: boolean;
@@ -145,6 +176,11 @@ function person(raw: string): Person {
     initial: asciiFold(name.given)
       .replace(/[^a-z]/g, "")
       .charAt(0),
+    // Every given name's initial: "H. Brendan McMahan" is cited as "Brendan McMahan" too.
+    initials: asciiFold(name.given)
+      .split(/[^a-z]+/)
+      .filter(Boolean)
+      .map((word) => word.charAt(0)),
     words: asciiFold(raw)
       .split(/[^a-z]+/)
       .filter(Boolean),
@@ -155,14 +191,18 @@ function person(raw: string): Person {
 /** The same person: the same family name (or its last word), and the same first initial when both give one. */
 function samePerson(cited: Person, recorded: Person): boolean {
   if (cited.literal || recorded.literal) return cited.family === recorded.family;
+  // The family name, whole or as the record's last words ("van der Maaten" cited as "Maaten"), never a word's end
+  // ("Smith" is not "Goldsmith").
+  const tails = recorded.words.map((_, i) => recorded.words.slice(i).join(""));
   const family =
     cited.family === recorded.family ||
     (cited.last.length > 1 && cited.last === recorded.last) ||
-    (cited.family.length > 2 && recorded.words.join("").endsWith(cited.family)) ||
-    // A letter dropped or doubled in copying ("Rodrguez-Fernndez", "Liggett"): one edit in eight letters.
-    (cited.family.length >= 5 &&
+    (cited.family.length > 2 && tails.includes(cited.family)) ||
+    // A letter dropped or doubled in copying ("Rodrguez-Fernndez", "Liggett"): one edit in eight letters, in a
+    // name of six or more ("Zheng" is not "Zhang").
+    (cited.family.length >= 6 &&
       editDistance(cited.family, recorded.family) <= Math.max(1, Math.floor(cited.family.length / 8)));
-  if (family) return !cited.initial || !recorded.initial || cited.initial === recorded.initial;
+  if (family) return !cited.initial || recorded.initials.length === 0 || recorded.initials.includes(cited.initial);
   // Given and family the other way round (East Asian names written family first).
   return (
     cited.words.length >= 2 &&
@@ -195,9 +235,11 @@ export function authorListProblem(
   open: boolean,
   recorded: readonly string[],
   total = recorded.length,
+  source: RecordFacts["source"] = "crossref",
 ): string | null {
-  // A collaboration cited for its members ("{ATLAS Collaboration}") names the list, not a person of it.
-  if (cited.length === 1 && splitName(cited[0]!).literal && recorded.length > 1) return null;
+  // A collaboration cited for its members ("{ATLAS Collaboration}") names the list, not a person of it: a record of
+  // more than ten authors, or one that names the group.
+  if (cited.length === 1 && splitName(cited[0]!).literal && (total > 10 || recorded.includes(cited[0]!))) return null;
   const a = cited.map(person);
   // A group among a record's authors ("for the Alzheimer's Disease Neuroimaging Initiative") is not a
   // person an entry must name, unless the entry names groups itself.
@@ -209,7 +251,7 @@ export function authorListProblem(
   const b = recorded.map(person);
   // A record that names one author where the entry names several is often a record cut short (Crossref):
   // its author must be the entry's first.
-  if (b.length === 1 && total === 1 && a.length > 1)
+  if (source === "crossref" && b.length === 1 && total === 1 && a.length > 1)
     return samePerson(a[0]!, b[0]!) ? null : `author 1, ${cited[0]}, is not the record's ${recorded[0]}`;
   // A record in alphabetical order says nothing of the order: each cited author must be one of its.
   if (alphabetical(b) && !alphabetical(a) && total === b.length) {

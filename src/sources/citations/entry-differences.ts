@@ -8,7 +8,7 @@ import { crossrefCandidates } from "../crossref/works";
 import type { ExternalWork } from "../external-work";
 import { describeJournalRef, parseJournalRefs } from "../../search/journal-ref";
 import { sameWorkArticle } from "./resolve-external";
-import { bareDoi, type Claims, compareClaims, type RecordFacts } from "./claims";
+import { bareDoi, type ClaimField, type Claims, compareClaims, type RecordFacts } from "./claims";
 import type { identifiersIn } from "./identifiers";
 import { parseReference, type ReferenceFields } from "./reference-text";
 import { withoutIdentifiers } from "./identifiers";
@@ -21,7 +21,7 @@ import { isPreprintVenue } from "./venues";
 import type { AppContext } from "../../context";
 
 export interface Difference {
-  field: "year" | "authors" | "title" | "venue" | "doi" | "arxiv_id" | "arxiv_version" | "nber_number" | "journal_ref";
+  field: ClaimField | "arxiv_id" | "arxiv_version" | "nber_number" | "journal_ref";
   cited: string | null;
   record: string | null;
 }
@@ -45,6 +45,8 @@ export function claimsOf(fields: ReferenceFields): Claims {
     ...(fields.year ? { year: fields.year } : {}),
     ...(fields.venue ? { venue: fields.venue } : {}),
     ...(fields.doi ? { doi: fields.doi } : {}),
+    ...(fields.volume ? { volume: fields.volume } : {}),
+    ...(fields.pages ? { pages: fields.pages } : {}),
   };
 }
 
@@ -81,6 +83,13 @@ export async function publishedVersion(
     if (error instanceof PapersError) return "unchecked";
     throw error;
   }
+}
+
+/** The volume and first page a record gives: a work's (Crossref, OpenAlex), or an arXiv paper's journal version's. */
+function volumeAndPage(found: Found): Pick<RecordFacts, "volume" | "first_page"> {
+  if (found.venue) return { volume: found.venue.volume, first_page: found.venue.page?.split(/-+/)[0] ?? null };
+  if (found.own_journal) return { volume: found.own_journal.volume_written, first_page: found.own_journal.page };
+  return {};
 }
 
 /** The names a Crossref or OpenAlex record gives where the work appeared. */
@@ -170,7 +179,9 @@ function factsOf(
     if (version.year !== null && !years.includes(version.year)) years.push(version.year);
   }
   return {
+    source: found.source,
     title: found.title,
+    ...volumeAndPage(found),
     authors: found.authors,
     ...(found.authors_total ? { authors_total: found.authors_total } : {}),
     years,
@@ -204,7 +215,26 @@ export function differencesFrom(record: Candidate, entry: EntryEvidence): Differ
   if (!entry.claims || !facts) return fromText;
   const stated = compareClaims(entry.claims, facts);
   const covered = new Set<string>(["title", "authors", "year", "venue", ...(entry.claims.doi ? ["doi"] : [])]);
-  return [...stated, ...fromText.filter((d) => !covered.has(d.field))];
+  const differences = [...stated, ...fromText.filter((d) => !covered.has(d.field))];
+  return [...differences, ...identifiersOfOthers(record, entry.considered ?? [], differences)];
+}
+
+/**
+ * An identifier in the entry that names another work than the record (the DOI of another paper
+ * under this one's title): looked up, it found that work, so it is a difference of this entry.
+ */
+function identifiersOfOthers(record: Candidate, considered: readonly Found[], known: Difference[]): Difference[] {
+  const out: Difference[] = [];
+  for (const other of considered) {
+    if (!other.exact || (other.source === record.source && other.id === record.id)) continue;
+    if (compact(other.title) === compact(record.title)) continue;
+    const [, kind, value] = /^(arXiv ID|DOI|NBER number) (.+)$/.exec(other.exact) ?? [];
+    const field = kind === "arXiv ID" ? "arxiv_id" : kind === "DOI" ? "doi" : kind ? "nber_number" : null;
+    if (!field || !value || known.some((d) => d.field === field) || out.some((d) => d.field === field)) continue;
+    const own = field === "doi" ? record.doi : field === "arxiv_id" && record.source === "arxiv" ? record.id : null;
+    out.push({ field, cited: `${value} (${other.source}:${other.id}, "${other.title}")`, record: own });
+  }
+  return out;
 }
 
 /** The fields in which the entry's text and the record part. */

@@ -141,6 +141,8 @@ function readBibtex(chunk: string, n: number): ReadEntry {
     ...(names.length < written.length ? { authors_open: true } : {}),
     ...(year ? { year: Number(year) } : {}),
     ...(flat(f.doi) ? { doi: flat(f.doi) } : {}),
+    ...(flat(f.volume) ? { volume: flat(f.volume) } : {}),
+    ...(flat(f.pages) ? { pages: flat(f.pages) } : {}),
     ...(eprint && (/arxiv/i.test(eprintType) || /^\d{4}\.\d{4,5}|\//.test(eprint)) ? { arxiv_id: eprint } : {}),
     ...(number && /national bureau|nber/i.test(`${institution} ${flat(f.series)} ${flat(f.type)}`)
       ? { nber_id: number }
@@ -195,6 +197,8 @@ function readRis(chunk: string, n: number): ReadEntry {
     ...(authors.length < listed.length ? { authors_open: true } : {}),
     ...(year ? { year: Number(year) } : {}),
     ...(one("DO") ? { doi: one("DO")! } : {}),
+    ...(one("VL") ? { volume: one("VL")! } : {}),
+    ...(one("SP") ? { pages: [one("SP"), one("EP")].filter(Boolean).join("-") } : {}),
     ...(number && /national bureau|nber/i.test(publisher) ? { nber_id: number } : {}),
   };
   const venue = one("JO", "JF", "T2", "PB");
@@ -247,6 +251,8 @@ function readCslItem(item: unknown, n: number): ReadEntry {
     ...(authors.length < listed.length ? { authors_open: true } : {}),
     ...(year ? { year } : {}),
     ...(str(record.DOI) ? { doi: str(record.DOI) } : {}),
+    ...(str(record.volume) ? { volume: str(record.volume) } : {}),
+    ...(str(record.page) ? { pages: str(record.page) } : {}),
     ...(str(record.number) && /national bureau|nber/i.test(publisher) ? { nber_id: str(record.number) } : {}),
   };
   if (!fields.title && !fields.doi && !fields.authors)

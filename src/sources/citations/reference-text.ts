@@ -13,6 +13,9 @@ export interface ReferenceFields {
   authors_open?: boolean;
   year?: number;
   venue?: string;
+  /** A structured entry's volume and pages ("521", "436-444"). */
+  volume?: string;
+  pages?: string;
   doi?: string;
   arxiv_id?: string;
   nber_id?: string;

@@ -47,6 +47,8 @@ export async function lookupCrossref(
 ): Promise<void> {
   if (!ctx.config.CROSSREF_ENABLED) {
     tried.push("Crossref: not asked (CROSSREF_ENABLED=false)");
+    // Not asked is not "not there": the answer cannot be not_found while Crossref may hold the work.
+    unchecked.push({ source: "crossref", reason: "not_configured", retry_after_ms: null });
     return;
   }
   try {
@@ -85,6 +87,7 @@ export async function lookupOpenAlex(
 ): Promise<void> {
   if (!ctx.config.OPENALEX_RESOLVE_ENABLED || !ctx.config.OPENALEX_API_KEY) {
     tried.push("OpenAlex: not asked (OPENALEX_RESOLVE_ENABLED=false or no OPENALEX_API_KEY)");
+    unchecked.push({ source: "openalex", reason: "not_configured", retry_after_ms: null });
     return;
   }
   const title = query.title

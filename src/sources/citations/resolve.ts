@@ -165,7 +165,7 @@ export async function resolveReference(
     const verified = () => scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD);
     if (!verified() && sources.includes("arxiv")) await pairArxivTitles(ctx, words, found, tried);
     if (!verified() && sources.includes("arxiv") && !mirrorsOnly)
-      await rankArxiv(ctx, withoutNames(words, plain), input.fields, found, tried, unchecked);
+      await rankArxiv(ctx, withoutNames(words, plain), withTitle(input, text), found, tried, unchecked);
   } else tried.push("word search skipped: an identifier matched and the text agrees");
   // Outside the mirrors: only when none of their papers is the one cited.
   if (external && !mirrorsOnly && !scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD)) {
@@ -203,6 +203,12 @@ export async function resolveReference(
     ...(absentDois.length > 0 ? { absent_dois: absentDois } : {}),
     [CONSIDERED]: found,
   };
+}
+
+/** The fields with a title: a plain reference's is read from its text (for arXiv's search with no whole mirror). */
+function withTitle(input: ReferenceInput, text: string): ReferenceFields {
+  const title = input.fields.title ?? titleOf(text);
+  return title ? { ...input.fields, title } : input.fields;
 }
 
 /**

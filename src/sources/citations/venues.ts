@@ -98,7 +98,8 @@ const KNOWN: KnownVenue[] = [
 const PUBLISHER =
   /\b(press|publish(ers?|ing)|springer|wiley|elsevier|kluwer|routledge|birkh[aä]user|crc|academic press|technical report|tech\. rep|white paper|thesis|dissertation)\b/i;
 
-export const isPublisher = (name: string): boolean => PUBLISHER.test(name) && knownVenue(name) === null;
+export const isPublisher = (name: string): boolean =>
+  (PUBLISHER.test(name) || SERIES.test(folded(name))) && knownVenue(name) === null;
 
 /** Names that are a series or a publisher, not a venue: a record naming only these has no venue to compare. */
 const SERIES =
@@ -123,7 +124,8 @@ function byIsoKey(): Map<string, string> {
 /** The venue's key ("neurips", "cvpr:workshop"), or null when it is not one we know. */
 export function knownVenue(name: string): string | null {
   const words = ` ${folded(name)} `;
-  const iso = byIsoKey().get(journalKey(name));
+  // DBLP and Springer write "IEEE Trans. Pattern Anal. Mach. Intell." and "{IEEE} Trans ...": the publisher aside.
+  const iso = byIsoKey().get(journalKey(withoutPublisher(name)));
   if (iso) return iso;
   for (const venue of KNOWN) {
     const acronym = venue.acronyms.some((a) =>
@@ -148,17 +150,38 @@ export const isSeries = (name: string): boolean => SERIES.test(folded(name));
  * folded words, one inside the other ("Machine Learning" and "Mach. Learn.").
  */
 export function sameVenue(cited: string, recorded: string): boolean {
+  // The same name but for an acronym in parentheses or a journal's subtitle after a colon
+  // ("Econometrica: Journal of the Econometric Society"; "... Clinical Decision Support (MICCAI)").
+  const plain = (name: string) => nameWords(folded(withoutPublisher(name.replace(/\([^)]*\)/g, " "))));
+  const main = (name: string) => folded(name.split(":")[0]!).replace(/^the\s+/, "");
+  if (overlap(plain(cited), plain(recorded)) >= 0.75 || (main(cited).length > 3 && main(cited) === main(recorded)))
+    return true;
   const a = knownVenue(cited);
   const b = knownVenue(recorded);
-  if (a || b) return a === b;
-  if (journalKey(cited) === journalKey(recorded)) return true;
-  const x = folded(cited).replace(/^(the|proceedings of( the)?|proc)\s+/, "");
-  const y = folded(recorded).replace(/^(the|proceedings of( the)?|proc)\s+/, "");
+  if (a && b) return a === b;
+  // One side a venue of the table, the other written some way the table lacks: its words against the venue's names.
+  if (a || b) {
+    const venue = KNOWN.find((v) => v.key === (a ?? b)!.split(":")[0]);
+    const other = nameWords(folded(withoutPublisher(a ? recorded : cited)));
+    return (
+      !!venue &&
+      !/workshop|findings/i.test(a ? recorded : cited) &&
+      venue.names.some((n) => overlap(other, nameWords(n)) >= 0.75)
+    );
+  }
+  if (journalKey(withoutPublisher(cited)) === journalKey(withoutPublisher(recorded))) return true;
+  const x = folded(cited).replace(/^the\s+/, "");
+  const y = folded(recorded).replace(/^the\s+/, "");
   if (x.length === 0 || y.length === 0) return false;
-  if (x === y || ` ${y} `.includes(` ${x} `) || ` ${x} `.includes(` ${y} `)) return true;
-  // A journal renamed in a word or two ("... Series B (Methodological)" and "... Series B: Statistical Methodology").
+  if (x === y) return true;
+  // Most of the same distinctive words: a journal renamed in a word or two ("... Series B (Methodological)" and
+  // "... Series B: Statistical Methodology"). One name inside another is not enough: Nature is not Nature
+  // Communications, nor Cell Cell Reports.
   return overlap(nameWords(x), nameWords(y)) >= 0.75;
 }
+
+/** A name without the publisher before it ("IEEE", "ACM", "{IEEE}"): how abbreviations are often written. */
+const withoutPublisher = (name: string) => name.replace(/^[{]?(IEEE|ACM|SIAM|IET)[}]?\s+(?=\S)/, "");
 
 const FILLER = new Set(
   "the of on in and for a an proceedings proc annual international conference conf symposium".split(" "),
