@@ -99,6 +99,13 @@ describe("papers_check_bibliography", () => {
     ]);
   });
 
+  it("leaves @string, @comment and @preamble out: they are not entries", async () => {
+    const result = await check({
+      bibliography: `@string{prd = {Phys. Rev. D}}\n@comment{jabref-meta: databaseType:bibtex;}\n@preamble{"\\newcommand{\\noop}[1]{}"}\n@article{balazs, author = {Bal{\\'a}zs, C. and Berger, E. L. and Nadolsky, P. M. and Yuan, C.-P.}, title = {${DIPHOTON}}, year = {2007}}`,
+    });
+    expect(result.summary).toMatchObject({ entries: 1, verified: 1, unreadable: 0 });
+  });
+
   it("reads a numbered plain list, RIS and CSL-JSON", async () => {
     const list = await check({
       bibliography: `[1] C. Balázs, E. L. Berger, P. M. Nadolsky, and C.-P. Yuan, "${DIPHOTON}," Phys. Rev. D 76, 013009 (2007).\n[2] Neumark, D. and Wascher, W. (1994). Minimum wage effects on employment and school enrollment. NBER WP 4679.\n[3]\n[4] J. Smith, "Attention is all you need," arXiv:0704.0001, 2017.`,

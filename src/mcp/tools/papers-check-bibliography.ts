@@ -15,7 +15,7 @@ export const papersCheckBibliography = defineTool({
   useWhen:
     "check a whole bibliography (.bib, RIS, CSL-JSON or a list) in one call: each entry verified, differs, not_found, unchecked or unreadable.",
   description:
-    `Checks up to ${MAX_ENTRIES} references against arXiv, NBER and Crossref: each verified (with ` +
+    `Checks up to ${MAX_ENTRIES} references against arXiv, NBER, Crossref and OpenAlex: each verified (every field agrees; ` +
     `BibTeX), differs (which fields), not_found (what was tried), unchecked (retry later) or unreadable.`,
   input: z.object({
     bibliography: z.string().min(1).max(MAX_BIBLIOGRAPHY_CHARS).describe(".bib, RIS, CSL-JSON or one per line"),

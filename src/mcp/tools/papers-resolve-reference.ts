@@ -44,7 +44,7 @@ export const papersResolveReference = defineTool({
   title: "Resolve a reference",
   useWhen: "check a reference before trusting it: the real paper it names, or no_match.",
   description:
-    "Any-style reference or BibTeX/RIS/CSL-JSON entry -> the arXiv, NBER or Crossref work and what agreed, or no_match.",
+    "Any-style reference or BibTeX/RIS/CSL-JSON entry -> the arXiv, NBER, Crossref or OpenAlex work and what agreed, or no_match.",
   input: z.object({
     reference: z.string().min(1).max(MAX_REFERENCE_CHARS).optional().describe("the entry as text"),
     title: z.string().max(1000).optional().describe("or its fields"),
@@ -93,7 +93,7 @@ export const papersResolveReference = defineTool({
         : [
             result.unchecked.length > 0
               ? `no_match in what could be searched; unchecked: ${result.unchecked.map((u) => `${u.source} (${u.reason})`).join(", ")}.`
-              : "no_match: no paper in arXiv, NBER or Crossref matches this reference.",
+              : "no_match: no paper in arXiv, NBER, Crossref or OpenAlex matches this reference.",
             ...result.near_misses.map((c) => `not a match: ${line(c)}`),
           ];
     if (result.conflict) head.push(`conflict: ${result.conflict}`);

@@ -21,6 +21,7 @@ import {
   type Difference,
   differencesFrom,
   type EntryEvidence,
+  isCouldNotAsk,
   nberArticleDifference,
   publishedVersion,
 } from "./entry-differences";
@@ -179,27 +180,19 @@ async function checkEntry(
   const best = resolution.matches[0];
   if (best) {
     const published = await publishedVersion(ctx, best, claims, deadline);
-    if (published === "unchecked")
-      return {
-        n: entry.n,
-        verdict: "unchecked",
-        id: `${best.source}:${best.id}`,
-        title: best.title,
-        tried: [...resolution.tried, "OpenAlex: unchecked (the venue cited could not be checked)"],
-        unchecked: [{ source: "openalex", reason: "upstream_unavailable", retry_after_ms: null }],
-      };
     // A structured entry's journal, volume and pages, written as a journal reference for the NBER article check.
     const f = entry.fields;
     const cited = f.venue && f.volume && f.pages ? `${entry.text} ${f.venue} ${f.volume}, ${f.pages}` : entry.text;
-    const article = await nberArticleDifference(ctx, best, cited, deadline);
-    if (article === "unchecked")
+    const article = isCouldNotAsk(published) ? null : await nberArticleDifference(ctx, best, cited, deadline);
+    const failed = isCouldNotAsk(published) ? published : isCouldNotAsk(article) ? article : null;
+    if (failed)
       return {
         n: entry.n,
         verdict: "unchecked",
         id: `${best.source}:${best.id}`,
         title: best.title,
-        tried: [...resolution.tried, "Crossref: unchecked (the journal article cited could not be checked)"],
-        unchecked: [{ source: "crossref", reason: "upstream_unavailable", retry_after_ms: null }],
+        tried: [...resolution.tried, `${failed.unchecked.source}: unchecked (a field cited could not be checked)`],
+        unchecked: [failed.unchecked],
       };
     const considered = resolution[CONSIDERED] ?? [];
     const differences = differencesFrom(best, {
@@ -207,10 +200,11 @@ async function checkEntry(
       text: entry.text,
       claims,
       absentDois: absent,
-      published,
+      published: isCouldNotAsk(published) ? null : published,
       considered,
     });
-    if (article && !differences.some((d) => d.field === "journal_ref")) differences.push(article);
+    if (article && !isCouldNotAsk(article) && !differences.some((d) => d.field === "journal_ref"))
+      differences.push(article);
     if (best.source === "crossref" || best.source === "openalex") works.set(`${best.source}:${best.id}`, best);
     const also = (best.also ?? []).filter((v) => v.source !== "doi").map((v) => `${v.source}:${v.id}`);
     return {
@@ -266,7 +260,7 @@ async function judgeNearMiss(
   const published = await publishedVersion(ctx, near, claims, deadline);
   const differences = differencesFrom(near, {
     ...evidence,
-    published: published === "unchecked" ? null : published,
+    published: isCouldNotAsk(published) ? null : published,
     considered: resolution[CONSIDERED] ?? [],
   });
   const id = `${near.source}:${near.id}`;
@@ -275,7 +269,7 @@ async function judgeNearMiss(
   // Verified only on enough stated fields: the title and its authors, or a distinctive title and its year.
   const distinctive = (claims?.title ?? "").split(/\s+/).length >= 4 && (claims?.title ?? "").length >= 20;
   if (!claims?.title || !(claims.authors || (claims.year && distinctive))) return null;
-  if (published === "unchecked" || !near[RECORD]) return null;
+  if (isCouldNotAsk(published) || !near[RECORD]) return null;
   if (near.source === "crossref" || near.source === "openalex") works.set(id, near);
   return { n: entry.n, verdict: "verified", id, title: near.title, confidence: 0.9 };
 }

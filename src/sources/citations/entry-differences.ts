@@ -7,7 +7,7 @@ import { openAlexTitleSearch } from "../openalex/reference-search";
 import { crossrefCandidates } from "../crossref/works";
 import type { ExternalWork } from "../external-work";
 import { describeJournalRef, parseJournalRefs } from "../../search/journal-ref";
-import { sameWorkArticle } from "./resolve-external";
+import { sameWorkArticle, type Unchecked } from "./resolve-external";
 import { bareDoi, type ClaimField, type Claims, compareClaims, type RecordFacts } from "./claims";
 import type { identifiersIn } from "./identifiers";
 import { parseReference, type ReferenceFields } from "./reference-text";
@@ -50,6 +50,18 @@ export function claimsOf(fields: ReferenceFields): Claims {
   };
 }
 
+/** A source that could not be asked for a field's check: the entry is then unchecked, with why and when to retry. */
+export interface CouldNotAsk {
+  unchecked: Unchecked;
+}
+
+const couldNotAsk = (source: Unchecked["source"], error: PapersError): CouldNotAsk => ({
+  unchecked: { source, reason: error.reason, retry_after_ms: error.retryAfterMs ?? null },
+});
+
+export const isCouldNotAsk = (value: unknown): value is CouldNotAsk =>
+  typeof value === "object" && value !== null && "unchecked" in value;
+
 /** Where an arXiv preprint was published, as OpenAlex knows it: its venues and years, or none found. */
 export interface Published {
   venues: string[];
@@ -59,7 +71,7 @@ export interface Published {
 /**
  * An entry that cites an arXiv preprint at a venue (arXiv's metadata names none): the works
  * OpenAlex holds under the same title say where it appeared, and when. Null when there is nothing
- * to ask (no venue cited, a record that names its journal, no OpenAlex key); "unchecked" when
+ * to ask (no venue cited, a record that names its journal, no OpenAlex key); a CouldNotAsk when
  * OpenAlex could not be asked.
  */
 export async function publishedVersion(
@@ -67,7 +79,7 @@ export async function publishedVersion(
   candidate: Candidate,
   claims: Claims | undefined,
   deadline: number,
-): Promise<Published | null | "unchecked"> {
+): Promise<Published | null | CouldNotAsk> {
   const record = candidate[RECORD];
   if (!claims?.venue || isPreprintVenue(claims.venue) || record?.source !== "arxiv" || record.journal_ref) return null;
   if (!ctx.config.OPENALEX_RESOLVE_ENABLED || !ctx.config.OPENALEX_API_KEY) return null;
@@ -80,7 +92,7 @@ export async function publishedVersion(
       years: same.flatMap((work) => (work.year ? [work.year] : [])),
     };
   } catch (error) {
-    if (error instanceof PapersError) return "unchecked";
+    if (error instanceof PapersError) return couldNotAsk("openalex", error);
     throw error;
   }
 }
@@ -113,7 +125,7 @@ export async function nberArticleDifference(
   candidate: Candidate,
   text: string,
   deadline: number,
-): Promise<Difference | null | "unchecked"> {
+): Promise<Difference | null | CouldNotAsk> {
   if (candidate.source !== "nber" || !ctx.config.CROSSREF_ENABLED) return null;
   const cited = parseJournalRefs(withoutIdentifiers(text)).find(
     (ref) => !/\bnber\b|national bureau|working paper/i.test(ref.journal),
@@ -123,7 +135,7 @@ export async function nberArticleDifference(
   try {
     works = await crossrefCandidates(ctx, withoutIdentifiers(text), deadline);
   } catch (error) {
-    if (error instanceof PapersError) return "unchecked";
+    if (error instanceof PapersError) return couldNotAsk("crossref", error);
     throw error;
   }
   const articles = works.filter((work) => compact(work.title) === compact(candidate.title));

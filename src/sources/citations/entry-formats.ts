@@ -41,7 +41,10 @@ export function detectFormat(text: string): BibliographyFormat {
 export function readBibliography(text: string, format: BibliographyFormat = detectFormat(text)): ReadEntry[] {
   switch (format) {
     case "bibtex":
-      return bibtexChunks(text).map((chunk, i) => readBibtex(chunk, i + 1));
+      // @string, @comment and @preamble are not references: no entry, no verdict, no count against the limit.
+      return bibtexChunks(text)
+        .filter((chunk) => !/^@(?:comment|preamble|string)\b/i.test(chunk))
+        .map((chunk, i) => readBibtex(chunk, i + 1));
     case "ris":
       return risChunks(text).map((chunk, i) => readRis(chunk, i + 1));
     case "csl-json":
