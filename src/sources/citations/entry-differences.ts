@@ -71,7 +71,7 @@ export interface Published {
 /**
  * An entry that cites an arXiv preprint at a venue (arXiv's metadata names none): the works
  * OpenAlex holds under the same title say where it appeared, and when. Null when there is nothing
- * to ask (no venue cited, a record that names its journal, no OpenAlex key); a CouldNotAsk when
+ * to ask (no venue cited, a record that names its journal); a CouldNotAsk when OpenAlex is not configured or
  * OpenAlex could not be asked.
  */
 export async function publishedVersion(
@@ -82,7 +82,9 @@ export async function publishedVersion(
 ): Promise<Published | null | CouldNotAsk> {
   const record = candidate[RECORD];
   if (!claims?.venue || isPreprintVenue(claims.venue) || record?.source !== "arxiv" || record.journal_ref) return null;
-  if (!ctx.config.OPENALEX_RESOLVE_ENABLED || !ctx.config.OPENALEX_API_KEY) return null;
+  // The venue cannot be checked without OpenAlex: not verified, not a difference, unchecked.
+  if (!ctx.config.OPENALEX_RESOLVE_ENABLED || !ctx.config.OPENALEX_API_KEY)
+    return { unchecked: { source: "openalex", reason: "not_configured", retry_after_ms: null } };
   const title = record.title.replace(/[,|]+/g, " ").replace(/\s+/g, " ").trim();
   try {
     const works = await openAlexTitleSearch(ctx, title, deadline);
