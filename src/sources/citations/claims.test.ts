@@ -109,6 +109,13 @@ describe("compareClaims", () => {
     // A DOI written as a link or with its prefix is the same DOI.
     expect(compareClaims({ doi: "https://doi.org/10.1609/AAAI.V37I9.26246" }, CDMA)).toEqual([]);
     expect(compareClaims({ doi: "doi:10.1609/aaai.v37i9.26246" }, CDMA)).toEqual([]);
+    // arXiv's DOI with the version cited is still the paper's.
+    expect(
+      compareClaims(
+        { doi: "https://doi.org/10.48550/arXiv.2602.12172v1" },
+        { ...CDMA, source: "arxiv", dois: ["10.48550/arxiv.2602.12172"] },
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -99,7 +99,7 @@ export function compareClaims(claims: Claims, record: RecordFacts): ClaimDiffere
     out.push({ field: "volume", cited: claims.volume, record: record.volume });
   if (claims.pages && record.first_page && number(claims.pages) !== number(record.first_page))
     out.push({ field: "pages", cited: claims.pages, record: record.first_page });
-  if (claims.doi && !/^10\.(48550|3386)\//i.test(claims.doi)) {
+  if (claims.doi && !/^10\.(48550|3386)\//.test(bareDoi(claims.doi))) {
     const doi = bareDoi(claims.doi);
     const absent = (record.absent_dois ?? []).some((d) => bareDoi(d) === doi);
     if ((record.dois.length > 0 && !record.dois.map(bareDoi).includes(doi)) || (record.dois.length === 0 && absent))
@@ -118,7 +118,8 @@ export function bareDoi(doi: string): string {
     .toLowerCase()
     .replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:\s*)/, "")
     .replace(/\/(full|abstract|pdf|epdf|html|meta)$/, "");
-  return /^10\.1101\//.test(lower) ? lower.replace(/v\d+$/, "") : lower;
+  // bioRxiv's and arXiv's DOIs may carry the version cited; the DOI is the work's.
+  return /^10\.(1101\/|48550\/arxiv\.)/.test(lower) ? lower.replace(/v\d+$/, "") : lower;
 }
 
 /**
