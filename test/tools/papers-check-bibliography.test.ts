@@ -293,6 +293,14 @@ describe("papers_check_bibliography on hard fabrications (a real paper's authors
     expect(result.entries[3]).toMatchObject({ verdict: "differs", id: "arxiv:0704.0770" });
   });
 
+  it("takes a real title run on in title case for another title", async () => {
+    const result = await check({
+      bibliography: `[1] C. Balázs, E. L. Berger, P. M. Nadolsky, and C.-P. Yuan, "${DIPHOTON} For Future Colliders," 2007.`,
+    });
+    expect(result.entries[0]).toMatchObject({ verdict: "differs", id: "arxiv:0704.0001" });
+    expect(result.entries[0]!.differences!.map((d) => d.field)).toEqual(["title"]);
+  });
+
   it("compares a structured entry's volume and pages, and names an identifier that is another paper's", async () => {
     const result = await check({
       bibliography: [

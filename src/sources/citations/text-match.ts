@@ -174,7 +174,9 @@ function runsOn(reference: string, refWords: string[], last: number): boolean {
     const token = tokens[t]!;
     const next = tokens[t + 1];
     if (!next || /[.,;:?!"”’)\]}]$/.test(token)) return false;
-    return /^\p{Ll}/u.test(next) && !AFTER_TITLE.has(matchText(next).trim());
+    // A word that is no venue's or apparatus's goes on with the title, in any case ("... Need For Vision Transformers").
+    const word = matchText(next).trim();
+    return /^\p{L}/u.test(next) && !AFTER_TITLE.has(word) && !BIBLIOGRAPHIC_WORDS.has(word);
   }
   return false;
 }
