@@ -15,6 +15,7 @@
 // - the rankings are word overlaps, not the upstreams' own.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { wordsOf } from "../fake-upstream/crossref.ts";
 
 export interface HallmarkEntry {
   bibtex_key: string;
@@ -137,16 +138,6 @@ const splitName = (name: string) => {
   const parts = name.trim().split(/\s+/);
   return { given: parts.slice(0, -1).join(" "), family: parts.at(-1) ?? name };
 };
-
-const wordsOf = (text: string) =>
-  new Set(
-    text
-      .normalize("NFKD")
-      .replace(/\p{Mn}/gu, "")
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((word) => word.length >= 3),
-  );
 
 function ranked(works: readonly WorldWork[], query: string, minShare: number, rows: number): WorldWork[] {
   const asked = wordsOf(query);

@@ -70,7 +70,8 @@ function handMade(status: number, body: BodyInit, headers: Record<string, string
 }
 
 let pool: { work: OutsideWork; title: Set<string>; rest: Set<string> }[] | undefined;
-const wordsOf = (text: string) =>
+/** A text's words of three letters or more, folded (the fakes' hand-made rankings share it). */
+export const wordsOf = (text: string) =>
   new Set(
     text
       .normalize("NFKD")

@@ -5,23 +5,19 @@
 // difference. Pure: papers_check_bibliography judges every record through this one comparison.
 import { decodeHTML } from "entities";
 import { asciiFold, splitName } from "./names";
+import type { ReferenceFields } from "./reference-text";
 import { compact } from "./text-match";
 import { isPreprintVenue, isPublisher, isSeries, sameVenue } from "./venues";
 
-export interface Claims {
-  title?: string;
-  /** Full names as cited, in order. */
-  authors?: string[];
-  /** "and others" / "et al." stands for authors after the ones named. */
-  authors_open?: boolean;
-  year?: number;
-  venue?: string;
-  volume?: string;
-  /** The pages as cited ("436-444", "e33693"): the first is compared. */
-  pages?: string;
-  /** Journal DOIs (not arXiv's or NBER's own, which name the record itself). */
-  doi?: string;
-}
+/**
+ * What a structured entry states (its fields as read, entry-formats.ts): the whole names of its
+ * authors in order, and whether "and others" ends them. A DOI of arXiv's or NBER's own names the
+ * record itself and is compared as its identifier, not here.
+ */
+export type Claims = Pick<
+  ReferenceFields,
+  "title" | "authors" | "authors_open" | "year" | "venue" | "volume" | "pages" | "doi"
+>;
 
 export interface RecordFacts {
   /** Where the record is from: arXiv's titles and author lists are whole; Crossref's may lack a subtitle or authors. */

@@ -36,18 +36,14 @@ function otherTitle(text: string, recordTitle: string): string | null {
   return cited.includes(own) || own.includes(cited) ? null : title;
 }
 
-/** What a structured entry states, as claims to compare with a record. */
+/** What a structured entry states, as claims to compare with a record: its fields that it gives. */
 export function claimsOf(fields: ReferenceFields): Claims {
-  return {
-    ...(fields.title ? { title: fields.title } : {}),
-    ...(fields.authors ? { authors: fields.authors } : {}),
-    ...(fields.authors_open ? { authors_open: true } : {}),
-    ...(fields.year ? { year: fields.year } : {}),
-    ...(fields.venue ? { venue: fields.venue } : {}),
-    ...(fields.doi ? { doi: fields.doi } : {}),
-    ...(fields.volume ? { volume: fields.volume } : {}),
-    ...(fields.pages ? { pages: fields.pages } : {}),
-  };
+  const { title, authors, authors_open, year, venue, volume, pages, doi } = fields;
+  return Object.fromEntries(
+    Object.entries({ title, authors, authors_open, year, venue, volume, pages, doi }).filter(
+      ([, value]) => value !== undefined && value !== "",
+    ),
+  ) as Claims;
 }
 
 /** A source that could not be asked for a field's check: the entry is then unchecked, with why and when to retry. */
