@@ -27,7 +27,7 @@ import { paperUrl } from "../nber/paper";
 import type { identifiersIn } from "./identifiers";
 import type { ReferenceFields } from "./reference-text";
 import { contentWords } from "./text-match";
-import type { Unchecked } from "./resolve-external";
+import type { SourceLookup, Unchecked } from "./resolve-external";
 import type { PersonName } from "./names";
 import type { AppContext } from "../../context";
 
@@ -77,15 +77,15 @@ export interface Venue {
   publisher: string | null;
 }
 
+/** Every identifier in the reference looked up exactly: what each found, what was tried, and what arXiv could not answer. */
 export async function lookupIdentifiers(
   ctx: AppContext,
   ids: ReturnType<typeof identifiersIn>,
-  found: Found[],
-  tried: string[],
   arxivLookups?: Map<string, ServedPaper | string>,
-  /** arXiv IDs whose lookup failed (arXiv could not be asked) are reported here. */
-  unchecked: Unchecked[] = [],
-): Promise<void> {
+): Promise<Omit<SourceLookup, "absentDois">> {
+  const found: Found[] = [];
+  const tried: string[] = [];
+  const unchecked: Unchecked[] = [];
   // A cited version is still the paper: look up the paper (the latest version answers).
   const bases = [...new Set(ids.arxiv.map((id) => id.replace(/v\d+$/, "")))];
   const missing = bases.filter((base) => !arxivLookups?.has(base));
@@ -109,10 +109,10 @@ export async function lookupIdentifiers(
     tried.push(`NBER number ${id}: ${paper ? "found" : "not in the NBER mirror or cache"}`);
   }
   const journalDois = ids.dois.filter((doi) => !/^10\.48550\/arxiv\./i.test(doi) && !/^10\.3386\//i.test(doi));
-  if (journalDois.length === 0) return;
+  if (journalDois.length === 0) return { found, tried, unchecked };
   if (!ctx.config.ARXIV_MIRROR_ENABLED || !(await mirrorState(ctx.env.DB)).ready) {
     for (const doi of journalDois) tried.push(`DOI ${doi}: not looked up in the arXiv mirror (none is ready)`);
-    return;
+    return { found, tried, unchecked };
   }
   for (const doi of journalDois) {
     const rows = await mirrorByDoi(arxivReaders(ctx), doi);
@@ -124,6 +124,7 @@ export async function lookupIdentifiers(
         : "no arXiv paper in the mirror carries it";
     tried.push(`DOI ${doi}: ${held}`);
   }
+  return { found, tried, unchecked };
 }
 
 /** Both mirrors' papers sharing the most of the reference's rarer words (one D1 round trip). */

@@ -23,6 +23,20 @@ export interface Unchecked {
   retry_after_ms: number | null;
 }
 
+/**
+ * What one source's lookup came back with: the works it found, what it tried, what it could not
+ * ask (and why), and the cited DOIs it answered "no such DOI" for. Each lookup returns its own, so
+ * that a failure cannot be lost in a list another lookup fills.
+ */
+export interface SourceLookup {
+  found: Found[];
+  tried: string[];
+  unchecked: Unchecked[];
+  absentDois: string[];
+}
+
+const emptyLookup = (): SourceLookup => ({ found: [], tried: [], unchecked: [], absentDois: [] });
+
 export interface ExternalQuery {
   /** The reference's text without its identifiers. */
   plain: string;
@@ -36,20 +50,14 @@ export interface ExternalQuery {
   title?: string;
 }
 
-export async function lookupCrossref(
-  ctx: AppContext,
-  query: ExternalQuery,
-  found: Found[],
-  tried: string[],
-  unchecked: Unchecked[],
-  /** Cited DOIs Crossref answered 404 for. */
-  absentDois: string[] = [],
-): Promise<void> {
+export async function lookupCrossref(ctx: AppContext, query: ExternalQuery): Promise<SourceLookup> {
+  const lookup = emptyLookup();
+  const { found, tried, unchecked, absentDois } = lookup;
   if (!ctx.config.CROSSREF_ENABLED) {
     tried.push("Crossref: not asked (CROSSREF_ENABLED=false)");
     // Not asked is not "not there": the answer cannot be not_found while Crossref may hold the work.
     unchecked.push({ source: "crossref", reason: "not_configured", retry_after_ms: null });
-    return;
+    return lookup;
   }
   try {
     for (const doi of query.dois.slice(0, 2)) {
@@ -63,7 +71,7 @@ export async function lookupCrossref(
     // reference's own work is looked for by its words too.
     const byDoi = found.filter((c) => c.source === "crossref" && c.exact);
     if (byDoi.length > 0 && (!query.title || byDoi.some((c) => titleEvidence(query.plain, c.title).kind !== "none")))
-      return;
+      return lookup;
     const works = await crossrefCandidates(ctx, query.plain, query.deadline);
     for (const work of works)
       found.push(fromWork("crossref", work, "Crossref's candidates for the reference", query.journalRefs));
@@ -75,20 +83,17 @@ export async function lookupCrossref(
       `Crossref: unchecked (${error.reason}${error.retryAfterMs ? `, retry after ${Math.ceil(error.retryAfterMs / 1000)} s` : ""})`,
     );
   }
+  return lookup;
 }
 
 /** OpenAlex's title search, when no work of Crossref's verifies (and a key is configured). */
-export async function lookupOpenAlex(
-  ctx: AppContext,
-  query: ExternalQuery,
-  found: Found[],
-  tried: string[],
-  unchecked: Unchecked[],
-): Promise<void> {
+export async function lookupOpenAlex(ctx: AppContext, query: ExternalQuery): Promise<SourceLookup> {
+  const lookup = emptyLookup();
+  const { found, tried, unchecked } = lookup;
   if (!ctx.config.OPENALEX_RESOLVE_ENABLED || !ctx.config.OPENALEX_API_KEY) {
     tried.push("OpenAlex: not asked (OPENALEX_RESOLVE_ENABLED=false or no OPENALEX_API_KEY)");
     unchecked.push({ source: "openalex", reason: "not_configured", retry_after_ms: null });
-    return;
+    return lookup;
   }
   const title = query.title
     // "," and "|" are OpenAlex's filter syntax; a colon inside the value is read as text.
@@ -98,7 +103,7 @@ export async function lookupOpenAlex(
   // Two words are a title ("Multi-Swap k-Means++"); one is not enough to search by.
   if (!title || title.split(" ").length < 2 || title.replace(/[^\p{L}\p{N}]/gu, "").length < 8) {
     tried.push("OpenAlex: not asked (no title could be read from the reference)");
-    return;
+    return lookup;
   }
   try {
     const works = await openAlexTitleSearch(ctx, title, query.deadline);
@@ -109,6 +114,7 @@ export async function lookupOpenAlex(
     unchecked.push({ source: "openalex", reason: error.reason, retry_after_ms: error.retryAfterMs ?? null });
     tried.push(`OpenAlex: unchecked (${error.reason})`);
   }
+  return lookup;
 }
 
 /** A Crossref or OpenAlex work as a candidate, with the journal reference in the text that names it. */

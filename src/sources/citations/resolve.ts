@@ -14,7 +14,7 @@ import { cleanDoi, identifiersIn, withoutIdentifiers } from "./identifiers";
 import { parseReference, textOfFields, type ReferenceFields } from "./reference-text";
 import { contentWords, nameWords } from "./text-match";
 import { parseJournalRefs } from "../../search/journal-ref";
-import { lookupCrossref, lookupOpenAlex, type Unchecked } from "./resolve-external";
+import { lookupCrossref, lookupOpenAlex, type SourceLookup, type Unchecked } from "./resolve-external";
 import { withOtherVersions } from "./resolve-versions";
 import type { AppContext } from "../../context";
 import {
@@ -133,7 +133,8 @@ export async function resolveReference(
     `${text} ${input.fields.doi ? `doi:${input.fields.doi}` : ""} ${input.fields.arxiv_id ? `arXiv:${input.fields.arxiv_id}` : ""} ` +
       `${input.fields.nber_id ? `NBER Working Paper ${input.fields.nber_id}` : ""}`,
   );
-  await lookupIdentifiers(ctx, ids, found, tried, arxivLookups, unchecked);
+  const gathered = { found, tried, unchecked, absentDois };
+  gather(gathered, await lookupIdentifiers(ctx, ids, arxivLookups));
   // Each candidate is scored once, however many walks ask whether one verified yet.
   const scores = new Map<Found, Candidate>();
   const scoreAll = () => {
@@ -174,10 +175,9 @@ export async function resolveReference(
     // A plain-text reference has no title field: the title read from its text goes to OpenAlex.
     const title = input.fields.title ?? titleOf(text);
     const query = { plain, dois, journalRefs, ...(deadline ? { deadline } : {}), ...(title ? { title } : {}) };
-    await lookupCrossref(ctx, query, found, tried, unchecked, absentDois);
+    gather(gathered, await lookupCrossref(ctx, query));
     // OpenAlex holds what Crossref lacks (conference papers without a DOI), not only what it could not answer.
-    if (!scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD))
-      await lookupOpenAlex(ctx, query, found, tried, unchecked);
+    if (!scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD)) gather(gathered, await lookupOpenAlex(ctx, query));
   }
 
   let scored = scoreAll().sort((a, b) => b.confidence - a.confidence || b.title.length - a.title.length);
@@ -203,6 +203,14 @@ export async function resolveReference(
     ...(absentDois.length > 0 ? { absent_dois: absentDois } : {}),
     [CONSIDERED]: found,
   };
+}
+
+/** A source's lookup added to what the resolution has gathered. */
+function gather(into: SourceLookup, lookup: Omit<SourceLookup, "absentDois"> & Partial<SourceLookup>): void {
+  into.found.push(...lookup.found);
+  into.tried.push(...lookup.tried);
+  into.unchecked.push(...lookup.unchecked);
+  into.absentDois.push(...(lookup.absentDois ?? []));
 }
 
 /** The fields with a title: a plain reference's is read from its text (for arXiv's search with no whole mirror). */
