@@ -65,6 +65,8 @@ const configSchema = z.object({
   CROSSREF_TIMEOUT_MS: millis(8000),
   /** How long a Crossref answer (a work, a reference's candidates, an unknown DOI) is reused from D1. */
   CROSSREF_CACHE_TTL_SECONDS: seconds(7 * 86400, 90 * 86400),
+  /** doi.org's registration-agency lookup: which agency (Crossref, DataCite, JaLC, mEDRA...) registered a DOI Crossref lacks. */
+  DOI_RA_BASE_URL: baseUrl.default("https://doi.org"),
   ARXIV_REQUEST_DELAY_MS: millis(3000),
   ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: millis(3000),
   ARXIV_CONTENT_REQUEST_DELAY_MS: millis(1000),
@@ -207,7 +209,16 @@ export type ConfigVars = Partial<Record<ConfigVariable, string>>;
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(configSchema.shape);
 
 /** The upstreams we talk to. Gates are keyed by these names, never by URL host. */
-export const UPSTREAMS = ["arxiv-api", "arxiv-oai", "arxiv-content", "ar5iv", "nber", "openalex", "crossref"] as const;
+export const UPSTREAMS = [
+  "arxiv-api",
+  "arxiv-oai",
+  "arxiv-content",
+  "ar5iv",
+  "nber",
+  "openalex",
+  "crossref",
+  "doi-ra",
+] as const;
 export type Upstream = (typeof UPSTREAMS)[number];
 
 export interface UpstreamSettings {
@@ -277,6 +288,14 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
         delayMs: crossrefSpacingMs(config),
         timeoutMs: config.CROSSREF_TIMEOUT_MS,
         gate: "crossref",
+      };
+    case "doi-ra":
+      // Asked only for a cited DOI Crossref does not hold: Crossref's spacing and timeout, its own gate.
+      return {
+        baseUrl: config.DOI_RA_BASE_URL,
+        delayMs: crossrefSpacingMs(config),
+        timeoutMs: config.CROSSREF_TIMEOUT_MS,
+        gate: "doi-ra",
       };
   }
 }

@@ -5,6 +5,8 @@
 // - Crossref holds the works with another DOI: /works/{doi} answers the work, any other DOI a 404
 //   ("Resource not found."); query.bibliographic answers its 5 best guesses over all it holds,
 //   however few words they share (the real one always answers something);
+// - doi.org's registration-agency lookup: DataCite for arXiv's DOIs, "does not exist" for any other
+//   DOI Crossref lacks (the world's only other DOIs are invented);
 // - OpenAlex holds every work (its own W-ID, the DOI when there is one): title.search answers the
 //   works sharing at least half the title's words, best 5 first.
 // HAND-MADE answers in each source's documented format (no recording exists for these works):
@@ -257,6 +259,13 @@ export function worldFetch(works: readonly WorldWork[]): typeof fetch {
       const query = url.searchParams.get("query.bibliographic") ?? "";
       const items = ranked(crossrefHeld, query, 0, 5).map(crossrefWork);
       return json({ status: "ok", "message-type": "work-list", message: { items, "total-results": items.length } });
+    }
+    if (source === "doi-ra") {
+      // Which agency registered a DOI Crossref lacks: DataCite's for arXiv's, none for any other (invented).
+      const doi = decodeURIComponent(tail.replace(/^\/ra\//, ""));
+      return json([
+        /^10\.48550\//i.test(doi) ? { DOI: doi, RA: "DataCite" } : { DOI: doi, status: "DOI does not exist" },
+      ]);
     }
     if (source === "openalex") {
       asked.openalex++;

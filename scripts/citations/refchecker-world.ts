@@ -8,6 +8,7 @@
 // - OpenAlex title.search: the recorded search for that title; none: an empty list. RefChecker's
 //   cache keeps publication_year as a string; the API answers a number, so the fake answers one.
 // - arXiv's API: an empty feed (no arXiv answer was recorded).
+// - doi.org's registration agency: HAND-MADE, every DOI registered (see recordedFetch).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
@@ -138,6 +139,12 @@ export function recordedFetch(rec: Recordings): typeof fetch {
       if (!hit) asked.crossref_unrouted++;
       const items = hit?.items ?? [];
       return json({ status: "ok", "message-type": "work-list", message: { items, "total-results": items.length } });
+    }
+    if (source === "doi-ra") {
+      // HAND-MADE: a DOI a real reference list cites is taken as registered (DataCite's prefixes, else Crossref),
+      // though RefChecker recorded no lookup of it.
+      const doi = decodeURIComponent(tail.replace(/^\/ra\//, ""));
+      return json([{ DOI: doi, RA: /^10\.(48550|5281|6084|5061)\//i.test(doi) ? "DataCite" : "Crossref" }]);
     }
     if (source === "openalex") {
       asked.openalex++;

@@ -6,7 +6,7 @@
 //   <origin>/arxiv-api   export.arxiv.org/api       <origin>/arxiv-oai  oaipmh.arxiv.org/oai
 //   <origin>/arxiv       arxiv.org (abs/html/pdf)   <origin>/ar5iv      ar5iv.labs.arxiv.org
 //   <origin>/nber        www.nber.org                <origin>/openalex  api.openalex.org
-//   <origin>/crossref    api.crossref.org (crossref.ts)
+//   <origin>/crossref    api.crossref.org (crossref.ts)   <origin>/doi-ra  doi.org/ra (HAND-MADE, doi-ra.ts)
 //   <origin>/idp         a HAND-MADE identity provider (GitHub and OpenID Connect) for AUTH_MODE=oauth
 // Control routes (not upstreams): GET /_hits (arrival log, measured here), POST /_reset, and
 // <prefix>/_scenario/<name> which returns HAND-MADE failure responses (429, 503, "Rate exceeded.",
@@ -16,6 +16,7 @@ import path from "node:path";
 import { createSyntheticOai, type SyntheticOaiOptions } from "./oai-synthetic.ts";
 import { FAKE_IDP_CLIENT, createFakeIdentityProvider } from "./identity-provider.ts";
 import { crossrefAnswer } from "./crossref.ts";
+import { doiRaAnswer } from "./doi-ra.ts";
 import { openAlexScenario } from "./openalex.ts";
 import { MIRROR_COLUMNS, mirrorRowFingerprint, toMirrorRow } from "../../src/store/arxiv-row.ts";
 
@@ -30,6 +31,7 @@ export const UPSTREAM_PREFIXES = {
   NBER_BASE_URL: "/nber",
   OPENALEX_BASE_URL: "/openalex",
   CROSSREF_BASE_URL: "/crossref",
+  DOI_RA_BASE_URL: "/doi-ra",
 };
 
 /** The key the fake OpenAlex accepts; any other is answered with the recorded 401. */
@@ -416,11 +418,13 @@ export function createFixtureRouter({ fixturesDir }: { fixturesDir: string }) {
     }
     const response = url.pathname.startsWith("/crossref/")
       ? await crossrefAnswer(url, fixturesDir)
-      : url.pathname.startsWith("/openalex/_scenario/")
-        ? openAlexScenario(url)
-        : url.pathname.includes("/_scenario/")
-          ? await scenario(url, request)
-          : ((await arxivApi(url)) ?? (await content(url)));
+      : url.pathname.startsWith("/doi-ra/")
+        ? doiRaAnswer(url)
+        : url.pathname.startsWith("/openalex/_scenario/")
+          ? openAlexScenario(url)
+          : url.pathname.includes("/_scenario/")
+            ? await scenario(url, request)
+            : ((await arxivApi(url)) ?? (await content(url)));
     return (
       response ??
       new Response(`fake upstream: no recorded fixture for ${request.method} ${url.pathname}${url.search}`, {

@@ -32,6 +32,7 @@ export async function offlineChecker(upstream: typeof fetch) {
     ARXIV_API_BASE_URL: `${WORLD_ORIGIN}/arxiv`,
     CROSSREF_BASE_URL: `${WORLD_ORIGIN}/crossref`,
     OPENALEX_BASE_URL: `${WORLD_ORIGIN}/openalex`,
+    DOI_RA_BASE_URL: `${WORLD_ORIGIN}/doi-ra`,
     OPENALEX_API_KEY: "world",
     CROSSREF_MAILTO: "bench@papers-mcp.test",
   });

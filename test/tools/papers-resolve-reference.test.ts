@@ -552,7 +552,15 @@ describe("papers_resolve_reference outside arXiv and NBER (Crossref, recorded an
     const unknown = await resolveAll({ reference: "Somebody et al., A paper, doi:10.1371/notarealdoi (2020)." });
     expect(unknown.status).toBe("no_match");
     expect(unknown.unchecked).toEqual([]);
-    expect(unknown.tried.join(" ")).toContain("Crossref DOI 10.1371/notarealdoi: no such DOI");
+    expect(unknown.tried.join(" ")).toContain(
+      "DOI 10.1371/notarealdoi: no such DOI (not in Crossref; doi.org: does not exist)",
+    );
+    // A DOI another agency registered (DataCite: Zenodo) is real, though Crossref has no record of it.
+    const zenodo = await resolveAll({
+      reference: "Somebody et al., A dataset, Zenodo, doi:10.5281/zenodo.1234567 (2020).",
+    });
+    expect(zenodo.tried.join(" ")).toContain("DOI 10.5281/zenodo.1234567: registered at DataCite, not in Crossref");
+    expect((await upstreamHits()).map((hit) => hit.path)).toContain("/doi-ra/ra/10.5281/zenodo.1234567");
   });
 
   it("says unchecked, never no_match alone, when Crossref rate-limits, fails or answers garbage, and caches none of it", async () => {

@@ -9,6 +9,7 @@
 // said of a source that was not asked.
 import { PapersError } from "../../errors";
 import { describeJournalRef, journalKey, type JournalRef, sameArticle } from "../../search/journal-ref";
+import { registrationAgency } from "../crossref/registration-agency";
 import { crossrefCandidates, crossrefWork } from "../crossref/works";
 import type { ExternalWork } from "../external-work";
 import { openAlexTitleSearch } from "../openalex/reference-search";
@@ -62,8 +63,8 @@ export async function lookupCrossref(ctx: AppContext, query: ExternalQuery): Pro
   try {
     for (const doi of query.dois.slice(0, 2)) {
       const work = await crossrefWork(ctx, doi, query.deadline);
-      tried.push(`Crossref DOI ${doi}: ${work ? "found" : "no such DOI"}`);
-      if (!work) absentDois.push(doi);
+      if (work) tried.push(`Crossref DOI ${doi}: found`);
+      else await lookupAgency(ctx, doi, query.deadline, lookup);
       if (work)
         found.push({ ...fromWork("crossref", work, `Crossref work ${doi}`, query.journalRefs), exact: `DOI ${doi}` });
     }
@@ -84,6 +85,24 @@ export async function lookupCrossref(ctx: AppContext, query: ExternalQuery): Pro
     );
   }
   return lookup;
+}
+
+/**
+ * A cited DOI Crossref does not hold: another agency may have registered it (DataCite for datasets,
+ * software, arXiv and Zenodo; JaLC; mEDRA). Only doi.org's "does not exist" makes it absent.
+ */
+async function lookupAgency(ctx: AppContext, doi: string, deadline: number | undefined, lookup: SourceLookup) {
+  try {
+    const agency = await registrationAgency(ctx, doi, deadline);
+    if (agency === null) {
+      lookup.tried.push(`DOI ${doi}: no such DOI (not in Crossref; doi.org: does not exist)`);
+      lookup.absentDois.push(doi);
+    } else lookup.tried.push(`DOI ${doi}: registered at ${agency}, not in Crossref`);
+  } catch (error) {
+    if (!(error instanceof PapersError)) throw error;
+    // Unknown either way: the DOI is neither vouched for nor called absent.
+    lookup.tried.push(`DOI ${doi}: not in Crossref; its registration agency could not be asked (${error.reason})`);
+  }
 }
 
 /** OpenAlex's title search, when no work of Crossref's verifies (and a key is configured). */
