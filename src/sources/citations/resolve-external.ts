@@ -53,7 +53,7 @@ export interface ExternalQuery {
 
 export async function lookupCrossref(ctx: AppContext, query: ExternalQuery): Promise<SourceLookup> {
   const lookup = emptyLookup();
-  const { found, tried, unchecked, absentDois } = lookup;
+  const { found, tried, unchecked } = lookup;
   if (!ctx.config.CROSSREF_ENABLED) {
     tried.push("Crossref: not asked (CROSSREF_ENABLED=false)");
     // Not asked is not "not there": the answer cannot be not_found while Crossref may hold the work.
