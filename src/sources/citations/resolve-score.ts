@@ -120,7 +120,7 @@ export function score(
     // With no title to go on, the first author must be the reference's: surname and initial.
     const firstAuthor = candidate.authors[0] ? firstAuthorCited(plain, candidate.authors[0]) : false;
     const byJournal =
-      title.kind === "none" && hasOtherTitle(title, candidate, plain, journalWords(cited))
+      title.kind === "none" && otherTitleRun(candidate, plain, journalWords(cited))
         ? 0.4
         : authors.kind === "agree" && !firstAuthor && title.kind === "none"
           ? 0.6
@@ -210,6 +210,28 @@ const YEAR_ORDER: YearEvidence["kind"][] = ["agree", "close", "absent", "disagre
 function bestYear(preprint: YearEvidence, journal: YearEvidence | null): YearEvidence {
   if (!journal || journal.kind === "absent") return preprint;
   return YEAR_ORDER.indexOf(journal.kind) < YEAR_ORDER.indexOf(preprint.kind) ? journal : preprint;
+}
+
+/**
+ * A title the text gives that is not the candidate's, beside a journal reference: a run of four
+ * words or more between punctuation (outside parentheses, where affiliations stand) with three
+ * that are neither the candidate's title's or authors' words, names, bibliographic words, nor the
+ * journal reference's ("Contact Entanglement of Closures Force Through Model"). A physics
+ * reference's names and journal never make one.
+ */
+function otherTitleRun(candidate: Found, plain: string, journal: readonly string[]): boolean {
+  const own = new Set([...contentWords(`${candidate.title} ${candidate.authors.slice(0, 20).join(" ")}`), ...journal]);
+  const names = nameWords(plain);
+  return plain
+    .replace(/\([^)]*\)/g, " ")
+    .split(/[.,;:()[\]]+/)
+    .some((segment) => {
+      if (segment.trim().split(/\s+/).length < 4) return false;
+      const other = contentWords(segment).filter(
+        (word) => word.length >= 3 && !own.has(word) && !BIBLIOGRAPHIC_WORDS.has(word) && !names.has(word),
+      );
+      return other.length >= 3;
+    });
 }
 
 /** The words of the text's journal references (the journal as written, its volume and pages): no title's. */
