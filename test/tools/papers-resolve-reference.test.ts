@@ -24,6 +24,7 @@ async function resolve(args: Record<string, unknown>) {
       agreed: Record<string, unknown>;
       how: string;
       also?: { source: string; id: string; how: string }[];
+      differences?: { field: string; cited: string | null; record: string | null }[];
     }[];
     near_misses: { id: string; confidence: number }[];
     conflict: string | null;
@@ -44,6 +45,25 @@ describe("papers_resolve_reference", () => {
         abstract: null,
         source: "nberwp",
       },
+    ]);
+  });
+
+  it("names what a matched reference states that its record does not, as papers_check_bibliography does", async () => {
+    const entry = (volume: string) =>
+      `@article{gour, author = {Gour, Gilad and Wallach, Nolan R.}, title = {Entanglement of subspaces and error correcting codes}, journal = {Phys. Rev. A}, volume = {${volume}}, pages = {042309}, year = {2007}}`;
+    const wrong = await resolve({ reference: entry("77") });
+    expect(wrong.matches[0]).toMatchObject({
+      source: "arxiv",
+      id: "0704.0251",
+      differences: [{ field: "volume", cited: "77", record: "76" }],
+    });
+    const right = await resolve({ reference: entry("76") });
+    expect(right.matches[0]!.id).toBe("0704.0251");
+    expect(right.matches[0]!.differences).toBeUndefined();
+    // Fields given: a partial author list is a difference too.
+    const fields = await resolve({ title: "Entanglement of subspaces and error correcting codes", authors: ["Gour"] });
+    expect(fields.matches[0]!.differences).toEqual([
+      expect.objectContaining({ field: "authors", cited: expect.stringContaining("1 of the record's 2 authors") }),
     ]);
   });
 

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { MAX_REFERENCE_CHARS, referenceInput, resolveReference } from "../../sources/citations/resolve";
 import { type Candidate, CONSIDERED, RECORD } from "../../sources/citations/resolve-score";
+import { claimsOf, differencesFrom } from "../../sources/citations/entry-differences";
+import { identifiersIn } from "../../sources/citations/identifiers";
 import { defineTool } from "../tool";
 
 export const candidateSchema = z.object({
@@ -35,6 +37,10 @@ export const candidateSchema = z.object({
     })
     .optional(),
   journal_ref_differs: z.object({ cited: z.string(), record: z.string() }).optional(),
+  /** What the reference states that the record does not (papers_check_bibliography's comparison). */
+  differences: z
+    .array(z.object({ field: z.string(), cited: z.string().nullable(), record: z.string().nullable() }))
+    .optional(),
   also: z.array(z.object({ source: z.enum(["arxiv", "nber", "doi"]), id: z.string(), how: z.string() })).optional(),
 });
 const candidate = candidateSchema;
@@ -71,12 +77,24 @@ export const papersResolveReference = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   errors: [],
   handler: async (args, context) => {
+    const input = referenceInput(args);
     // The records behind the candidates stay behind (papers_check_bibliography reads them; an answer never carries them).
-    const { [CONSIDERED]: _considered, ...resolution } = await resolveReference(context, referenceInput(args));
+    const { [CONSIDERED]: considered, ...resolution } = await resolveReference(context, input);
     const bare = ({ [RECORD]: _record, ...candidate }: Candidate) => candidate;
+    // A match's differences: the one comparison papers_check_bibliography makes, field by field for stated fields.
+    const evidence = {
+      ids: identifiersIn(input.text),
+      text: input.text,
+      claims: input.structured ? claimsOf(input.fields) : undefined,
+      absentDois: resolution.absent_dois ?? [],
+      considered: considered ?? [],
+    };
     return {
       ...resolution,
-      matches: resolution.matches.map(bare),
+      matches: resolution.matches.map((match) => {
+        const differences = differencesFrom(match, evidence);
+        return { ...bare(match), ...(differences.length > 0 ? { differences } : {}) };
+      }),
       near_misses: resolution.near_misses.map(bare),
       parsed: { ...resolution.parsed },
     };
@@ -86,7 +104,10 @@ export const papersResolveReference = defineTool({
       `${c.source}:${c.id} ${c.title} (${c.year ?? "?"}) confidence ${c.confidence}; title ${c.agreed.title}, ` +
       `authors ${c.agreed.authors} (${c.agreed.surnames_matched}), year ` +
       `${c.agreed.year}${c.agreed.exact_identifier ? `, ${c.agreed.exact_identifier}` : ""}` +
-      (c.also?.length ? `; also ${c.also.map((v) => `${v.source}:${v.id}`).join(", ")}` : "");
+      (c.also?.length ? `; also ${c.also.map((v) => `${v.source}:${v.id}`).join(", ")}` : "") +
+      (c.differences?.length
+        ? `; differs: ${c.differences.map((d) => `${d.field} (cited ${d.cited ?? "-"}, record ${d.record ?? "-"})`).join("; ")}`
+        : "");
     const head =
       result.status === "match"
         ? result.matches.map(line)

@@ -53,6 +53,8 @@ export interface Resolution {
 export interface ReferenceInput {
   text: string;
   fields: ReferenceFields;
+  /** The fields were stated (a pasted BibTeX, RIS or CSL-JSON entry, or fields given), not read from free text. */
+  structured?: boolean;
 }
 
 export function referenceInput(input: { reference?: string | undefined } & ReferenceFields): ReferenceInput {
@@ -90,7 +92,7 @@ export function referenceInput(input: { reference?: string | undefined } & Refer
       { recovery: "Pass the entry as it appears in the bibliography, or at least its title." },
     );
   }
-  return { text, fields };
+  return { text, fields, structured: !!structured || input.reference === undefined || !input.reference.trim() };
 }
 
 export interface ResolveOptions {
