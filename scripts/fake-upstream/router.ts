@@ -418,7 +418,7 @@ export function createFixtureRouter({ fixturesDir }: { fixturesDir: string }) {
     }
     const response = url.pathname.startsWith("/crossref/")
       ? await crossrefAnswer(url, fixturesDir)
-      : url.pathname.startsWith("/doi-ra/")
+      : url.pathname.startsWith("/doi-ra/ra/")
         ? doiRaAnswer(url)
         : url.pathname.startsWith("/openalex/_scenario/")
           ? openAlexScenario(url)

@@ -271,7 +271,7 @@ describe("papers_check_bibliography on hard fabrications (a real paper's authors
         `[1] C. Balázs, E. L. Berger, P. M. Nadolsky, and C.-P. Yuan, "${DIPHOTON} and their uncertainties in the future," 2007.`,
         // The paper's own journal DOI and authors under an invented two-word title.
         `[2] C. Balázs, E. L. Berger, P. M. Nadolsky, and C.-P. Yuan, "Quantum cats," doi:10.1103/PhysRevD.76.013009, 2007.`,
-        // The paper's own journal reference and authors under an invented title.
+        // The paper's own journal reference and authors under an invented title (a long one; a three-word one below).
         "[3] Gilad Gour and Nolan R. Wallach. 2010. Contact Entanglement of Closures Force Through Model Modeling Model. Phys. Rev. A 76, 042309 (2007).",
         // A real two-word title (0704.0770) by someone else.
         "[4] S. Smith. Chemical Evolution. 2007.",
@@ -291,6 +291,19 @@ describe("papers_check_bibliography on hard fabrications (a real paper's authors
       differences: [{ field: "title", cited: "Quantum cats", record: DIPHOTON }],
     });
     expect(result.entries[3]).toMatchObject({ verdict: "differs", id: "arxiv:0704.0770" });
+    const short = await check({
+      bibliography: "[1] G. Gour and N. R. Wallach, Qutrit Witnesses Revisited, Phys. Rev. A 76, 042309 (2007).",
+    });
+    expect(short.entries[0]!.verdict).not.toBe("verified");
+    // BibTeX's pages are read (the parser gives ranges): another first page differs.
+    const pages = await check({
+      bibliography:
+        "@article{gour, author = {Gour, Gilad and Wallach, Nolan R.}, title = {Entanglement of subspaces and error correcting codes}, journal = {Phys. Rev. A}, volume = {76}, pages = {999--1010}, year = {2007}}",
+    });
+    expect(pages.entries[0]).toMatchObject({
+      verdict: "differs",
+      differences: [{ field: "pages", cited: "999-1010", record: "42309" }],
+    });
   });
 
   it("takes a real title run on in title case for another title", async () => {

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { upsertMirror } from "../../src/store/nber-mirror";
 import { putCachedInfo } from "../../src/store/nber-cache";
-import { callTool, callToolWith, resetUpstream, statusJson, toolError, upstreamHits } from "../helpers";
+import { callTool, callToolWith, FAKE, resetUpstream, statusJson, toolError, upstreamHits } from "../helpers";
 import { sampleRecords, seedMirror } from "../mirror/driver";
 import { MINIMUM_WAGE_PAPER } from "../support/nber";
 
@@ -581,6 +581,15 @@ describe("papers_resolve_reference outside arXiv and NBER (Crossref, recorded an
     });
     expect(zenodo.tried.join(" ")).toContain("DOI 10.5281/zenodo.1234567: registered at DataCite, not in Crossref");
     expect((await upstreamHits()).map((hit) => hit.path)).toContain("/doi-ra/ra/10.5281/zenodo.1234567");
+    // doi.org down: the DOI is neither vouched for nor called absent; the answer is unchecked, never a plain no_match.
+    const down = await callToolWith(
+      "papers_resolve_reference",
+      { reference: "Somebody et al., Another paper, doi:10.1371/anotherunknowndoi (2020)." },
+      { DOI_RA_BASE_URL: `${FAKE}/doi-ra/_scenario/status-503` },
+    );
+    expect(down.result.structuredContent.unchecked).toContainEqual(
+      expect.objectContaining({ source: "doi-ra", reason: "upstream_unavailable" }),
+    );
   });
 
   it("says unchecked, never no_match alone, when Crossref rate-limits, fails or answers garbage, and caches none of it", async () => {

@@ -68,7 +68,7 @@ export const papersResolveReference = defineTool({
     tried: z.array(z.string()),
     unchecked: z.array(
       z.object({
-        source: z.enum(["arxiv", "nber", "crossref", "openalex"]),
+        source: z.enum(["arxiv", "nber", "crossref", "openalex", "doi-ra"]),
         reason: z.string(),
         retry_after_ms: z.number().nullable(),
       }),

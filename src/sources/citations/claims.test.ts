@@ -100,6 +100,14 @@ describe("compareClaims", () => {
     expect(compareClaims({ year: 2024, venue: "NeurIPS" }, { ...preprint, unpublished: false })[0]!.field).toBe("year");
   });
 
+  it("compares volume and first page, a year-and-issue volume (JHEP 05 = 0705 = 2017) aside", () => {
+    const article = { ...CDMA, volume: "521", first_page: "436" };
+    expect(compareClaims({ volume: "521", pages: "436--444" }, article)).toEqual([]);
+    expect(compareClaims({ volume: "999", pages: "1-10" }, article).map((d) => d.field)).toEqual(["volume", "pages"]);
+    expect(compareClaims({ volume: "05" }, { ...CDMA, volume: "0705" })).toEqual([]);
+    expect(compareClaims({ volume: "05" }, { ...CDMA, volume: "2017" })).toEqual([]);
+  });
+
   it("says a DOI no agency resolves differs, even when the record has none", () => {
     const noDoi = { ...CDMA, dois: [], absent_dois: ["10.47281/bed.57189"] };
     expect(compareClaims({ doi: "10.47281/bed.57189" }, noDoi)).toEqual([
@@ -109,6 +117,13 @@ describe("compareClaims", () => {
     // A DOI written as a link or with its prefix is the same DOI.
     expect(compareClaims({ doi: "https://doi.org/10.1609/AAAI.V37I9.26246" }, CDMA)).toEqual([]);
     expect(compareClaims({ doi: "doi:10.1609/aaai.v37i9.26246" }, CDMA)).toEqual([]);
+    for (const doi of [
+      "doi.org/10.1609/AAAI.V37I9.26246",
+      "https://www.doi.org/10.1609/aaai.v37i9.26246",
+      "DOI 10.1609/aaai.v37i9.26246",
+      "10.1609/aaai.v37i9.26246.",
+    ])
+      expect(compareClaims({ doi }, CDMA), doi).toEqual([]);
     // arXiv's DOI with the version cited is still the paper's.
     expect(
       compareClaims(
@@ -143,6 +158,29 @@ describe("venues", () => {
     expect(sameVenue("Nature", "Nature Communications")).toBe(false);
     expect(sameVenue("Cell", "Cell Reports")).toBe(false);
     expect(sameVenue("Proceedings of the IEEE", "IEEE Transactions on Information Theory")).toBe(false);
+    // A workshop is not its conference; two subtitles of one name are two journals; a long name's start is the name.
+    expect(
+      sameVenue(
+        "2020 IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR)",
+        "2020 IEEE/CVF Conference on Computer Vision and Pattern Recognition Workshops (CVPRW)",
+      ),
+    ).toBe(false);
+    expect(sameVenue("American Economic Journal: Applied Economics", "American Economic Journal: Macroeconomics")).toBe(
+      false,
+    );
+    expect(
+      sameVenue(
+        "Journal of the Royal Statistical Society: Series A",
+        "Journal of the Royal Statistical Society: Series B (Statistical Methodology)",
+      ),
+    ).toBe(false);
+    expect(
+      sameVenue(
+        "Proceedings of the National Academy of Sciences of the United States of America",
+        "Proceedings of the National Academy of Sciences",
+      ),
+    ).toBe(true);
+    expect(sameVenue("Econometrica: Journal of the Econometric Society", "Econometrica")).toBe(true);
     // A venue of the table in an abbreviation it lacks.
     expect(sameVenue("{IEEE} Trans. Pattern Anal. Mach. Intell.", "TPAMI")).toBe(true);
     expect(

@@ -91,7 +91,15 @@ export function compareClaims(claims: Claims, record: RecordFacts): ClaimDiffere
       .split(/\s*[-–]+\s*/)[0]!
       .replace(/^0+(?=\w)/, "")
       .toLowerCase();
-  if (claims.volume && record.volume && number(claims.volume) !== number(record.volume))
+  // JHEP and JCAP number their volumes by year and issue: "05", "0705" and "2007" are one volume written three ways.
+  const yearIssue = (a: string, b: string) => /^\d{1,2}$/.test(a.trim()) && /^\d{4}$/.test(b.trim());
+  if (
+    claims.volume &&
+    record.volume &&
+    number(claims.volume) !== number(record.volume) &&
+    !yearIssue(claims.volume, record.volume) &&
+    !yearIssue(record.volume, claims.volume)
+  )
     out.push({ field: "volume", cited: claims.volume, record: record.volume });
   if (claims.pages && record.first_page && number(claims.pages) !== number(record.first_page))
     out.push({ field: "pages", cited: claims.pages, record: record.first_page });
@@ -112,8 +120,9 @@ export function bareDoi(doi: string): string {
   const lower = doi
     .trim()
     .toLowerCase()
-    .replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:\s*)/, "")
-    .replace(/\/(full|abstract|pdf|epdf|html|meta)$/, "");
+    .replace(/^(?:(?:https?:\/\/)?(?:www\.|dx\.)?doi\.org\/|doi:?\s*)/, "")
+    .replace(/\/(full|abstract|pdf|epdf|html|meta)$/, "")
+    .replace(/[.,;/]+$/, "");
   // bioRxiv's and arXiv's DOIs may carry the version cited; the DOI is the work's.
   return /^10\.(1101\/|48550\/arxiv\.)/.test(lower) ? lower.replace(/v\d+$/, "") : lower;
 }

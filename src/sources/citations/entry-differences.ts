@@ -124,11 +124,13 @@ export async function nberArticleDifference(
   text: string,
   deadline: number,
 ): Promise<Difference | null | CouldNotAsk> {
-  if (candidate.source !== "nber" || !ctx.config.CROSSREF_ENABLED) return null;
+  if (candidate.source !== "nber") return null;
   const cited = parseJournalRefs(withoutIdentifiers(text)).find(
     (ref) => !/\bnber\b|national bureau|working paper/i.test(ref.journal),
   );
   if (!cited) return null;
+  if (!ctx.config.CROSSREF_ENABLED)
+    return { unchecked: { source: "crossref", reason: "not_configured", retry_after_ms: null } };
   let works: ExternalWork[];
   try {
     works = await crossrefCandidates(ctx, withoutIdentifiers(text), deadline);
@@ -237,7 +239,11 @@ function identifiersOfOthers(record: Candidate, considered: readonly Found[], kn
   const out: Difference[] = [];
   for (const other of considered) {
     if (!other.exact || (other.source === record.source && other.id === record.id)) continue;
+    // The same work in another record: the same title, or one DOI (an arXiv preprint's journal DOI is its article's).
     if (compact(other.title) === compact(record.title)) continue;
+    if (other.doi && record.doi && bareDoi(other.doi) === bareDoi(record.doi)) continue;
+    if ((record.also ?? []).some((v) => `${v.source}:${v.id}` === `${other.source}:${other.id}` || v.id === other.doi))
+      continue;
     const [, kind, value] = /^(arXiv ID|DOI|NBER number) (.+)$/.exec(other.exact) ?? [];
     const field = kind === "arXiv ID" ? "arxiv_id" : kind === "DOI" ? "doi" : kind ? "nber_number" : null;
     if (!field || !value || known.some((d) => d.field === field) || out.some((d) => d.field === field)) continue;

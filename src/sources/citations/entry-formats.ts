@@ -107,6 +107,22 @@ const flat = (value: unknown): string =>
       ? value
       : "";
 
+/** biblatex-csl-converter reads pages as ranges, each a list of rich texts: "436--444" is [[[436], [444]]]. */
+const pagesOf = (value: unknown): string =>
+  Array.isArray(value)
+    ? value
+        .map((range) =>
+          Array.isArray(range)
+            ? range
+                .map((end) => flat(end))
+                .filter(Boolean)
+                .join("-")
+            : flat(range),
+        )
+        .filter(Boolean)
+        .join(", ")
+    : flat(value);
+
 function readBibtex(chunk: string, n: number): ReadEntry {
   const base = { n, format: "bibtex" as const, text: chunk, fields: {} };
   if (chunk.length > MAX_ENTRY_CHARS)
@@ -145,7 +161,7 @@ function readBibtex(chunk: string, n: number): ReadEntry {
     ...(year ? { year: Number(year) } : {}),
     ...(flat(f.doi) ? { doi: flat(f.doi) } : {}),
     ...(flat(f.volume) ? { volume: flat(f.volume) } : {}),
-    ...(flat(f.pages) ? { pages: flat(f.pages) } : {}),
+    ...(pagesOf(f.pages) ? { pages: pagesOf(f.pages) } : {}),
     ...(eprint && (/arxiv/i.test(eprintType) || /^\d{4}\.\d{4,5}|\//.test(eprint)) ? { arxiv_id: eprint } : {}),
     ...(number && /national bureau|nber/i.test(`${institution} ${flat(f.series)} ${flat(f.type)}`)
       ? { nber_id: number }

@@ -19,7 +19,8 @@ import type { AppContext } from "../../context";
 
 /** A source that was to be asked and could not be: the answer says so instead of no_match. */
 export interface Unchecked {
-  source: "arxiv" | "nber" | "crossref" | "openalex";
+  /** doi-ra: doi.org's registration-agency lookup (a DOI Crossref lacks could not be placed, or another agency holds its record). */
+  source: "arxiv" | "nber" | "crossref" | "openalex" | "doi-ra";
   reason: string;
   retry_after_ms: number | null;
 }
@@ -97,11 +98,21 @@ async function lookupAgency(ctx: AppContext, doi: string, deadline: number | und
     if (agency === null) {
       lookup.tried.push(`DOI ${doi}: no such DOI (not in Crossref; doi.org: does not exist)`);
       lookup.absentDois.push(doi);
-    } else lookup.tried.push(`DOI ${doi}: registered at ${agency}, not in Crossref`);
+    } else {
+      // A real DOI whose record another agency keeps (not read here): what it names cannot be checked.
+      lookup.tried.push(`DOI ${doi}: registered at ${agency}, not in Crossref`);
+      if (!/^crossref$/i.test(agency))
+        lookup.unchecked.push({
+          source: "doi-ra",
+          reason: `registered_at_${agency.toLowerCase()}`,
+          retry_after_ms: null,
+        });
+    }
   } catch (error) {
     if (!(error instanceof PapersError)) throw error;
-    // Unknown either way: the DOI is neither vouched for nor called absent.
+    // Unknown either way: the DOI is neither vouched for nor called absent, and the entry cannot be verified.
     lookup.tried.push(`DOI ${doi}: not in Crossref; its registration agency could not be asked (${error.reason})`);
+    lookup.unchecked.push({ source: "doi-ra", reason: error.reason, retry_after_ms: error.retryAfterMs ?? null });
   }
 }
 
@@ -152,7 +163,8 @@ function fromWork(
     year: work.year,
     ...(work.years && work.years.length > 1 ? { years: work.years } : {}),
     ...(work.people && work.people.length > 0 ? { people: work.people } : {}),
-    doi: work.doi,
+    // OpenAlex names a work without a DOI by its own address: an ID, not a DOI.
+    doi: /^10\./.test(work.doi) ? work.doi : null,
     version: null,
     how,
     ...(journal ? { journal: describeJournalRef(journal) } : {}),

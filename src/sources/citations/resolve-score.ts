@@ -226,7 +226,7 @@ function otherTitleRun(candidate: Found, plain: string, journal: readonly string
     .replace(/\([^)]*\)/g, " ")
     .split(/[.,;:()[\]]+/)
     .some((segment) => {
-      if (segment.trim().split(/\s+/).length < 4) return false;
+      if (segment.trim().split(/\s+/).length < 3) return false;
       const other = contentWords(segment).filter(
         (word) => word.length >= 3 && !own.has(word) && !BIBLIOGRAPHIC_WORDS.has(word) && !names.has(word),
       );

@@ -174,9 +174,16 @@ function runsOn(reference: string, refWords: string[], last: number): boolean {
     const token = tokens[t]!;
     const next = tokens[t + 1];
     if (!next || /[.,;:?!"”’)\]}]$/.test(token)) return false;
-    // A word that is no venue's or apparatus's goes on with the title, in any case ("... Need For Vision Transformers").
+    // A word that is no venue's or apparatus's goes on with the title, in any case ("... Need For Vision Transformers");
+    // a venue written with no punctuation before it ("... need NeurIPS 2017", "Deep learning Nature 521") is
+    // followed by its number before the next punctuation.
     const word = matchText(next).trim();
-    return /^\p{L}/u.test(next) && !AFTER_TITLE.has(word) && !BIBLIOGRAPHIC_WORDS.has(word);
+    if (!/^\p{L}/u.test(next) || AFTER_TITLE.has(word) || BIBLIOGRAPHIC_WORDS.has(word)) return false;
+    for (const after of tokens.slice(t + 1, t + 6)) {
+      if (/^\(?\d/.test(after)) return false;
+      if (/[.,;:?!"”’)\]}]$/.test(after)) break;
+    }
+    return true;
   }
   return false;
 }

@@ -152,9 +152,21 @@ export const isSeries = (name: string): boolean => SERIES.test(folded(name));
 export function sameVenue(cited: string, recorded: string): boolean {
   // The same name but for an acronym in parentheses or a journal's subtitle after a colon
   // ("Econometrica: Journal of the Econometric Society"; "... Clinical Decision Support (MICCAI)").
+  // A workshop or Findings is never its main venue, however alike the names.
+  const kind = (name: string) =>
+    /\bworkshops?\b|\b[A-Z]{3,}W\b/.test(name) ? "w" : /\bfindings\b/i.test(name) ? "f" : "";
+  if (kind(cited) !== kind(recorded)) return false;
   const plain = (name: string) => nameWords(folded(withoutPublisher(name.replace(/\([^)]*\)/g, " "))));
+  const whole = (name: string) => folded(name).replace(/^the\s+/, "");
   const main = (name: string) => folded(name.split(":")[0]!).replace(/^the\s+/, "");
-  if (overlap(plain(cited), plain(recorded)) >= 0.75 || (main(cited).length > 3 && main(cited) === main(recorded)))
+  // One name is the other's main part, its subtitle left out (not two subtitles of one name: AEJ: Applied, AEJ: Macro).
+  const subtitleLeftOut = (a: string, b: string) => a.includes(":") && !b.includes(":") && main(a) === whole(b);
+  if (
+    overlap(plain(cited), plain(recorded)) >= 0.75 ||
+    subtitleLeftOut(cited, recorded) ||
+    subtitleLeftOut(recorded, cited) ||
+    startsAnother(plain(cited), plain(recorded))
+  )
     return true;
   const a = knownVenue(cited);
   const b = knownVenue(recorded);
@@ -183,8 +195,9 @@ export function sameVenue(cited: string, recorded: string): boolean {
 /** A name without the publisher before it ("IEEE", "ACM", "{IEEE}"): how abbreviations are often written. */
 const withoutPublisher = (name: string) => name.replace(/^[{]?(IEEE|ACM|SIAM|IET)[}]?\s+(?=\S)/, "");
 
+// "a" is no filler: Series A and Series B, Physica A and Physica E are other journals.
 const FILLER = new Set(
-  "the of on in and for a an proceedings proc annual international conference conf symposium".split(" "),
+  "the of on in and for an proceedings proc annual international conference conf symposium".split(" "),
 );
 
 /** A venue name's distinctive words, cut to their first six letters (methodological = methodology). */
@@ -195,6 +208,15 @@ const nameWords = (name: string) =>
       .filter((word) => word && !FILLER.has(word) && !/^\d+(st|nd|rd|th)?$/.test(word))
       .map((word) => word.slice(0, 6)),
   );
+
+/**
+ * A name of three distinctive words or more that the other begins with ("Proceedings of the National Academy of
+ * Sciences" and "... of the United States of America"); one or two words are too little (Nature, Cell, Pattern Recognition).
+ */
+function startsAnother(a: Set<string>, b: Set<string>): boolean {
+  const [short, long] = a.size <= b.size ? [[...a], [...b]] : [[...b], [...a]];
+  return short.length >= 3 && short.every((word, i) => long[i] === word);
+}
 
 /** The share of words two names have in common (Jaccard). */
 function overlap(a: Set<string>, b: Set<string>): number {

@@ -19,7 +19,7 @@ export async function registrationAgency(ctx: AppContext, doi: string, deadline?
   if (cached) return cached.value.agency;
   return coalesce(key, async () => {
     // A DOI may hold "<", ">", "#" or "?" (old SICI DOIs): escaped, its slashes kept.
-    const path = `/ra/${encodeURI(doi.trim()).replace(/#/g, "%23").replace(/\?/g, "%3F")}`;
+    const path = `/ra/${encodeURI(doi.trim().toWellFormed()).replace(/#/g, "%23").replace(/\?/g, "%3F")}`;
     const response = await politeFetch(ctx, "doi-ra", path, {
       headers: { accept: "application/json" },
       ...(deadline === undefined ? {} : { deadline }),

@@ -18,7 +18,8 @@ const MAX_QUERY_CHARS = 600;
 
 /** The work with this DOI, or null when Crossref has none. */
 export async function crossrefWork(ctx: AppContext, doi: string, deadline?: number): Promise<ExternalWork | null> {
-  const message = await crossrefGet(ctx, `/works/${encodeURIComponent(doi.trim())}`, deadline);
+  // A lone surrogate (possible in JSON input) cannot be percent-encoded: it becomes U+FFFD, never a URIError.
+  const message = await crossrefGet(ctx, `/works/${encodeURIComponent(doi.trim().toWellFormed())}`, deadline);
   return message === null ? null : toWork(message);
 }
 
