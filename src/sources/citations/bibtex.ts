@@ -125,5 +125,5 @@ export function workToBibtex(work: Candidate): string {
   add("publisher", type === "book" || type === "incollection" ? venue?.publisher && bibtexText(venue.publisher) : null);
   if (work.year !== null) add("year", String(work.year));
   add("doi", work.doi && bibtexVerbatim(work.doi));
-  return `% ${work.doi}: from ${work.source === "openalex" ? "OpenAlex" : "Crossref"}\n@${type}{${key},\n${fields.map(([n, v]) => `  ${n} = ${v}`).join(",\n")}\n}`;
+  return `% ${work.doi ?? work.id}: from ${work.source === "openalex" ? "OpenAlex" : "Crossref"}\n@${type}{${key},\n${fields.map(([n, v]) => `  ${n} = ${v}`).join(",\n")}\n}`;
 }
