@@ -173,12 +173,14 @@ describe.skipIf(missing !== null)("pages for people in Chromium", () => {
           const heading = (await page.locator("h3").allTextContents()).join();
           const facts = page.locator("section[aria-labelledby=mirror-arxiv] dl.facts").nth(1);
           const windows = (await facts.count()) > 0 ? await facts.textContent() : "";
-          return `${heading} ${/Datestamps\s*window \d+/.test(windows ?? "")}`;
+          // The bar has no value until the run can estimate its share (an indeterminate bar): wait for one.
+          const value = await page.locator("#progress-arxiv").getAttribute("value");
+          return `${heading} ${/Datestamps\s*window \d+/.test(windows ?? "")} ${value !== null}`;
         },
         { timeout: 30_000, interval: 300 },
       )
       // Seen mid-run: the cold run lists arXiv a datestamp window at a time.
-      .toBe("Harvest in progress (cold) true");
+      .toBe("Harvest in progress (cold) true true");
     const facts = await page.locator("section[aria-labelledby=mirror-arxiv] dl.facts").last().textContent();
     expect(facts).toMatch(/Records\s*\d+/);
     expect(facts).toMatch(/Pages\s*\d+/);
