@@ -195,6 +195,14 @@ const configSchema = z.object({
   LOG_TOOL_CALLS: flag("true"),
   /** Expensive tool calls (reads, downloads) one client may have running at once in an isolate. */
   MAX_CONCURRENT_EXPENSIVE_PER_CLIENT: z.coerce.number().int().min(1).max(100).default(2),
+  /**
+   * What one tool call may spend of the platform's per-invocation limits (src/call-budget.ts).
+   * The defaults are safe on the paid plan (1,000 D1 queries, 10,000 subrequests); on the free
+   * plan (50 and 50) set 45 and 45.
+   */
+  CALL_MAX_D1_QUERIES: z.coerce.number().int().min(10).max(1_000_000).default(900),
+  CALL_MAX_SUBREQUESTS: z.coerce.number().int().min(10).max(10_000_000).default(900),
+  CALL_MAX_MS: millis(60_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -2,7 +2,48 @@
 // routes, tools, sources, harvest and upstream: the bindings, the parsed configuration, a way to
 // finish work after the answer, and the structured log. Code below the entry takes this instead of
 // `env` and never parses the configuration itself.
+import type { CallBudget } from "./call-budget";
 import { type Config, loadConfig } from "./config";
+
+/**
+ * One call's own state, made once where the call starts (runTool) and read below it: who is
+ * calling, what the call may still spend, its D1 sessions (one per database, so every read of the
+ * call sees one state) and what it has read once (the mirror's state). Absent for background work.
+ */
+export interface CallScope {
+  /** The rate limits' key for the caller (an OAuth user, a token digest, an IP): its fair share of the upstream gates. */
+  readonly client: string;
+  readonly budget: CallBudget;
+  /** D1 sessions by binding name (read replication), opened on first use. */
+  readonly sessions: Map<string, D1DatabaseSession>;
+  /** Bookmarks a session starts from (a search's next page continues where its first page read). */
+  readonly since: Readonly<Record<string, string>>;
+  /** Reads made once per call, by name (the mirror's state). */
+  readonly once: Map<string, Promise<unknown>>;
+}
+
+/** A scope for a call: empty sessions and memos. */
+export function callScope(client: string, budget: CallBudget, since: Record<string, string> = {}): CallScope {
+  return { client, budget, sessions: new Map(), since, once: new Map() };
+}
+
+/** The call's memo of `name`: `read` runs once per call (every time outside a call). */
+export function oncePerCall<T>(
+  ctx: { call?: CallScope | undefined },
+  name: string,
+  read: () => Promise<T>,
+): Promise<T> {
+  const once = ctx.call?.once;
+  if (!once) return read();
+  let promise = once.get(name) as Promise<T> | undefined;
+  if (!promise) {
+    promise = read();
+    once.set(name, promise);
+    // A failed read is not kept: the next step of the call may try again.
+    promise.catch(() => once.delete(name));
+  }
+  return promise;
+}
 
 export interface AppContext {
   /** The Worker's bindings: D1, R2, Durable Objects, queues, rate limiters, secrets. */
@@ -16,6 +57,8 @@ export interface AppContext {
    * LOG_TOOL_CALLS=false). Lines given together are written in one console call.
    */
   log(...lines: Record<string, unknown>[]): void;
+  /** The call this work belongs to (see CallScope); absent outside a call. */
+  readonly call?: CallScope;
 }
 
 /** Outside a request (a test, a queue consumer that awaits its work) nothing outlives the caller: report failures. */

@@ -147,6 +147,11 @@ export const ERROR_CATALOGUE = {
     recovery: "Retry; work already done is cached, so the next try goes further.",
     retryable: true,
   },
+  call_budget_spent: {
+    meaning: "the call used what one call may of D1 queries or subrequests (the platform's per-invocation limits)",
+    recovery: "Call again for the rest; work already done is cached.",
+    retryable: true,
+  },
   no_identity: {
     meaning: "per-client state without a client identity",
     recovery: "Connect with a token (bearer or OAuth), or send x-papers-workspace: <name> on a server without auth.",

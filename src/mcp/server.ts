@@ -18,6 +18,7 @@ export function createServer(
   origin: string,
   identity: string | null = null,
   profile: ServerProfile = "full",
+  client = identity ?? "local",
 ): McpServer {
   const connector = profile === "connector";
   const server = new McpServer(
@@ -27,7 +28,7 @@ export function createServer(
       capabilities: connector ? { tools: {} } : { tools: {}, resources: {}, completions: {}, prompts: {} },
     },
   );
-  const context: Omit<ToolContext, "progress"> = { ...appContext(env, waitUntil), origin, identity };
+  const context: Omit<ToolContext, "progress"> = { ...appContext(env, waitUntil), origin, identity, client };
   for (const tool of connector ? CONNECTOR_TOOLS : TOOLS) registerTool(server, tool, context);
   if (!connector) {
     for (const resource of RESOURCES) registerResource(server, resource, context);

@@ -6,7 +6,8 @@
 // call writes one log line.
 import type { McpServer, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import { type AppContext, heldLog } from "../context";
+import { type AppContext, callScope, heldLog } from "../context";
+import { CallBudget } from "../call-budget";
 import { type ErrorReason, PapersError, type PapersErrorOptions } from "../errors";
 import { type ErrorPayload, toErrorResult } from "./errors";
 import { memoizedSchema } from "./schema";
@@ -19,6 +20,8 @@ export interface ToolContext extends AppContext {
   origin: string;
   /** Who is calling, for per-client state (the bearer token, the OAuth user, or a named workspace); null when unknown. */
   identity: string | null;
+  /** Who is calling, for limits and fair shares (the OAuth user, a token digest, or the IP address). */
+  client: string;
   /** Progress of this call (notifications/progress when the client sent a progressToken; else a no-op). */
   progress: ReportProgress;
 }
@@ -41,6 +44,7 @@ export interface ErrorDeclaration<R extends ErrorReason = ErrorReason> {
 /** Reasons every tool may fail with without declaring them: bad arguments, and our own bugs. */
 export const UNDECLARED_REASONS: readonly ErrorReason[] = [
   "invalid_argument",
+  "call_budget_spent",
   "internal_error",
   "server_misconfigured",
 ];
@@ -138,7 +142,9 @@ function logCall(
   servedFrom: unknown,
   ms: number,
   meter: D1Meter,
+  budget: CallBudget,
 ): void {
+  const spent = budget.spent();
   const line: Record<string, unknown> = {
     event: "tool_call",
     tool: tool.name,
@@ -147,6 +153,9 @@ function logCall(
     // Round trips to D1: all of them, and those that waited on each other (what production pays).
     d1_calls: meter.calls,
     d1_sequential: meter.sequential,
+    // What the call spent of the platform's per-invocation limits (CALL_MAX_*).
+    d1_queries: spent.d1_queries,
+    subrequests: spent.subrequests,
   };
   if (typeof servedFrom === "string") line.served_from = servedFrom;
   if (outcome !== "ok" && !tool.reasons.has(outcome as ErrorReason)) line.undeclared = true;
@@ -290,6 +299,12 @@ export async function runTool<I extends z.ZodObject, O extends z.ZodObject, R ex
 ): Promise<ToolOutcome<z.output<O>>> {
   const started = performance.now();
   const meter = emptyMeter();
+  const { config } = context;
+  const budget = new CallBudget({
+    d1Queries: config.CALL_MAX_D1_QUERIES,
+    subrequests: config.CALL_MAX_SUBREQUESTS,
+    ms: config.CALL_MAX_MS,
+  });
   // The lines the handler logs (a mirror search's cost) are held and written with the call's own line.
   const held = heldLog(context.log);
   try {
@@ -299,17 +314,18 @@ export async function runTool<I extends z.ZodObject, O extends z.ZodObject, R ex
     if (!parsed.success) throw invalidArgument(tool.name, parsed.error);
     const result = await tool.handler(parsed.data, {
       ...context,
-      env: meteredEnv(context.env, meter),
+      env: meteredEnv(context.env, meter, { budget }),
+      call: callScope(context.client, budget, context.call?.since),
       log: held.log,
       fail: failFor(tool.errors),
     });
     const servedFrom = (result as { served_from?: unknown }).served_from;
-    logCall(held.flush, tool as unknown as DefinedTool, "ok", servedFrom, performance.now() - started, meter);
+    logCall(held.flush, tool as unknown as DefinedTool, "ok", servedFrom, performance.now() - started, meter, budget);
     return { ok: true, result };
   } catch (error) {
     const answer = toErrorResult(error);
     const ms = performance.now() - started;
-    logCall(held.flush, tool as unknown as DefinedTool, answer.reason, undefined, ms, meter);
+    logCall(held.flush, tool as unknown as DefinedTool, answer.reason, undefined, ms, meter, budget);
     return { ok: false, error: answer.result, payload: answer.payload };
   }
 }

@@ -16,6 +16,8 @@ export function appContextOf(c: RouteContext): AppContext {
 
 /** Carries the caller's identity from the route to the MCP server factory; any copy a client sends is dropped. */
 export const IDENTITY_HEADER = "x-papers-identity";
+/** Carries the caller's limits key (who.client) the same way: its fair share of the upstream gates. */
+export const CLIENT_HEADER = "x-papers-client";
 
 /**
  * Who is calling, for limits and per-client state: the signed-in OAuth user (the same across their
@@ -55,11 +57,19 @@ export async function identify(
 const WORKSPACE_HEADER = "x-papers-workspace";
 const WORKSPACE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** The request as the MCP handler sees it: with the caller's identity (never one the client sent) for per-client state. */
-export function withIdentity(request: Request, identity: string | null, body?: string): Request {
+/**
+ * The request as the MCP handler sees it: with the caller's identity (never one the client sent)
+ * for per-client state, and its limits key for fair shares.
+ */
+export function withIdentity(
+  request: Request,
+  who: { identity: string | null; client: string },
+  body?: string,
+): Request {
   const headers = new Headers(request.headers);
   headers.delete(IDENTITY_HEADER);
-  if (identity) headers.set(IDENTITY_HEADER, identity);
+  headers.set(CLIENT_HEADER, who.client);
+  if (who.identity) headers.set(IDENTITY_HEADER, who.identity);
   return new Request(request.url, { method: request.method, headers, ...(body === undefined ? {} : { body }) });
 }
 

@@ -20,7 +20,7 @@ import {
   toolCallRefusal,
 } from "../http/limits";
 import { createServer, type ServerProfile } from "../mcp/server";
-import { appContextOf, IDENTITY_HEADER, identify, withIdentity } from "./identity";
+import { appContextOf, CLIENT_HEADER, IDENTITY_HEADER, identify, withIdentity } from "./identity";
 
 export const mcpRoutes = new Hono<{ Bindings: Env }>();
 
@@ -54,6 +54,7 @@ function mcpHandlerFor(
           context.requestInfo ? new URL(context.requestInfo.url).origin : "http://localhost",
           context.requestInfo?.headers.get(IDENTITY_HEADER) ?? null,
           profile,
+          context.requestInfo?.headers.get(CLIENT_HEADER) ?? "local",
         ),
       {
         route: ROUTES[profile],
@@ -126,8 +127,8 @@ async function serveMcp(c: Context<{ Bindings: Env }>, profile: ServerProfile): 
     // again); a body that is not JSON goes through as text so the handler answers the parse error.
     const response =
       parsed === undefined
-        ? await handler(withIdentity(c.req.raw, who.identity, body), c.env, executionCtx)
-        : await handler.fetch(withIdentity(c.req.raw, who.identity), { parsedBody: parsed });
+        ? await handler(withIdentity(c.req.raw, who, body), c.env, executionCtx)
+        : await handler.fetch(withIdentity(c.req.raw, who), { parsedBody: parsed });
     return release ? releaseWhenDone(response, release) : response;
   } catch (error) {
     release?.();

@@ -49,7 +49,8 @@ export async function htmlPage(c: PageContext, body: Html, status = 200): Promis
 }
 
 function toolContext(c: PageContext): ToolContext {
-  return { ...appContextOf(c), origin: new URL(c.req.url).origin, identity: null, progress: noProgress };
+  const client = `ip:${c.req.header("cf-connecting-ip") ?? "local"}`;
+  return { ...appContextOf(c), origin: new URL(c.req.url).origin, identity: null, client, progress: noProgress };
 }
 
 async function attempt<T>(

@@ -7,6 +7,7 @@
 // that starts while another is in flight rides in the same round; production pays each round
 // as a network round trip to the database's region).
 import type { D1Reader } from "../search/rank-types";
+import type { CallBudget } from "../call-budget";
 
 export interface D1Meter {
   statements: number;
@@ -69,12 +70,21 @@ function recordCall(meter: D1Meter, metas: (Meta | undefined)[]): void {
  */
 export interface MeterOptions {
   share?: number;
+  /** The call's budget: each statement is counted against it before it runs, and refused past it. */
+  budget?: CallBudget;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs one call, adds its metadata to the meter, and waits after it as `options` asks. */
-async function call<R>(meter: D1Meter, options: MeterOptions, run: () => Promise<R>, metas: (r: R) => Meta[]) {
+async function call<R>(
+  meter: D1Meter,
+  options: MeterOptions,
+  run: () => Promise<R>,
+  metas: (r: R) => Meta[],
+  statements = 1,
+) {
+  options.budget?.spendD1(statements);
   const started = Date.now();
   meter.calls++;
   if (meter.in_flight++ === 0) meter.sequential++;
@@ -130,6 +140,7 @@ export function meteredReader<T extends D1Reader>(db: T, meter: D1Meter, options
         options,
         () => db.batch<R>(statements.map((statement) => inner.get(statement) ?? statement)),
         (results) => results.map((result) => result.meta as Meta),
+        statements.length,
       ),
   };
   return reader as unknown as T;
@@ -158,8 +169,8 @@ export function meteredDatabase(db: D1Database, meter: D1Meter, options: MeterOp
 }
 
 /** Every D1 binding of `env` metered into `meter` (the other bindings as they are). */
-export function meteredEnv<E extends object>(env: E, meter: D1Meter): E {
-  return withD1Bindings(env, (db) => meteredDatabase(db, meter));
+export function meteredEnv<E extends object>(env: E, meter: D1Meter, options: MeterOptions = {}): E {
+  return withD1Bindings(env, (db) => meteredDatabase(db, meter, options));
 }
 
 /** A copy of `env` with each D1 binding replaced by `wrap` of it (a meter here; bench:edge's delay). */

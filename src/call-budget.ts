@@ -1,0 +1,94 @@
+// What one call (a tool call over /mcp or from a page) may spend of the platform's per-invocation
+// limits: D1 queries, subrequests (fetches and Durable Object calls) and time. Cloudflare ends an
+// invocation that passes them (D1: 1,000 queries on the paid plan, 50 on the free one; subrequests:
+// 10,000 paid, 50 free), and an untyped D1 error would fail the whole call; so the call counts
+// what it spends here, a step that would pass the budget is refused with a typed error before it
+// starts, and a long task (a bibliography) asks `has()` before each piece and answers the rest as
+// unchecked, with where to continue.
+import { PapersError } from "./errors";
+
+export interface CallLimits {
+  /** D1 statements (a batch counts each of its statements: the conservative reading of the limit). */
+  d1Queries: number;
+  /** fetch() calls and Durable Object calls. */
+  subrequests: number;
+  /** Wall time from the call's start. */
+  ms: number;
+}
+
+export interface CallSpend {
+  d1_queries: number;
+  subrequests: number;
+  ms: number;
+}
+
+/** The call's budget ran out: nothing was sent; `retryable` (a new call has a new budget). */
+export class CallBudgetSpent extends PapersError {
+  override name = "CallBudgetSpent";
+}
+
+export const isCallBudgetSpent = (error: unknown): error is CallBudgetSpent => error instanceof CallBudgetSpent;
+
+export class CallBudget {
+  private d1 = 0;
+  private sub = 0;
+  readonly startedAt: number;
+
+  constructor(
+    readonly limits: CallLimits,
+    now = Date.now(),
+  ) {
+    this.startedAt = now;
+  }
+
+  /** Epoch ms by which the call's work must be over. */
+  get deadline(): number {
+    return this.startedAt + this.limits.ms;
+  }
+
+  /** Is there room for this much more (and time left)? */
+  has(need: { d1Queries?: number; subrequests?: number } = {}): boolean {
+    return (
+      this.d1 + (need.d1Queries ?? 0) <= this.limits.d1Queries &&
+      this.sub + (need.subrequests ?? 0) <= this.limits.subrequests &&
+      Date.now() < this.deadline
+    );
+  }
+
+  /** Counts D1 statements about to run; refuses them (nothing counted) when they would pass the limit. */
+  spendD1(statements: number): void {
+    if (this.d1 + statements > this.limits.d1Queries)
+      throw spent(`its ${this.limits.d1Queries} D1 queries`, this.d1, statements);
+    this.d1 += statements;
+  }
+
+  /** Counts subrequests about to be made (a fetch, a Durable Object call); refuses them past the limit. */
+  spendSubrequests(count: number, what: string): void {
+    if (this.sub + count > this.limits.subrequests)
+      throw spent(`its ${this.limits.subrequests} subrequests (${what})`, this.sub, count);
+    this.sub += count;
+  }
+
+  spent(now = Date.now()): CallSpend {
+    return { d1_queries: this.d1, subrequests: this.sub, ms: now - this.startedAt };
+  }
+}
+
+function spent(what: string, used: number, asked: number): CallBudgetSpent {
+  return new CallBudgetSpent(
+    "call_budget_spent",
+    `This call has used ${used} of ${what}; ${asked} more would pass it.`,
+    {
+      retryable: true,
+      recovery: "Call again for the rest (a bibliography answers next_start); work done so far is cached.",
+    },
+  );
+}
+
+/** A budget that never refuses (background work: a harvest step has its own limits). */
+export const unlimitedBudget = (): CallBudget =>
+  new CallBudget({
+    d1Queries: Number.POSITIVE_INFINITY,
+    subrequests: Number.POSITIVE_INFINITY,
+    ms: Number.POSITIVE_INFINITY,
+  });
