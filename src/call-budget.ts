@@ -8,7 +8,10 @@
 import { PapersError } from "./errors";
 
 export interface CallLimits {
-  /** D1 statements (a batch counts each of its statements: the conservative reading of the limit). */
+  /**
+   * D1 calls: a statement run alone, or a batch (D1's limit is "queries per Worker invocation
+   * (read subrequest limits)": a call to the database is a subrequest, and a batch is one call).
+   */
   d1Queries: number;
   /** fetch() calls and Durable Object calls. */
   subrequests: number;
@@ -32,6 +35,8 @@ export const isCallBudgetSpent = (error: unknown): error is CallBudgetSpent => e
 export class CallBudget {
   private d1 = 0;
   private sub = 0;
+  /** How many steps the budget refused (a step that caught the refusal may have answered less). */
+  refused = 0;
   readonly startedAt: number;
 
   constructor(
@@ -55,17 +60,21 @@ export class CallBudget {
     );
   }
 
-  /** Counts D1 statements about to run; refuses them (nothing counted) when they would pass the limit. */
-  spendD1(statements: number): void {
-    if (this.d1 + statements > this.limits.d1Queries)
-      throw spent(`its ${this.limits.d1Queries} D1 queries`, this.d1, statements);
-    this.d1 += statements;
+  /** Counts D1 calls about to be made; refuses them (nothing counted) when they would pass the limit. */
+  spendD1(calls: number): void {
+    if (this.d1 + calls > this.limits.d1Queries) {
+      this.refused++;
+      throw spent(`its ${this.limits.d1Queries} D1 queries`, this.d1, calls);
+    }
+    this.d1 += calls;
   }
 
   /** Counts subrequests about to be made (a fetch, a Durable Object call); refuses them past the limit. */
   spendSubrequests(count: number, what: string): void {
-    if (this.sub + count > this.limits.subrequests)
+    if (this.sub + count > this.limits.subrequests) {
+      this.refused++;
       throw spent(`its ${this.limits.subrequests} subrequests (${what})`, this.sub, count);
+    }
     this.sub += count;
   }
 

@@ -20,11 +20,24 @@ export interface CallScope {
   readonly since: Readonly<Record<string, string>>;
   /** Reads made once per call, by name (the mirror's state). */
   readonly once: Map<string, Promise<unknown>>;
+  /** Work the call finishes with, awaited before its answer is logged (the cache's write batch). */
+  readonly atEnd: (() => Promise<void>)[];
+  /** The call has answered: work still running writes as it would outside a call. */
+  ended: boolean;
 }
 
 /** A scope for a call: empty sessions and memos. */
 export function callScope(client: string, budget: CallBudget, since: Record<string, string> = {}): CallScope {
-  return { client, budget, sessions: new Map(), since, once: new Map() };
+  return { client, budget, sessions: new Map(), since, once: new Map(), atEnd: [], ended: false };
+}
+
+/** Runs the call's `atEnd` work (each once; a failure is logged, never the call's answer). */
+export async function finishCall(scope: CallScope): Promise<void> {
+  scope.ended = true;
+  const work = scope.atEnd.splice(0);
+  await Promise.all(
+    work.map((finish) => finish().catch((error: unknown) => console.error("a call's closing work failed", error))),
+  );
 }
 
 /** The call's memo of `name`: `read` runs once per call (every time outside a call). */

@@ -57,7 +57,7 @@ describe("tool error contracts", () => {
     expect(toolError(result)).toMatchObject({ reason: "invalid_argument", recovery: "Pass the papers' IDs in ids." });
   });
 
-  it("every call writes one log line: the tool, its outcome or reason, served_from, ms, D1 round trips", async () => {
+  it("every call writes one log line: the tool, its outcome or reason, served_from, ms, D1 round trips, what it spent of the call's budget", async () => {
     const { lines } = capturedLogLines();
     await callToolWith("arxiv_list_categories", { group: "econ" }, { LOG_TOOL_CALLS: "true" });
     await callToolWith("arxiv_get_metadata", { paper_ids: ["not an id"] }, { LOG_TOOL_CALLS: "true" });
@@ -72,6 +72,8 @@ describe("tool error contracts", () => {
         ms: expect.any(Number),
         d1_calls: 0,
         d1_sequential: 0,
+        d1_queries: 0,
+        subrequests: 0,
       },
       {
         event: "tool_call",
@@ -80,6 +82,8 @@ describe("tool error contracts", () => {
         ms: expect.any(Number),
         d1_calls: 0,
         d1_sequential: 0,
+        d1_queries: 0,
+        subrequests: 0,
       },
     ]);
   });

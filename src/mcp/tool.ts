@@ -6,7 +6,7 @@
 // call writes one log line.
 import type { McpServer, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import { type AppContext, callScope, heldLog } from "../context";
+import { type AppContext, callScope, finishCall, heldLog } from "../context";
 import { CallBudget } from "../call-budget";
 import { type ErrorReason, PapersError, type PapersErrorOptions } from "../errors";
 import { type ErrorPayload, toErrorResult } from "./errors";
@@ -312,13 +312,19 @@ export async function runTool<I extends z.ZodObject, O extends z.ZodObject, R ex
     if (unknown) throw unknown;
     const parsed = tool.input.safeParse(rawArgs ?? {});
     if (!parsed.success) throw invalidArgument(tool.name, parsed.error);
-    const result = await tool.handler(parsed.data, {
-      ...context,
-      env: meteredEnv(context.env, meter, { budget }),
-      call: callScope(context.client, budget, context.call?.since),
-      log: held.log,
-      fail: failFor(tool.errors),
-    });
+    const call = callScope(context.client, budget, context.call?.since);
+    let result: z.output<O>;
+    try {
+      result = await tool.handler(parsed.data, {
+        ...context,
+        env: meteredEnv(context.env, meter, { budget }),
+        call,
+        log: held.log,
+        fail: failFor(tool.errors),
+      });
+    } finally {
+      await finishCall(call);
+    }
     const servedFrom = (result as { served_from?: unknown }).served_from;
     logCall(held.flush, tool as unknown as DefinedTool, "ok", servedFrom, performance.now() - started, meter, budget);
     return { ok: true, result };

@@ -4,6 +4,7 @@
 import { and, gt, inArray, lte } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { apiCache } from "./schema";
+import type { CallScope } from "../context";
 
 export interface CacheHit<T> {
   value: T;
@@ -41,6 +42,12 @@ const ABSENT_MS = 5_000;
 interface MemoryEntry {
   /** False: D1 held no entry for the key when it was read. */
   present: boolean;
+  /**
+   * Absent as a statement over the mirror's rows read it (store/held-works.ts), perhaps on a read
+   * replica that lacks the newest writes: a read that decides whether to ask an upstream
+   * (`primary`) asks the database again.
+   */
+  presumed?: boolean;
   value: unknown;
   fetchedAt: number;
   expiresAt: number;
@@ -75,17 +82,23 @@ export function clearMemoryCache(): void {
   memoryChars = 0;
 }
 
+/**
+ * The entries for `keys`: from this isolate's memory, else from D1 in one statement per 90 keys.
+ * `primary`: the answer decides whether an upstream is asked, so an absence a replica may have
+ * reported is read again (from the database itself, never a session).
+ */
 export async function cacheGetMany<T>(
   db: D1Database,
   keys: readonly string[],
   now = Date.now(),
+  { primary = false }: { primary?: boolean } = {},
 ): Promise<Map<string, CacheHit<T>>> {
   const hits = new Map<string, CacheHit<T>>();
   const unique = [...new Set(keys)];
   const fromD1: string[] = [];
   for (const key of unique) {
     const entry = memory.get(key);
-    if (entry && entry.expiresAt > now) {
+    if (entry && entry.expiresAt > now && !(primary && entry.presumed)) {
       // Re-insert: Map order is the LRU order.
       memory.delete(key);
       memory.set(key, entry);
@@ -135,29 +148,103 @@ export function rememberRead(keys: readonly string[], entries: readonly StoredEn
     const known = memory.get(key);
     // An entry this isolate wrote (or read) is newer than a replica that lacks it.
     if (found.has(key) || (known?.present && known.expiresAt > now)) continue;
-    remember(key, { present: false, value: null, fetchedAt: now, expiresAt: now + ABSENT_MS, size: key.length });
+    remember(key, {
+      present: false,
+      presumed: true,
+      value: null,
+      fetchedAt: now,
+      expiresAt: now + ABSENT_MS,
+      size: key.length,
+    });
   }
 }
 
+/**
+ * One key's entry. Keys asked of the same database object at the same moment are read in one
+ * statement: a call's database is its own (metered) object, so the entries of a bibliography
+ * being checked side by side share their cache reads.
+ */
 export async function cacheGet<T>(db: D1Database, key: string, now = Date.now()): Promise<CacheHit<T> | undefined> {
-  return (await cacheGetMany<T>(db, [key], now)).get(key);
+  const memoryHit = memory.get(key);
+  if (memoryHit && memoryHit.expiresAt > now) return (await cacheGetMany<T>(db, [key], now)).get(key);
+  let pending = pendingReads.get(db);
+  if (!pending) {
+    const keys = new Set<string>();
+    const read = new Promise<Map<string, CacheHit<unknown>>>((resolve, reject) =>
+      setTimeout(() => {
+        pendingReads.delete(db);
+        cacheGetMany(db, [...keys], now).then(resolve, reject);
+      }, 0),
+    );
+    pending = { keys, read };
+    pendingReads.set(db, pending);
+  }
+  pending.keys.add(key);
+  return (await pending.read).get(key) as CacheHit<T> | undefined;
+}
+
+const pendingReads = new WeakMap<D1Database, { keys: Set<string>; read: Promise<Map<string, CacheHit<unknown>>> }>();
+
+interface Row {
+  key: string;
+  value: string;
+  fetchedAt: number;
+  expiresAt: number;
+}
+
+function rowOf(entry: CacheEntry, now: number): Row {
+  const row = { key: entry.key, value: JSON.stringify(entry.value), fetchedAt: now, expiresAt: now + entry.ttlMs };
+  remember(entry.key, {
+    present: true,
+    value: entry.value,
+    fetchedAt: now,
+    expiresAt: row.expiresAt,
+    size: row.value.length,
+  });
+  return row;
+}
+
+/** D1 takes a batch as one call; this many upserts of a few kB each stay far below its limits. */
+const WRITE_BATCH = 100;
+
+async function writeRows(db: D1Database, rows: readonly Row[]): Promise<void> {
+  const orm = drizzle(db);
+  for (let i = 0; i < rows.length; i += WRITE_BATCH) {
+    const statements = rows
+      .slice(i, i + WRITE_BATCH)
+      .map((row) => orm.insert(apiCache).values(row).onConflictDoUpdate({ target: apiCache.key, set: row }));
+    await orm.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  }
 }
 
 export async function cachePut(db: D1Database, entries: readonly CacheEntry[], now = Date.now()): Promise<void> {
   if (entries.length === 0) return;
-  const orm = drizzle(db);
-  const statements = entries.map((entry) => {
-    const row = { key: entry.key, value: JSON.stringify(entry.value), fetchedAt: now, expiresAt: now + entry.ttlMs };
-    remember(entry.key, {
-      present: true,
-      value: entry.value,
-      fetchedAt: now,
-      expiresAt: row.expiresAt,
-      size: row.value.length,
-    });
-    return orm.insert(apiCache).values(row).onConflictDoUpdate({ target: apiCache.key, set: row });
-  });
-  await orm.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  await writeRows(
+    db,
+    entries.map((entry) => rowOf(entry, now)),
+  );
+}
+
+const pendingWrites = new WeakMap<CallScope, { db: D1Database; rows: Row[] }>();
+
+/**
+ * Writes entries: within a call, with the call's other writes in one batch when it ends (this
+ * isolate's memory has them at once); outside a call, now.
+ */
+export async function cacheWrite(
+  ctx: { env: { DB: D1Database }; call?: CallScope | undefined },
+  entries: readonly CacheEntry[],
+  now = Date.now(),
+): Promise<void> {
+  if (!ctx.call || ctx.call.ended) return cachePut(ctx.env.DB, entries, now);
+  let pending = pendingWrites.get(ctx.call);
+  if (!pending) {
+    const created = { db: ctx.env.DB, rows: [] as Row[] };
+    pendingWrites.set(ctx.call, created);
+    ctx.call.atEnd.push(() => writeRows(created.db, created.rows.splice(0)));
+    pending = created;
+  }
+  pending.rows.push(...entries.map((entry) => rowOf(entry, now)));
 }
 
 /** Drops expired entries; the cron trigger calls it so the table does not grow without bound. */

@@ -77,14 +77,8 @@ export interface MeterOptions {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs one call, adds its metadata to the meter, and waits after it as `options` asks. */
-async function call<R>(
-  meter: D1Meter,
-  options: MeterOptions,
-  run: () => Promise<R>,
-  metas: (r: R) => Meta[],
-  statements = 1,
-) {
-  options.budget?.spendD1(statements);
+async function call<R>(meter: D1Meter, options: MeterOptions, run: () => Promise<R>, metas: (r: R) => Meta[]) {
+  options.budget?.spendD1(1);
   const started = Date.now();
   meter.calls++;
   if (meter.in_flight++ === 0) meter.sequential++;
@@ -140,7 +134,6 @@ export function meteredReader<T extends D1Reader>(db: T, meter: D1Meter, options
         options,
         () => db.batch<R>(statements.map((statement) => inner.get(statement) ?? statement)),
         (results) => results.map((result) => result.meta as Meta),
-        statements.length,
       ),
   };
   return reader as unknown as T;

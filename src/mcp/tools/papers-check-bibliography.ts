@@ -47,7 +47,14 @@ export const papersCheckBibliography = defineTool({
           bibtex: z.string().optional(),
           tried: z.array(z.string()).optional(),
           unchecked: z
-            .array(z.object({ source: z.string(), reason: z.string(), retry_after_ms: z.number().nullable() }))
+            .array(
+              z.object({
+                source: z.string(),
+                reason: z.string(),
+                retry_after_ms: z.number().nullable(),
+                start: z.number().optional().describe("call_budget: call again with this start"),
+              }),
+            )
             .optional(),
           why: z.string().optional(),
           duplicate_of: z.number().optional(),

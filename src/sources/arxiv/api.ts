@@ -1,7 +1,7 @@
 // The arXiv export API: search and ID lookup, through the API gate, cached in D1, with identical
 // in-flight requests coalesced (one upstream fetch however many callers ask at once).
 import { PapersError } from "../../errors";
-import { cacheGetMany, cachePut, type CacheHit } from "../../store/cache";
+import { cacheGetMany, cacheWrite, type CacheHit } from "../../store/cache";
 import { politeFetch, readTextCapped } from "../../upstream/fetch";
 import { coalesce } from "../../upstream/coalesce";
 import { ArxivApiError, parseAtomFeed, type AtomFeed } from "./atom";
@@ -96,7 +96,7 @@ export async function searchArxiv(
     const result = await fetchFeed(ctx, path);
     if (!("feed" in result)) throw new Error("unreachable: search does not pass 500 through");
     const ttlMs = ctx.config.ARXIV_CACHE_TTL_SECONDS * 1000;
-    await cachePut(ctx.env.DB, [{ key, value: result.feed, ttlMs }]);
+    await cacheWrite(ctx, [{ key, value: result.feed, ttlMs }]);
     return result.feed;
   });
   return { feed, source: { served_from: "live" } };
@@ -175,7 +175,7 @@ export async function lookupArxivIds(
       outcomes.set(formatId(id), { kind: "found", paper, source: { served_from: "live" } });
       toCache.push({ key: paperKey(id), value: paper, ttlMs: id.version === undefined ? ttl : VERSIONED_TTL_MS });
     }
-    await cachePut(ctx.env.DB, toCache);
+    await cacheWrite(ctx, toCache);
   } catch (error) {
     if (!(error instanceof PapersError)) throw error;
     for (const id of missing) outcomes.set(formatId(id), { kind: "live_lookup_failed", error });

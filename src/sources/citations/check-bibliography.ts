@@ -29,6 +29,7 @@ import { CONSIDERED, RECORD } from "./resolve-score";
 import type { Unchecked } from "./resolve-external";
 import { mapLimited } from "./map-limited";
 import type { AppContext } from "../../context";
+import { type CallBudget, isCallBudgetSpent } from "../../call-budget";
 
 export type { Difference };
 
@@ -51,14 +52,30 @@ export interface CheckedEntry {
   /** A BibTeX entry written from the record (verified and differs, while the answer's budget lasts). */
   bibtex?: string;
   tried?: string[];
-  /** unchecked: the sources that could not be asked, why, and when to retry. */
-  unchecked?: Unchecked[];
+  /** unchecked: the sources that could not be asked, why, and when to retry (or where to start again). */
+  unchecked?: (Unchecked | BudgetUnchecked)[];
   why?: string;
   /** The same reference as an earlier entry. */
   duplicate_of?: number;
   /** A Crossref or OpenAlex work that is also an arXiv or NBER paper: "arxiv:0704.0251". */
   also?: string[];
 }
+
+/** An entry the call's budget (D1 queries, subrequests, time) left no room for: `start` continues from it. */
+export interface BudgetUnchecked {
+  source: "call_budget";
+  reason: string;
+  retry_after_ms: null;
+  start: number;
+}
+
+/**
+ * What one entry may spend at most, kept free for each entry in flight before another starts, so
+ * that no entry runs out half-way (bench:limits measures an entry's worst: Crossref and OpenAlex
+ * asked, the mirrors walked); and what the answer's BibTeX needs after the last entry.
+ */
+const ENTRY_RESERVE = { d1Queries: 16, subrequests: 16 };
+const FINISH_RESERVE = { d1Queries: 4, subrequests: 0 };
 
 export interface BibliographyCheck {
   format: BibliographyFormat;
@@ -105,10 +122,14 @@ export async function checkBibliography(
   const report = throttled(progress);
   let done = 0;
   const firstSeen = new Map<string, number>();
-  const deadline = Date.now() + EXTERNAL_BUDGET_MS;
+  const budget = ctx.call?.budget;
+  const deadline = Math.min(Date.now() + EXTERNAL_BUDGET_MS, budget?.deadline ?? Number.POSITIVE_INFINITY);
   const works = new Map<string, Candidate>();
-  const checked = await mapLimited(read, RESOLVE_CONCURRENCY, async (entry) => {
-    const result = await checkEntry(ctx, entry, arxivLookups, deadline, works);
+  const inFlight = { count: 0 };
+  const checked = await mapLimited(read, RESOLVE_CONCURRENCY, async (entry, i) => {
+    const result = await withinBudget(ctx, entry, start + i, inFlight, () =>
+      checkEntry(ctx, entry, arxivLookups, deadline, works),
+    );
     done++;
     report(`${done} of ${read.length} entries checked`, done, read.length);
     return result;
@@ -134,11 +155,18 @@ export async function checkBibliography(
     kept++;
   }
   const entries = checked.slice(0, kept);
-  const nextStart = kept < checked.length ? start + kept : null;
-  if (nextStart !== null)
+  const tokenCut = kept < checked.length ? start + kept : null;
+  const budgetCut = firstBudgetUnchecked(entries);
+  const nextStart = budgetCut ?? tokenCut;
+  if (budgetCut !== null)
     notices.push(
-      `Entries ${nextStart + 1}-${all.length} are not in this answer (its budget is ${maxTokens} ` +
-        `tokens): call again with start=${nextStart}.`,
+      `This call's budget (D1 queries, subrequests or time; CALL_MAX_*) ran out at entry ${budgetCut + 1}: the ` +
+        `entries marked call_budget were not checked. Call again with start=${budgetCut}.`,
+    );
+  else if (tokenCut !== null)
+    notices.push(
+      `Entries ${tokenCut + 1}-${all.length} are not in this answer (its budget is ${maxTokens} ` +
+        `tokens): call again with start=${tokenCut}.`,
     );
   // Every BibTeX is written from its record alone: an NBER paper cited as a journal article gets the
   // working paper's entry (with the published version NBER's page names, when cached), never the
@@ -150,6 +178,68 @@ export async function checkBibliography(
 }
 
 const normalised = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+
+/**
+ * One entry's check within the call's budget: left for the next call when the budget has no room
+ * for it beside those running (`inFlight`), or when a step of it was refused.
+ */
+async function withinBudget(
+  ctx: AppContext,
+  entry: ReadEntry,
+  index: number,
+  inFlight: { count: number },
+  check: () => Promise<CheckedEntry>,
+): Promise<CheckedEntry> {
+  const budget = ctx.call?.budget;
+  if (!budget) return check();
+  if (!hasRoom(budget, inFlight.count + 1)) return budgetUnchecked(entry, index, budget);
+  inFlight.count++;
+  const refusedBefore = budget.refused;
+  let result: CheckedEntry;
+  try {
+    result = await check();
+  } catch (error) {
+    if (!isCallBudgetSpent(error)) throw error;
+    result = budgetUnchecked(entry, index, budget);
+  } finally {
+    inFlight.count--;
+  }
+  // A step refused on the way may have been read as "nothing there": only a match stands.
+  if (budget.refused > refusedBefore && result.verdict !== "verified" && result.verdict !== "differs")
+    return budgetUnchecked(entry, index, budget);
+  return result;
+}
+
+/** Room in the budget for `entries` entries at their most, and for the answer's BibTeX after them. */
+function hasRoom(budget: CallBudget, entries: number): boolean {
+  return budget.has({
+    d1Queries: ENTRY_RESERVE.d1Queries * entries + FINISH_RESERVE.d1Queries,
+    subrequests: ENTRY_RESERVE.subrequests * entries + FINISH_RESERVE.subrequests,
+  });
+}
+
+function budgetUnchecked(entry: ReadEntry, index: number, budget: CallBudget): CheckedEntry {
+  const spent = budget.spent();
+  const { limits } = budget;
+  const reason =
+    spent.ms >= limits.ms
+      ? `this call's time (${limits.ms} ms) ran out`
+      : `this call's budget ran short (${spent.d1_queries} of ${limits.d1Queries} D1 queries, ` +
+        `${spent.subrequests} of ${limits.subrequests} subrequests used)`;
+  return {
+    n: entry.n,
+    verdict: "unchecked",
+    tried: [],
+    unchecked: [{ source: "call_budget", reason, retry_after_ms: null, start: index }],
+  };
+}
+
+/** Where the next call starts: the first entry the budget left unchecked (null: none). */
+function firstBudgetUnchecked(entries: readonly CheckedEntry[]): number | null {
+  for (const entry of entries)
+    for (const u of entry.unchecked ?? []) if (u.source === "call_budget") return (u as BudgetUnchecked).start;
+  return null;
+}
 
 async function checkEntry(
   ctx: AppContext,

@@ -7,7 +7,7 @@
 // work"); a 429, a 5xx, a timeout or a body that is not whole JSON writes nothing.
 import { crossrefSpacingMs } from "../../config";
 import { PapersError } from "../../errors";
-import { cacheGet, cachePut } from "../../store/cache";
+import { cacheGet, cacheWrite } from "../../store/cache";
 import { coalesce } from "../../upstream/coalesce";
 import { politeFetch, readTextCapped } from "../../upstream/fetch";
 import type { AppContext } from "../../context";
@@ -63,7 +63,7 @@ export async function crossrefGet(ctx: AppContext, path: string, deadline?: numb
     const message = await readMessage(response);
     const configured = ctx.config.CROSSREF_CACHE_TTL_SECONDS * 1000;
     const ttlMs = message === null ? Math.min(configured, UNKNOWN_DOI_TTL_MS) : configured;
-    if (ttlMs > 0) await cachePut(ctx.env.DB, [{ key, value: { message }, ttlMs }]);
+    if (ttlMs > 0) await cacheWrite(ctx, [{ key, value: { message }, ttlMs }]);
     return message;
   });
 }

@@ -4,7 +4,7 @@
 // it a DOI no one registered. Answers are cached in D1: an agency for 30 days, a DOI that does not
 // exist for a day (it may be registered tomorrow).
 import { PapersError } from "../../errors";
-import { cacheGet, cachePut } from "../../store/cache";
+import { cacheGet, cacheWrite } from "../../store/cache";
 import { coalesce } from "../../upstream/coalesce";
 import { politeFetch, readTextCapped } from "../../upstream/fetch";
 import type { AppContext } from "../../context";
@@ -26,7 +26,7 @@ export async function registrationAgency(ctx: AppContext, doi: string, deadline?
     });
     const text = await readTextCapped(response, 100_000, "doi.org");
     const agency = response.status === 404 ? null : readAgency(text);
-    await cachePut(ctx.env.DB, [{ key, value: { agency }, ttlMs: agency ? AGENCY_TTL_MS : UNKNOWN_TTL_MS }]);
+    await cacheWrite(ctx, [{ key, value: { agency }, ttlMs: agency ? AGENCY_TTL_MS : UNKNOWN_TTL_MS }]);
     return agency;
   });
 }

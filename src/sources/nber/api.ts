@@ -4,7 +4,7 @@
 import { decodeHTML } from "entities";
 import { z } from "zod";
 import { PapersError } from "../../errors";
-import { cacheGet, cachePut } from "../../store/cache";
+import { cacheGet, cacheWrite } from "../../store/cache";
 import { coalesce } from "../../upstream/coalesce";
 import { politeFetch, readTextCapped } from "../../upstream/fetch";
 import { parseNberId } from "./ids";
@@ -90,7 +90,7 @@ export async function searchNberApi(
     const parsed = parseSearchBody(await readTextCapped(response, 5_000_000, "NBER's search API"));
     // The listing walk (newest first) wants what NBER has now; searches are what users repeat.
     if (ttlSeconds > 0 && !params.newestFirst)
-      await cachePut(ctx.env.DB, [{ key, value: parsed, ttlMs: ttlSeconds * 1000 }]);
+      await cacheWrite(ctx, [{ key, value: parsed, ttlMs: ttlSeconds * 1000 }]);
     return parsed;
   });
   return answer;

@@ -60,10 +60,21 @@ export async function citationCounts(
     else if (!hits.some((hit) => hit && hit.value.fresh_until > Date.now())) unknown.push(request);
   }
   const deadline = Date.now() + LIVE_BUDGET_MS;
+  const asked = unknown.slice(0, live);
+  // OpenAlex is asked for these: their absence, perhaps a replica's, is read again from the database.
+  const again =
+    asked.length > 0
+      ? await cachedWorks(
+          ctx.env.DB,
+          asked.flatMap((request) => request.dois),
+          { primary: true },
+        ).catch(() => new Map<string, CacheHit<CachedLookup>>())
+      : new Map<string, CacheHit<CachedLookup>>();
   await Promise.all(
-    unknown.slice(0, live).map(async (request) => {
+    asked.map(async (request) => {
       for (const doi of request.dois) {
-        const found = await lookupDoi(ctx, doi, deadline, { cached: cached.get(doi) }).catch(() => null);
+        const known = again.get(doi) ?? cached.get(doi);
+        const found = await lookupDoi(ctx, doi, deadline, { cached: known }).catch(() => null);
         if (found) {
           out.set(request.key, {
             cited_by_count: found.work.cited_by_count,

@@ -5,7 +5,7 @@
 import { arxivReaders } from "../../store/arxiv-shards";
 import { PapersError } from "../../errors";
 import { mirrorLookup } from "../../store/arxiv-mirror-lookup";
-import { cacheGetMany, cachePut, type CacheHit } from "../../store/cache";
+import { cacheGetMany, cacheWrite, type CacheHit } from "../../store/cache";
 import { workCacheKey } from "../../store/held-works";
 
 export { workCacheKey };
@@ -48,8 +48,9 @@ const NOT_FOUND_FRESH_MS = 6 * 3_600_000;
 export async function cachedWorks(
   db: D1Database,
   dois: readonly string[],
+  options: { primary?: boolean } = {},
 ): Promise<Map<string, CacheHit<CachedLookup>>> {
-  const hits = await cacheGetMany<CachedLookup>(db, dois.map(workCacheKey));
+  const hits = await cacheGetMany<CachedLookup>(db, dois.map(workCacheKey), Date.now(), options);
   return new Map(
     dois.flatMap((doi) => {
       const hit = hits.get(workCacheKey(doi));
@@ -68,7 +69,8 @@ export async function lookupDoi(
   deadline?: number,
   known?: { cached: CacheHit<CachedLookup> | undefined },
 ): Promise<FoundWork | null> {
-  const cached = known ? known.cached : (await cachedWorks(ctx.env.DB, [doi])).get(doi);
+  // Whether OpenAlex is asked turns on this read: an absence a replica may have reported is read again.
+  const cached = known ? known.cached : (await cachedWorks(ctx.env.DB, [doi], { primary: true })).get(doi);
   const now = Date.now();
   if (cached && cached.value.fresh_until > now) return found(cached.value.work, cached.fetchedAt, true, doi);
   let body: unknown;
@@ -89,7 +91,7 @@ export async function lookupDoi(
     ? ctx.config.OPENALEX_COUNTS_TTL_SECONDS * 1000
     : Math.min(NOT_FOUND_FRESH_MS, ctx.config.OPENALEX_COUNTS_TTL_SECONDS * 1000);
   const value: CachedLookup = { work, fresh_until: now + freshMs };
-  await cachePut(ctx.env.DB, [{ key: workCacheKey(doi), value, ttlMs: CACHE_KEEP_MS }], now);
+  await cacheWrite(ctx, [{ key: workCacheKey(doi), value, ttlMs: CACHE_KEEP_MS }], now);
   return found(work, now, false, doi);
 }
 
