@@ -55,20 +55,37 @@ ${result.notices.map((notice) => html`<p class="notice">${notice}</p>`)}
 }
 
 function entryRow(entry: CheckedEntry): Html {
-  const paper = entry.id
-    ? html`<a href="${paperHref(entry.id)}">${entry.id}</a>${entry.title ? html`<br>${entry.title}` : ""}`
-    : "";
+  const href = entry.id ? recordHref(entry.id) : null;
+  const name = href ? html`<a href="${href}">${entry.id}</a>` : entry.id;
+  const paper = entry.id ? html`${name}${entry.title ? html`<br>${entry.title}` : ""}` : "";
   return html`<tr id="entry-${entry.n}"><td>${entry.n}</td><td class="verdict verdict-${entry.verdict}">${entry.verdict.replace("_", " ")}</td>
 <td>${paper}</td><td>${details(entry)}</td></tr>`;
 }
 
-/** An arXiv ID links to its page here; other records (NBER, DOIs) to where they live. */
-function paperHref(id: string): string {
-  if (id.startsWith("nber:")) return `https://www.nber.org/papers/${id.slice(5)}`;
-  if (id.startsWith("doi:")) return `https://doi.org/${id.slice(4)}`;
-  if (/^10\.\d{4,}\//.test(id)) return `https://doi.org/${id}`;
-  return `/paper/${id.replace(/^arxiv:/i, "")}`;
+const DOI = /^10\.\d{4,9}\/\S+$/;
+const ARXIV_ID = /^[\w.-]+(?:\/\d+)?(?:v\d+)?$/;
+const NBER_ID = /^[a-z]\d+$/i;
+const OPENALEX_WORK = /^(?:https:\/\/openalex\.org\/)?(W\d+)$/i;
+
+/**
+ * Where a matched record lives: an arXiv paper has its page here; an NBER paper is on nber.org; a
+ * Crossref work (and an OpenAlex work with a DOI) at its DOI; an OpenAlex work without one on
+ * openalex.org. Null for an ID none of these can place: the entry then names it without a link.
+ * (/paper/ serves arXiv records only: /paper/crossref:... would be a 400.)
+ */
+function recordHref(id: string): string | null {
+  const colon = id.indexOf(":");
+  const source = colon < 0 ? "" : id.slice(0, colon).toLowerCase();
+  const rest = colon < 0 ? id : id.slice(colon + 1);
+  if (source === "arxiv") return ARXIV_ID.test(rest) ? `/paper/${rest}` : null;
+  if (source === "nber") return NBER_ID.test(rest) ? `https://www.nber.org/papers/${rest}` : null;
+  if (DOI.test(rest) && ["crossref", "openalex", "doi", ""].includes(source)) return doiUrl(rest);
+  const work = source === "openalex" ? OPENALEX_WORK.exec(rest)?.[1] : undefined;
+  return work ? `https://openalex.org/${work.toUpperCase()}` : null;
 }
+
+/** A DOI's address at doi.org, each character that means something in a URL (?, #, ;, <, >, ...) escaped. */
+const doiUrl = (doi: string) => `https://doi.org/${doi.split("/").map(encodeURIComponent).join("/")}`;
 
 function details(entry: CheckedEntry): Html | string {
   if (entry.duplicate_of) return `Same paper as entry ${entry.duplicate_of}.`;
