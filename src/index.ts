@@ -12,6 +12,7 @@ import { countRegistrationToday } from "./store/oauth";
 import { handleQueueBatch, registerHarvester, runScheduled } from "./harvest/dispatch";
 import { arxivHarvester, resumeStalledArxivRun } from "./harvest/arxiv/run";
 import { nberHarvester } from "./harvest/nber";
+import { serveTokenEndpointWith } from "./routes/page-token-endpoint";
 
 export { CrawlGate } from "./upstream/gate";
 export { ResearchAgent } from "./agent/research-agent";
@@ -64,7 +65,7 @@ function watchHarvest(context: AppContext): void {
   );
 }
 
-export default {
+const worker = {
   async fetch(request, env, ctx) {
     let context: AppContext;
     try {
@@ -101,3 +102,9 @@ export default {
       appContext(env, (promise) => ctx.waitUntil(promise)),
     ),
 } satisfies ExportedHandler<Env, unknown>;
+
+// The pages' sign-in exchanges its code at /token through this same fetch (provider and limits
+// included), handed in here so that no route imports the entry.
+serveTokenEndpointWith((request, env, ctx) => worker.fetch(request as Parameters<typeof worker.fetch>[0], env, ctx));
+
+export default worker;

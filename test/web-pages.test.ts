@@ -113,6 +113,20 @@ describe("pages", () => {
     expect(bad.text).toContain("<code>invalid_id</code>");
   });
 
+  it("answers a malformed address (a broken %-escape) with a 400 page, never a 500", async () => {
+    for (const path of ["/paper/%E0%A4%A", "/paper/%E0%A4%A/cite.bib", "/paper/2401.%FF", "/paper/%"]) {
+      const { response, text } = await call(`http://localhost${path}`);
+      expect(response.status, path).toBe(400);
+      expect(response.headers.get("content-type"), path).toContain("text/html");
+      expect(text, path).toContain("<code>invalid_id</code>");
+    }
+    // Query strings are decoded leniently (a broken escape is kept as it is): an ordinary answer.
+    for (const path of ["/search?q=%E0%A4%A", "/search?q=quantum&category=%E0%A4%A", "/status?format=%E0%A4%A"]) {
+      const { response } = await call(`http://localhost${path}`, html);
+      expect(response.status, path).toBeLessThan(500);
+    }
+  });
+
   it("refuses an empty, an oversized or a 201-entry bibliography with a message on the form", async () => {
     const empty = await call("http://localhost/check", checkForm("   "));
     expect(empty.response.status).toBe(400);

@@ -10,13 +10,12 @@ import { html } from "hono/html";
 import { bearerToken, sha256Hex, tokenMatches } from "../http/auth";
 import { acquireSlot, LOCAL_FREE_REQUESTS, localRequestCount, rateLimitAllows } from "../http/limits";
 import type { ErrorPayload } from "../mcp/errors";
-import { type Html, PAGE_HEADERS, errorBox, page } from "../web/layout";
+import { type Html, errorBox, page } from "../web/layout";
 import { appContextOf } from "./identity";
-import { localPath, pageUser } from "./page-signin";
+import { crossSiteRefusal, localPath, signInRateRefusal } from "./page-guards";
+import { htmlPage, pageUser, TOKEN_COOKIE } from "./page-session";
 
 type PageContext = Context<{ Bindings: Env }>;
-
-export const TOKEN_COOKIE = "papers_token";
 
 /** HTTP status of a typed error shown on a page. */
 export function statusOf(error: Pick<ErrorPayload, "reason">): 400 | 401 | 404 | 413 | 429 | 500 | 502 | 503 | 504 {
@@ -33,8 +32,8 @@ export function statusOf(error: Pick<ErrorPayload, "reason">): 400 | 401 | 404 |
   return 400;
 }
 
-const pageRefusal = async (c: PageContext, status: 401 | 429, body: Html, extra: Record<string, string> = {}) =>
-  c.html(await body, status, { ...PAGE_HEADERS, ...extra });
+const pageRefusal = (c: PageContext, status: 401 | 429, body: Html, extra: Record<string, string> = {}) =>
+  htmlPage(c, body, status, extra);
 
 /**
  * Lets a page's work run, or answers why not. `expensive` (the bibliography check) also takes one
@@ -46,7 +45,8 @@ export async function pageAccess(
 ): Promise<{ release: () => void } | { refusal: Response }> {
   const { config } = appContextOf(c);
   let client = `ip:${c.req.header("cf-connecting-ip") ?? "local"}`;
-  const here = new URL(c.req.url).pathname + new URL(c.req.url).search;
+  const url = new URL(c.req.url);
+  const here = localPath(url.pathname + url.search, url.origin);
   if (config.AUTH_MODE === "oauth") {
     const user = await pageUser(c);
     if (!user) return { refusal: await pageRefusal(c, 401, oauthSignInPage(here)) };
@@ -101,25 +101,26 @@ function oauthSignInPage(next: string): Html {
   });
 }
 
+/**
+ * POST /signin (bearer mode): the token form. Only this site's own form is acted on (login CSRF),
+ * at most as often as the sign-in limit allows; the browser goes back to `next`, a path of this site.
+ */
 export async function signIn(c: PageContext): Promise<Response> {
+  const refused = (await crossSiteRefusal(c)) ?? (await signInRateRefusal(c));
+  if (refused) return refused;
   const { config } = appContextOf(c);
   const form = await c.req.formData().catch(() => null);
   const token = String(form?.get("token") ?? "");
-  const next = localPath(String(form?.get("next") ?? "/"));
-  if (config.AUTH_MODE !== "bearer" || !(await tokenMatches(token, config.AUTH_TOKEN_HASHES)))
-    return c.html(
-      await page({
-        title: "Sign in",
-        body: html`<h1>Sign in</h1>${errorBox({
-          reason: "unauthorized",
-          message:
-            config.AUTH_MODE === "bearer" ? "That token is not valid." : "This server does not sign in with a token.",
-          recovery: "Check the token with the server's operator.",
-        })}<p><a href="${next}">Back</a></p>`,
-      }),
-      401,
-      PAGE_HEADERS,
-    );
+  const next = localPath(String(form?.get("next") ?? "/"), c.req.url);
+  if (config.AUTH_MODE !== "bearer" || !(await tokenMatches(token, config.AUTH_TOKEN_HASHES))) {
+    const body = html`<h1>Sign in</h1>${errorBox({
+      reason: "unauthorized",
+      message:
+        config.AUTH_MODE === "bearer" ? "That token is not valid." : "This server does not sign in with a token.",
+      recovery: "Check the token with the server's operator.",
+    })}<p><a href="${next}">Back</a></p>`;
+    return htmlPage(c, page({ title: "Sign in", body }), 401);
+  }
   setCookie(c, TOKEN_COOKIE, token, {
     httpOnly: true,
     sameSite: "Strict",

@@ -3,25 +3,23 @@
 // /authorize (the identity provider, the allowlist and the consent page, as for any MCP client),
 // and /signin/callback exchanges the code at this Worker's own token endpoint, in-process. The
 // access token is kept in an HttpOnly cookie; page-access.ts checks it with the provider.
+// POST /signout (either auth mode) is here too.
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { html } from "hono/html";
 import { sha256Hex } from "../http/auth";
-import { errorBox, PAGE_HEADERS, page } from "../web/layout";
+import { errorBox, page } from "../web/layout";
 import { appContextOf } from "./identity";
+import { crossSiteRefusal, localPath, signInRateRefusal } from "./page-guards";
+import { htmlPage, oauthHelpers, oauthSession, SESSION_COOKIE, TOKEN_COOKIE } from "./page-session";
+import { tokenEndpointFetch } from "./page-token-endpoint";
 
 type PageContext = Context<{ Bindings: Env }>;
 
-export const SESSION_COOKIE = "papers_session";
 const STATE_COOKIE = "papers_signin";
 const CALLBACK_PATH = "/signin/callback";
 const PENDING_TTL_SECONDS = 600;
-
-/** Only a path of this site, so the sign-in cannot send anyone elsewhere. */
-export const localPath = (next: string) => (/^\/(?!\/|\\)/.test(next) ? next : "/");
-
-const helpers = (c: PageContext) => (c.env as Env & { OAUTH_PROVIDER?: OAuthHelpers }).OAUTH_PROVIDER;
 
 /** The pages' client at the provider, registered once per redirect address and remembered in KV. */
 async function pageClientId(c: PageContext, oauth: OAuthHelpers, redirectUri: string): Promise<string> {
@@ -42,9 +40,12 @@ async function pageClientId(c: PageContext, oauth: OAuthHelpers, redirectUri: st
 /** GET /signin (oauth mode): to the authorization endpoint, with PKCE and a state bound to this browser. */
 export async function startPageSignIn(c: PageContext): Promise<Response> {
   const { config } = appContextOf(c);
-  const oauth = helpers(c);
+  const oauth = oauthHelpers(c);
   const base = config.PUBLIC_BASE_URL;
   if (config.AUTH_MODE !== "oauth" || !oauth || !base) return c.notFound();
+  // Before anything is written: each sign-in started stores a pending record (and maybe a client) in KV.
+  const tooMany = await signInRateRefusal(c);
+  if (tooMany) return tooMany;
   const redirectUri = `${base}${CALLBACK_PATH}`;
   const clientId = await pageClientId(c, oauth, redirectUri);
   // PKCE and the state from oauth4webapi, as the upstream sign-in makes them (loaded in oauth mode only).
@@ -52,7 +53,7 @@ export async function startPageSignIn(c: PageContext): Promise<Response> {
   const state = pkce.generateRandomState();
   const verifier = pkce.generateRandomCodeVerifier();
   const challenge = await pkce.calculatePKCECodeChallenge(verifier);
-  const next = localPath(c.req.query("next") ?? "/");
+  const next = localPath(c.req.query("next") ?? "/", base);
   await c.env.OAUTH_KV.put(`papers-page-signin:${await sha256Hex(state)}`, JSON.stringify({ verifier, next }), {
     expirationTtl: PENDING_TTL_SECONDS,
   });
@@ -83,7 +84,9 @@ export async function startPageSignIn(c: PageContext): Promise<Response> {
 export async function finishPageSignIn(c: PageContext): Promise<Response> {
   const { config } = appContextOf(c);
   const base = config.PUBLIC_BASE_URL;
-  if (config.AUTH_MODE !== "oauth" || !helpers(c) || !base) return c.notFound();
+  if (config.AUTH_MODE !== "oauth" || !oauthHelpers(c) || !base) return c.notFound();
+  const tooMany = await signInRateRefusal(c);
+  if (tooMany) return tooMany;
   const state = c.req.query("state") ?? "";
   const code = c.req.query("code");
   const cookieState = getCookie(c, STATE_COOKIE);
@@ -100,8 +103,9 @@ export async function finishPageSignIn(c: PageContext): Promise<Response> {
   const redirectUri = `${base}${CALLBACK_PATH}`;
   const clientId = await c.env.OAUTH_KV.get(`papers-page-client:${redirectUri}`);
   // The token endpoint is the provider's, in front of the app: asked in-process, not over the network.
-  const { default: worker } = await import("../index");
-  const answer = await worker.fetch(
+  const serveToken = tokenEndpointFetch();
+  if (!serveToken) return signInFailed(c, "This server cannot issue tokens to its pages; tell the operator.", 503);
+  const answer = await serveToken(
     new Request(`${base}/token`, {
       method: "POST",
       headers: {
@@ -116,7 +120,7 @@ export async function finishPageSignIn(c: PageContext): Promise<Response> {
         code_verifier: pending.verifier,
         resource: base,
       }).toString(),
-    }) as Parameters<typeof worker.fetch>[0],
+    }),
     c.env,
     c.executionCtx as unknown as ExecutionContext,
   );
@@ -129,27 +133,30 @@ export async function finishPageSignIn(c: PageContext): Promise<Response> {
     path: "/",
     maxAge: token.expires_in ?? config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
   });
-  return c.redirect(localPath(pending.next), 303);
+  // Checked again on the way out: a pending record written before this check existed holds any `next`.
+  return c.redirect(localPath(pending.next, base), 303);
 }
 
-/** The signed-in user of a page request (oauth mode), or null: the session cookie's token, checked by the provider. */
-export async function pageUser(c: PageContext): Promise<string | null> {
-  const token = getCookie(c, SESSION_COOKIE);
-  const oauth = helpers(c);
-  if (!token || !oauth) return null;
-  const summary = await oauth.unwrapToken<{ userId?: string }>(token).catch(() => null);
-  if (!summary || summary.expiresAt * 1000 < Date.now()) return null;
-  return summary.grant.props?.userId ?? summary.userId;
+async function signInFailed(c: PageContext, message: string, status: 400 | 503 = 400): Promise<Response> {
+  const body = html`<h1>Sign in</h1>${errorBox({ reason: "sign_in_failed", message, recovery: "Start again from the page you wanted." })}
+<p><a href="/signin">Sign in again</a></p>`;
+  return htmlPage(c, page({ title: "Sign in", body }), status);
 }
 
-async function signInFailed(c: PageContext, message: string): Promise<Response> {
-  return c.html(
-    await page({
-      title: "Sign in",
-      body: html`<h1>Sign in</h1>${errorBox({ reason: "sign_in_failed", message, recovery: "Start again from the page you wanted." })}
-<p><a href="/signin">Sign in again</a></p>`,
-    }),
-    400,
-    PAGE_HEADERS,
-  );
+/**
+ * POST /signout (the header's button): only from this site's own pages, so another site cannot
+ * sign a browser out either. In oauth mode the grant is revoked too, so a copy of the cookie
+ * stops working as well; then both modes' cookies are cleared and the browser goes home.
+ */
+export async function signOut(c: PageContext): Promise<Response> {
+  const refused = await crossSiteRefusal(c);
+  if (refused) return refused;
+  const session = await oauthSession(c);
+  if (session)
+    await oauthHelpers(c)
+      ?.revokeGrant(session.grantId, session.userId)
+      .catch((error: unknown) => console.error("sign-out: the grant could not be revoked", error));
+  const secure = new URL(c.req.url).protocol === "https:";
+  for (const name of [TOKEN_COOKIE, SESSION_COOKIE]) deleteCookie(c, name, { path: "/", secure, httpOnly: true });
+  return c.redirect("/", 303);
 }

@@ -24,12 +24,16 @@ import {
   renderCheckFailure,
   renderCheckForm,
 } from "../web/check-page";
-import { type Html, PAGE_HEADERS, pageEnd, pageStart } from "../web/layout";
+import { type Html, PAGE_HEADERS, pageEnd, pageStart, withAccount } from "../web/layout";
 import { CITATION_FILES, type PaperView, renderPaperError, renderPaperPage } from "../web/paper-page";
 import { renderSearchPage, SEARCH_PAGE_SIZE, type SearchForm } from "../web/search-page";
 import { FAVICON_SVG, SITE_CSS } from "../web/style";
 import { appContextOf } from "./identity";
 import { pageAccess, statusOf } from "./page-access";
+import { htmlPage, signedIn } from "./page-session";
+import { signOut } from "./page-signin";
+
+export { htmlPage };
 
 export const pageRoutes = new Hono<{ Bindings: Env }>();
 type PageContext = Context<{ Bindings: Env }>;
@@ -43,10 +47,6 @@ pageRoutes.get("/assets/site.css", (c) =>
 pageRoutes.get("/favicon.svg", (c) =>
   c.body(FAVICON_SVG, 200, { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" }),
 );
-
-export async function htmlPage(c: PageContext, body: Html, status = 200): Promise<Response> {
-  return c.html(await body, status as 200, PAGE_HEADERS);
-}
 
 function toolContext(c: PageContext): ToolContext {
   const client = `ip:${c.req.header("cf-connecting-ip") ?? "local"}`;
@@ -100,7 +100,9 @@ function searchForm(params: URLSearchParams): SearchForm {
 
 // /paper/{id}, where an old-style ID has a slash (hep-th/9901001), and /paper/{id}/cite.bib|ris|json.
 pageRoutes.get("/paper/*", async (c) => {
-  const rest = decodeURIComponent(new URL(c.req.url).pathname.slice("/paper/".length));
+  const raw = new URL(c.req.url).pathname.slice("/paper/".length);
+  const rest = decodedPath(raw);
+  if (rest === null) return htmlPage(c, renderPaperError(raw, MALFORMED_ADDRESS), 400);
   const file = CITATION_FILES.find((candidate) => rest.endsWith(`/${candidate.suffix}`));
   const id = file ? rest.slice(0, -file.suffix.length - 1) : rest;
   const access = await pageAccess(c);
@@ -110,6 +112,21 @@ pageRoutes.get("/paper/*", async (c) => {
   if (!view.ok) return htmlPage(c, renderPaperError(id, view.error), statusOf(view.error));
   return htmlPage(c, renderPaperPage(view.value));
 });
+
+const MALFORMED_ADDRESS = {
+  reason: "invalid_id",
+  message: "The address has a broken %-escape, so it names no paper.",
+  recovery: "Check the address, or find the paper with the search.",
+};
+
+/** A path segment with its %-escapes decoded, or null when one is broken (decodeURIComponent throws: a 500 otherwise). */
+function decodedPath(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
 
 /** The record (authors shortened as the tools do; a citation count only when cached), its BibTeX, its cached text. */
 async function paperView(c: PageContext, id: string): Promise<PaperView> {
@@ -161,6 +178,8 @@ async function citationFile(c: PageContext, id: string, file: (typeof CITATION_F
 }
 
 pageRoutes.get("/check", (c) => htmlPage(c, renderCheckForm()));
+
+pageRoutes.post("/signout", signOut);
 
 pageRoutes.post("/check", async (c) => {
   const access = await pageAccess(c, { expensive: true });
@@ -231,9 +250,10 @@ function streamCheck(c: PageContext, text: string, entries: number, release: () 
     (queue = queue.then(async () => writer.write(encoder.encode(String(await part)))));
   const ctx = toolContext(c);
   const run = async () => {
+    const signedInNow = await signedIn(c);
     const started = Date.now();
     try {
-      await write(pageStart("Checking a bibliography"));
+      await write(withAccount(String(await pageStart("Checking a bibliography")), signedInNow));
       await write(checkHead(entries));
       const result = await attempt(() =>
         checkBibliography(ctx, text, {

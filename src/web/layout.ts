@@ -1,6 +1,6 @@
 // The frame every page shares (header with the search box, main, footer), the security headers
 // and the typed-error box. Pages are hono/html templates: every interpolated value is escaped.
-import { html } from "hono/html";
+import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -24,6 +24,20 @@ export interface PageFrame {
   body: Html;
 }
 
+// Who is signed in is known to the route, not to the templates: the frame leaves this marker in
+// the header and the route fills it (withAccount) before the page is sent. It cannot come from
+// anything interpolated: every interpolated "<" is escaped.
+const ACCOUNT_SLOT = "<!--account-->";
+const ACCOUNT_SLOT_HTML = raw(ACCOUNT_SLOT);
+
+/** A signed-in person's state in the header: that they are signed in, and the way out (a POST, never a link). */
+const SIGNED_IN = `<form class="account" action="/signout" method="post"><span>Signed in</span> <button type="submit">Sign out</button></form>`;
+
+/** The page with its header's account slot filled: the sign-out form when `signedIn`, else nothing. */
+export function withAccount(document: string, signedIn: boolean): string {
+  return document.replace(ACCOUNT_SLOT, signedIn ? SIGNED_IN : "");
+}
+
 export function page({ title, query = "", body }: PageFrame): Html {
   return html`${pageStart(title, query)}${body}${pageEnd()}`;
 }
@@ -35,7 +49,7 @@ export function pageStart(title: string, query = ""): Html {
 <title>${title} · papers-mcp</title><link rel="stylesheet" href="/assets/site.css">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>
 <body><header class="site"><div class="bar"><a class="brand" href="/">papers-mcp</a>
-<nav aria-label="Site"><a href="/search">Search</a><a href="/check">Check a bibliography</a><a href="/status">Status</a></nav>
+<nav aria-label="Site"><a href="/search">Search</a><a href="/check">Check a bibliography</a><a href="/status">Status</a></nav>${ACCOUNT_SLOT_HTML}
 <form class="header-search" action="/search" method="get" role="search"><label class="visually-hidden" for="site-q">Search arXiv</label>
 <input id="site-q" name="q" type="search" value="${query}" placeholder="Search arXiv papers" maxlength="1000"></form></div></header>
 <main id="main">`;

@@ -8,6 +8,8 @@ header.site{border-bottom:1px solid var(--line);background:var(--soft)}
 header.site .bar{max-width:56rem;margin:0 auto;padding:.5rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center}
 header.site .brand{font-weight:700;color:var(--ink);text-decoration:none}
 header.site nav a{margin-right:1rem}
+header.site form.account{display:flex;gap:.5rem;align-items:center;margin:0}
+header.site form.account button{padding:.2rem .6rem;font-size:.875rem}
 main{max-width:56rem;margin:0 auto;padding:1rem}
 footer.site{max-width:56rem;margin:2rem auto;padding:0 1rem;color:var(--muted);font-size:.875rem}
 a{color:var(--accent)}
