@@ -16,8 +16,8 @@ export interface CallScope {
   readonly budget: CallBudget;
   /** D1 sessions by binding name (read replication), opened on first use. */
   readonly sessions: Map<string, D1DatabaseSession>;
-  /** Bookmarks a session starts from (a search's next page continues where its first page read). */
-  readonly since: Readonly<Record<string, string>>;
+  /** Bookmarks a session starts from (a search's next page continues where its first page read); set before the first read. */
+  readonly since: Record<string, string>;
   /** Reads made once per call, by name (the mirror's state). */
   readonly once: Map<string, Promise<unknown>>;
   /** Work the call finishes with, awaited before its answer is logged (the cache's write batch). */

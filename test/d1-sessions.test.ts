@@ -101,3 +101,103 @@ describe("read replication", () => {
     expect(result.afterCheck[0]!.bookmark >= result.afterCreate[0]!.bookmark).toBe(true);
   });
 });
+
+/** A D1 binding that records each session opened on it and the statements each session ran. */
+function recordedSessions(db: D1Database, opened: string[], read: string[]) {
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "withSession")
+        return (constraint: string) => {
+          opened.push(constraint);
+          const session = target.withSession(constraint);
+          return {
+            prepare: (sql: string) => {
+              read.push(sql.replace(/\s+/g, " "));
+              return session.prepare(sql);
+            },
+            batch: (statements: D1PreparedStatement[]) => session.batch(statements),
+            getBookmark: () => session.getBookmark(),
+          };
+        };
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+describe("one consistent read per call", () => {
+  beforeEach(() => seedMirror());
+
+  const replicated = (opened: string[], read: string[] = []) => ({
+    D1_READ_REPLICATION: "true",
+    DB: recordedSessions(env.DB, opened, read),
+  });
+
+  it("a reference's resolution and a bibliography's check each open one session of the database", async () => {
+    const opened: string[] = [];
+    const resolved = await callToolWith(
+      "papers_resolve_reference",
+      {
+        reference:
+          "C. Balázs et al., Calculation of prompt diphoton production cross sections at Tevatron and LHC energies, Phys. Rev. D 76, 013009 (2007)",
+      },
+      replicated(opened),
+    );
+    expect(structuredOf(resolved.result).status).toBe("match");
+    expect(opened).toEqual(["first-unconstrained"]);
+    opened.length = 0;
+    const lines = Array.from({ length: 10 }, (_, i) => `[${i + 1}] A. Nobody, Lattice work number ${i + 1}, 2007.`);
+    await callToolWith("papers_check_bibliography", { bibliography: lines.join("\n") }, replicated(opened));
+    expect(opened).toEqual(["first-unconstrained"]);
+  });
+
+  it("reads the mirror's state through the call's session, beside the rows", async () => {
+    const opened: string[] = [];
+    const read: string[] = [];
+    const result = await callToolWith(
+      "arxiv_search_papers",
+      { query: "quantum entanglement" },
+      replicated(opened, read),
+    );
+    expect(structuredOf(result.result).served_from).toBe("mirror");
+    expect(opened).toEqual(["first-unconstrained"]);
+    expect(read.some((sql) => sql.includes("FROM harvest_state") || sql.includes("JOIN harvest_state"))).toBe(true);
+    expect(read.some((sql) => sql.includes("arxiv_papers"))).toBe(true);
+  });
+
+  it("a search's next_start carries the bookmark, and the next page reads from it", async () => {
+    const opened: string[] = [];
+    const first = structuredOf(
+      (await callToolWith("arxiv_search_papers", { query: "quantum", max_results: 2 }, replicated(opened))).result,
+    );
+    expect(first.next_start).toMatch(/^2~[A-Za-z0-9_-]+$/);
+    const carried = JSON.parse(atob(first.next_start.slice(2).replace(/-/g, "+").replace(/_/g, "/")));
+    expect(carried.DB).toMatch(/^[0-9a-f-]+$/);
+    opened.length = 0;
+    const second = structuredOf(
+      (
+        await callToolWith(
+          "arxiv_search_papers",
+          { query: "quantum", max_results: 2, start: first.next_start },
+          replicated(opened),
+        )
+      ).result,
+    );
+    expect(opened).toEqual([carried.DB]);
+    expect(second.start).toBe(2);
+    expect(second.papers.map((p: { id: string }) => p.id)).not.toEqual(first.papers.map((p: { id: string }) => p.id));
+    // Without read replication next_start is the offset alone.
+    const plain = structuredOf(
+      (await callToolWith("arxiv_search_papers", { query: "quantum", max_results: 2 }, {})).result,
+    );
+    expect(plain.next_start).toBe(2);
+  });
+
+  it("refuses a start that is not an offset or a next_start this server gave", async () => {
+    for (const start of ["2~not base64!", "2~e30x", "abc", `2~${btoa('{"DB":"x; DROP"}')}`]) {
+      const { result } = await callToolWith("arxiv_search_papers", { query: "quantum", start }, replicated([]));
+      expect(result.isError, start).toBe(true);
+      expect(JSON.stringify(result.content), start).toContain("invalid_argument");
+    }
+  });
+});

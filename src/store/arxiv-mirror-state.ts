@@ -2,6 +2,8 @@
 // serving, read on every search and lookup and kept a few seconds per isolate.
 import { MIRROR_SCHEMA_VERSION } from "./arxiv-row";
 import { unmetered } from "./d1-meter";
+import { oncePerCall } from "../context";
+import { type arxivReaders, callSession } from "./arxiv-shards";
 
 export interface MirrorState {
   /** The mirror holds everything in its scope (its first cold harvest completed, or a seed) and its schema is known. */
@@ -49,6 +51,31 @@ export function mirrorState(db: D1Database): Promise<MirrorState> {
     () => stateMemo.delete(key),
   );
   return state;
+}
+
+/**
+ * The mirror's state as this call reads it. With read replication, once per call through the
+ * call's session of DB: the state and the rows come from one state of the database (a replica
+ * that lacks the newest day says so in both). Without, from the primary, kept a few seconds per
+ * isolate (the rows are the primary's too).
+ */
+export function mirrorStateOf(
+  ctx: Parameters<typeof arxivReaders>[0] & { env: { DB: D1Database } },
+): Promise<MirrorState> {
+  if (!ctx.call || !ctx.config.D1_READ_REPLICATION) return mirrorState(ctx.env.DB);
+  return oncePerCall(ctx, "arxiv-mirror-state", async () => {
+    const state = await readMirrorState(callSession(ctx, "DB", ctx.env.DB) as unknown as D1Database);
+    noteSettled(ctx.env.DB, state);
+    return state;
+  });
+}
+
+/** What this isolate last saw, for mirrorLikelyReady's guess. */
+function noteSettled(db: D1Database, state: MirrorState): void {
+  const key = unmetered(db);
+  const memo = stateMemo.get(key);
+  if (memo) memo.settled = state;
+  else stateMemo.set(key, { at: 0, state: Promise.resolve(state), settled: state });
 }
 
 /**

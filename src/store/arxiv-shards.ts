@@ -7,6 +7,7 @@
 import { SHARD_MONTH, type ShardSpec, ShardMapError } from "../shard-spec";
 import type { D1Reader } from "../search/rank-types";
 import { monthStartKey } from "./arxiv-key";
+import type { CallScope } from "../context";
 
 /** A shard: its database (or a reader of it: a session, a metered one) and its key range. */
 export interface MirrorShard<Db = D1Database> {
@@ -86,17 +87,44 @@ export function arxivShards(ctx: {
 type ReadersContext = {
   env: object;
   config: { ARXIV_MIRROR_SHARDS: readonly ShardSpec[]; D1_READ_REPLICATION: boolean };
+  call?: CallScope | undefined;
 };
 
 /**
- * The shards as a search or a lookup reads them: with D1_READ_REPLICATION, through a D1 session
- * each (first-unconstrained: the nearest read replica may answer); else, or asked for "primary"
- * (a read that must see the latest writes), from the primaries.
+ * The shards as a search or a lookup reads them: with D1_READ_REPLICATION, through the call's D1
+ * session of each (opened on first use, from the bookmark the call continues from, else
+ * first-unconstrained: the nearest read replica may answer), so every read of one call sees one
+ * state; else, or asked for "primary" (a read that must see the latest writes), the primaries.
  */
 export function arxivReaders(ctx: ReadersContext, read: "session" | "primary" = "session"): MirrorShard<D1Reader>[] {
   const shards = arxivShards(ctx);
   if (read === "primary" || !ctx.config.D1_READ_REPLICATION) return shards;
-  return readThrough(shards, (db) => db.withSession("first-unconstrained"));
+  return readThrough(shards, (db, binding) => callSession(ctx, binding, db));
+}
+
+/** The call's session of a database (outside a call: a new session, first-unconstrained). */
+export function callSession(ctx: ReadersContext, binding: string, db: D1Database): D1DatabaseSession {
+  const call = ctx.call;
+  if (!call) return db.withSession("first-unconstrained");
+  let session = call.sessions.get(binding);
+  if (!session) {
+    session = db.withSession(call.since[binding] ?? "first-unconstrained");
+    call.sessions.set(binding, session);
+  }
+  return session;
+}
+
+/** Where the call's reads left each database (null: no session was read, or none gave a bookmark). */
+export function callBookmarks(ctx: { call?: CallScope | undefined }): Bookmarks | null {
+  const sessions = ctx.call?.sessions;
+  if (!sessions || sessions.size === 0) return null;
+  const marks = Object.fromEntries(
+    [...sessions].flatMap(([binding, session]) => {
+      const bookmark = session.getBookmark() ?? ctx.call?.since[binding];
+      return bookmark ? [[binding, bookmark]] : [];
+    }),
+  );
+  return Object.keys(marks).length > 0 ? marks : null;
 }
 
 /** Where a client's reads left each database (D1 session bookmarks by binding). */

@@ -85,7 +85,7 @@ ${result.detail === "full" ? html`<p>${paper.abstract}${paper.abstract_truncated
     result.start > 0
       ? html`<a rel="prev" href="${searchHref(form, Math.max(0, result.start - SEARCH_PAGE_SIZE))}">← Previous page</a>`
       : html`<span></span>`
-  }${result.next_start === null ? "" : html`<a rel="next" href="${searchHref(form, result.next_start)}">Next page →</a>`}</nav>`;
+  }${result.next_start === null ? "" : html`<a rel="next" href="${searchHref(form, Number.parseInt(String(result.next_start), 10))}">Next page →</a>`}</nav>`;
 }
 
 /** Authors as the tools shorten them: the first ten, then how many more. */

@@ -4,6 +4,8 @@ import { renderBrief, renderPaper, searchPaperSchema, servedFromFields } from ".
 import { MAX_QUERY_LENGTH } from "../../sources/arxiv/query";
 import { PAGE_RENDERING, searchPage } from "../../sources/arxiv/search-page";
 import { PAGE_CAP } from "../../sources/arxiv/search-plan";
+import { PAGE_START, pageStart, readStart } from "../../sources/arxiv/page-cursor";
+import { callBookmarks } from "../../store/arxiv-shards";
 import { defineTool } from "../tool";
 
 export const arxivSearchPapers = defineTool({
@@ -23,7 +25,10 @@ export const arxivSearchPapers = defineTool({
     submitted_from: utcDay.optional().describe("UTC, inclusive"),
     submitted_to: utcDay.optional().describe("UTC, inclusive"),
     max_results: z.number().int().min(1).max(10_000).default(10).describe(`at most ${PAGE_CAP} returned`),
-    start: z.number().int().min(0).max(1_000_000).default(0).describe("offset"),
+    start: z
+      .union([z.number().int().min(0).max(1_000_000), z.string().regex(PAGE_START).max(4_100)])
+      .default(0)
+      .describe("offset, or next_start as given"),
     detail: z.enum(["full", "brief"]).optional().describe("default: full, abstracts cut to fit"),
   }),
   output: z.object({
@@ -32,7 +37,10 @@ export const arxivSearchPapers = defineTool({
     total_is_lower_bound: z.boolean(),
     start: z.number(),
     returned: z.number(),
-    next_start: z.number().nullable(),
+    next_start: z
+      .union([z.number(), z.string()])
+      .nullable()
+      .describe("pass as start; with read replication it also says where this page's reads left the databases"),
     papers: searchPaperSchema
       .array()
       .describe("arxiv_get_metadata's records without pdf_url, html_url, versions; abstract_truncated when cut"),
@@ -53,18 +61,23 @@ export const arxivSearchPapers = defineTool({
     { reason: "invalid_request", when: "arXiv's API rejected the query as malformed (HTTP 400)" },
     { reason: "timeout", when: "the call ran out of its time budget" },
   ],
-  handler: (args, context) =>
-    searchPage(context, {
+  handler: async (args, context) => {
+    const { offset, since } = readStart(args.start);
+    // The next page reads from where this one's reads left the databases (set before the first read).
+    if (context.call) Object.assign(context.call.since, since);
+    const page = await searchPage(context, {
       query: args.query,
       category: args.category,
       submittedFrom: args.submitted_from,
       submittedTo: args.submitted_to,
       sortBy: args.sort_by,
       sortOrder: args.sort_order,
-      start: args.start,
+      start: offset,
       maxResults: args.max_results,
       detail: args.detail,
-    }),
+    });
+    return { ...page, next_start: pageStart(page.next_start, callBookmarks(context)) };
+  },
   render(result) {
     const head =
       `${result.returned} of ${result.total.toLocaleString("en-US")}${result.total_is_lower_bound ? "+" : ""} ` +

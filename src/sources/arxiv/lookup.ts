@@ -3,7 +3,7 @@
 import { arxivReaders } from "../../store/arxiv-shards";
 import { PapersError } from "../../errors";
 import { mirrorLookup } from "../../store/arxiv-mirror-lookup";
-import { mirrorLikelyReady, mirrorState } from "../../store/arxiv-mirror-state";
+import { mirrorLikelyReady, mirrorStateOf } from "../../store/arxiv-mirror-state";
 import { lookupArxivIds, type LookupOutcome } from "./api";
 import { rowToPaper } from "./mirror";
 import { formatId, parseArxivId, type ArxivId } from "./ids";
@@ -121,7 +121,7 @@ async function lookupWithMirror(ctx: AppContext, ids: ArxivId[]): Promise<Map<st
     );
   const lookup = early ? lookupAll() : undefined;
   lookup?.catch(() => {});
-  const state = await mirrorState(ctx.env.DB);
+  const state = await mirrorStateOf(ctx);
   if (state.ready)
     return lookupWholeMirror(ctx, ids, state.lastDatestamp, config.ARXIV_MIRROR_FALLBACK_LIVE, lookup ?? lookupAll());
   if (!state.partial) return lookupArxivIds(ctx, ids);

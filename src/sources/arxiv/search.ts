@@ -3,7 +3,7 @@
 // search the mirror could have answered (only more approximately), the mirror answers and says so.
 import { emptyMeter, meterFields, meteredReader } from "../../store/d1-meter";
 import { PapersError } from "../../errors";
-import { mirrorLikelyReady, mirrorState, type MirrorState } from "../../store/arxiv-mirror-state";
+import { mirrorLikelyReady, mirrorStateOf, type MirrorState } from "../../store/arxiv-mirror-state";
 import { type MirrorOrdering, searchMirror } from "../../store/arxiv-mirror-search";
 import { arxivReaders, readThrough } from "../../store/arxiv-shards";
 import { searchArxiv, type ServedFrom } from "./api";
@@ -54,7 +54,7 @@ async function answer(ctx: AppContext, plan: SearchPlan, today: Date): Promise<A
   // The mirror's state and its search start together (unless this isolate last saw the mirror
   // not whole): when the mirror answers, nearly always, reading the state costs no round trip
   // of its own. A search that turns out not to be wanted (a mirror not ready) is dropped.
-  const statePromise = mirrorState(ctx.env.DB);
+  const statePromise = mirrorStateOf(ctx);
   const speculative =
     plan.route.runs === "mirror" && mirrorLikelyReady(ctx.env.DB)
       ? mirrorOrLive(ctx, plan.route.mirror, plan)

@@ -2,7 +2,7 @@
 // DOI; an NBER paper's own DOI, its published version's DOI, and its arXiv version when the
 // arXiv mirror holds one (a title and author match, the resolver's threshold).
 import { z } from "zod";
-import { mirrorState } from "../../store/arxiv-mirror-state";
+import { mirrorStateOf } from "../../store/arxiv-mirror-state";
 import type { ArxivPaper } from "../arxiv/paper";
 import type { NberPaperInfo } from "../nber/paper";
 import { splitName } from "./names";
@@ -60,7 +60,7 @@ export async function nberLinks(ctx: AppContext, info: NberPaperInfo): Promise<{
 
   // The arXiv version: only from a whole mirror (never a search sent to arXiv for this).
   const mirrorEnabled = ctx.config.ARXIV_MIRROR_ENABLED;
-  if (mirrorEnabled && (await mirrorState(ctx.env.DB)).ready) {
+  if (mirrorEnabled && (await mirrorStateOf(ctx)).ready) {
     const year = Number(info.date?.slice(0, 4)) || undefined;
     const resolution = await resolveReference(
       ctx,

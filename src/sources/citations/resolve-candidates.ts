@@ -5,7 +5,7 @@
 import { arxivReaders } from "../../store/arxiv-shards";
 import { PapersError } from "../../errors";
 import { mirrorByDoi, mirrorByJournalRef } from "../../store/arxiv-mirror-lookup";
-import { mirrorState } from "../../store/arxiv-mirror-state";
+import { mirrorStateOf } from "../../store/arxiv-mirror-state";
 import { getCachedInfo } from "../../store/nber-cache";
 import { mirrorPaper } from "../../store/nber-mirror";
 import { arxivTitlePairs, referenceCandidates } from "../../store/reference-candidates";
@@ -110,7 +110,7 @@ export async function lookupIdentifiers(
   }
   const journalDois = ids.dois.filter((doi) => !/^10\.48550\/arxiv\./i.test(doi) && !/^10\.3386\//i.test(doi));
   if (journalDois.length === 0) return { found, tried, unchecked };
-  if (!ctx.config.ARXIV_MIRROR_ENABLED || !(await mirrorState(ctx.env.DB)).ready) {
+  if (!ctx.config.ARXIV_MIRROR_ENABLED || !(await mirrorStateOf(ctx)).ready) {
     for (const doi of journalDois) tried.push(`DOI ${doi}: not looked up in the arXiv mirror (none is ready)`);
     return { found, tried, unchecked };
   }
@@ -136,8 +136,7 @@ export async function walkMirrors(
   sources: readonly ("arxiv" | "nber")[],
 ): Promise<void> {
   if (words.length === 0) return;
-  const arxivMirror =
-    sources.includes("arxiv") && ctx.config.ARXIV_MIRROR_ENABLED && (await mirrorState(ctx.env.DB)).ready;
+  const arxivMirror = sources.includes("arxiv") && ctx.config.ARXIV_MIRROR_ENABLED && (await mirrorStateOf(ctx)).ready;
   const candidates = await referenceCandidates(
     arxivReaders(ctx),
     { arxiv: words.map((word) => [word, stem(word)]), nber: words },
@@ -163,7 +162,7 @@ export async function lookupJournalRefs(
   found: Found[],
   tried: string[],
 ): Promise<void> {
-  if (cited.length === 0 || !ctx.config.ARXIV_MIRROR_ENABLED || !(await mirrorState(ctx.env.DB)).ready) return;
+  if (cited.length === 0 || !ctx.config.ARXIV_MIRROR_ENABLED || !(await mirrorStateOf(ctx)).ready) return;
   const rows = await mirrorByJournalRef(arxivReaders(ctx), cited.slice(0, 3).map(journalRefTokens));
   let matched = 0;
   for (const row of rows) {
@@ -187,7 +186,7 @@ export async function pairArxivTitles(
   found: Found[],
   tried: string[],
 ): Promise<void> {
-  if (!ctx.config.ARXIV_MIRROR_ENABLED || !(await mirrorState(ctx.env.DB)).ready) return;
+  if (!ctx.config.ARXIV_MIRROR_ENABLED || !(await mirrorStateOf(ctx)).ready) return;
   const rows = await arxivTitlePairs(
     arxivReaders(ctx),
     words.map((word) => [word, stem(word)]),
@@ -211,7 +210,7 @@ export async function rankArxiv(
   tried: string[],
   unchecked: Unchecked[] = [],
 ): Promise<void> {
-  const mirror = ctx.config.ARXIV_MIRROR_ENABLED && (await mirrorState(ctx.env.DB)).ready;
+  const mirror = ctx.config.ARXIV_MIRROR_ENABLED && (await mirrorStateOf(ctx)).ready;
   // Lower-case words only: arXiv's grammar would read AND/OR/NOT and field prefixes.
   const query = mirror
     ? titleWords.slice(0, 30).join(" ")

@@ -6,11 +6,12 @@
 // lookup in the mirror, made only for such matches) or the NBER paper its 10.3386 DOI is. The
 // lookups run together, after the match: one round trip, and none for most matches.
 import { mirrorIdsByDoi } from "../../store/arxiv-mirror-lookup";
-import { mirrorState } from "../../store/arxiv-mirror-state";
+import { mirrorStateOf } from "../../store/arxiv-mirror-state";
 import { arxivReaders } from "../../store/arxiv-shards";
 import { cachedInfos } from "../../store/nber-cache";
 import { cleanDoi } from "./identifiers";
-import { ARXIV_DOI_PREFIX, journalFields, NBER_DOI_PREFIX } from "./record";
+import type { JournalRef } from "../../search/journal-ref";
+import { ARXIV_DOI_PREFIX, NBER_DOI_PREFIX } from "./record";
 import type { Candidate } from "./resolve-score";
 import type { AppContext } from "../../context";
 
@@ -20,13 +21,18 @@ export interface OtherVersion {
   how: string;
 }
 
-export async function withOtherVersions(ctx: AppContext, matches: Candidate[], text: string): Promise<Candidate[]> {
+/** `cited`: the reference's journal references, as the resolver parsed them (once per reference). */
+export async function withOtherVersions(
+  ctx: AppContext,
+  matches: Candidate[],
+  cited: readonly JournalRef[],
+): Promise<Candidate[]> {
   const outside = matches.filter((m) => (m.source === "crossref" || m.source === "openalex") && m.doi);
-  const journal = journalFields(text);
-  const citesJournal = journal !== undefined && !/\bnber\b|national bureau/i.test(journal.name);
+  const journal = cited[0];
+  const citesJournal = journal !== undefined && !/\bnber\b|national bureau/i.test(journal.journal);
   const nberIds = citesJournal ? matches.filter((m) => m.source === "nber").map((m) => m.id) : [];
   const [arxivByDoi, nberPages] = await Promise.all([
-    outside.length > 0 && ctx.config.ARXIV_MIRROR_ENABLED && (await mirrorState(ctx.env.DB)).ready
+    outside.length > 0 && ctx.config.ARXIV_MIRROR_ENABLED && (await mirrorStateOf(ctx)).ready
       ? mirrorIdsByDoi(
           arxivReaders(ctx),
           outside.map((m) => m.doi!),
