@@ -125,7 +125,7 @@ export async function checkBibliography(
   const budget = ctx.call?.budget;
   const deadline = Math.min(Date.now() + EXTERNAL_BUDGET_MS, budget?.deadline ?? Number.POSITIVE_INFINITY);
   const works = new Map<string, Candidate>();
-  const inFlight = { count: 0 };
+  const inFlight: InFlight = { count: 0, waiting: [] };
   const checked = await mapLimited(read, RESOLVE_CONCURRENCY, async (entry, i) => {
     const result = await withinBudget(ctx, entry, start + i, inFlight, () =>
       checkEntry(ctx, entry, arxivLookups, deadline, works),
@@ -179,6 +179,12 @@ export async function checkBibliography(
 
 const normalised = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 
+/** The entries being checked now, and those waiting for room in the budget. */
+interface InFlight {
+  count: number;
+  waiting: (() => void)[];
+}
+
 /**
  * One entry's check within the call's budget: left for the next call when the budget has no room
  * for it beside those running (`inFlight`), or when a step of it was refused.
@@ -187,12 +193,16 @@ async function withinBudget(
   ctx: AppContext,
   entry: ReadEntry,
   index: number,
-  inFlight: { count: number },
+  inFlight: InFlight,
   check: () => Promise<CheckedEntry>,
 ): Promise<CheckedEntry> {
   const budget = ctx.call?.budget;
   if (!budget) return check();
-  if (!hasRoom(budget, inFlight.count + 1)) return budgetUnchecked(entry, index, budget);
+  // No room beside those running: wait for one to finish (it may leave room), then look again.
+  while (!hasRoom(budget, inFlight.count + 1)) {
+    if (inFlight.count === 0) return budgetUnchecked(entry, index, budget);
+    await new Promise<void>((resolve) => inFlight.waiting.push(resolve));
+  }
   inFlight.count++;
   const refusedBefore = budget.refused;
   let result: CheckedEntry;
@@ -203,6 +213,7 @@ async function withinBudget(
     result = budgetUnchecked(entry, index, budget);
   } finally {
     inFlight.count--;
+    for (const wake of inFlight.waiting.splice(0)) wake();
   }
   // A step refused on the way may have been read as "nothing there": only a match stands.
   if (budget.refused > refusedBefore && result.verdict !== "verified" && result.verdict !== "differs")
