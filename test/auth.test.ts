@@ -250,6 +250,22 @@ describe("abuse limits", () => {
     expect(other.status).toBe(200);
   });
 
+  it("counts the reference tools as expensive: papers_resolve_reference and papers_check_bibliography spend a client's expensive calls", async () => {
+    const client = { "cf-connecting-ip": "203.0.113.9" };
+    const limiter = countingLimiter(2);
+    const reasons: string[] = [];
+    // Empty arguments: the tool refuses them at once, after the limits have counted the call.
+    for (const name of ["papers_resolve_reference", "papers_check_bibliography", "papers_resolve_reference"]) {
+      const response = await call("http://localhost/mcp", toolCall(name, {}, client), {
+        RATE_LIMIT_EXPENSIVE: limiter,
+      });
+      reasons.push(JSON.parse((await messageOf(response)).result.content[0].text).error.reason);
+    }
+    expect(reasons).toEqual(["invalid_argument", "invalid_argument", "rate_limited"]);
+    // One client, each call counted (a bibliography of 200 entries is one call, and costs as one).
+    expect([...limiter.counts.values()]).toEqual([3]);
+  });
+
   it("rate-limits the whole endpoint per client: the binding's 300 a minute, counted after a client's first 10", async () => {
     const client = { "cf-connecting-ip": "192.0.2.55" };
     const statuses: number[] = [];
@@ -339,6 +355,26 @@ describe("JSON-RPC batches cannot dodge the limits", () => {
       toolCall("nber_download_paper", { paper_id: "not-an-id" }, client),
     );
     expect(JSON.parse((await messageOf(single)).result.content[0].text).error.reason).toBe("invalid_id");
+  });
+
+  it("reference checks take read slots too: a batch of three is refused whole", async () => {
+    const client = { "cf-connecting-ip": "198.51.100.80" };
+    const body = batch([
+      { name: "papers_check_bibliography", args: { bibliography: "[1] A. Author, Phys. Rev. D 76, 013009 (2007)." } },
+      { name: "papers_resolve_reference", args: { reference: "A. Author, Phys. Rev. D 76, 013009 (2007)." } },
+      { name: "papers_check_bibliography", args: { bibliography: "[1] B. Author, JHEP 05 (2007) 034." } },
+    ]);
+    const response = await call("http://localhost/mcp", {
+      method: "POST",
+      headers: { host: "localhost", ...MCP_HEADERS, ...client },
+      body,
+    });
+    const answers = (await response.json()) as any[];
+    expect(answers.map((answer) => JSON.parse(answer.result.content[0].text).error.reason)).toEqual([
+      "too_many_concurrent",
+      "too_many_concurrent",
+      "too_many_concurrent",
+    ]);
   });
 
   it("a batch of 100 reads is refused whole, before any read starts or any limit is spent", async () => {

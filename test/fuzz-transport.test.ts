@@ -7,6 +7,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
+import { EXPENSIVE_TOOLS } from "../src/http/limits";
 import { FAKE, resetUpstream, upstreamHits } from "./helpers";
 import { seededRandom } from "./support/random";
 import { MCP_HEADERS, mcpMessages } from "./support/mcp-http";
@@ -111,8 +112,6 @@ const TOOL_NAMES = [
   "papers_resolve_reference",
   "no_such_tool",
 ];
-const EXPENSIVE = new Set(["arxiv_read_paper", "nber_read_paper", "nber_download_paper"]);
-
 /** The tools/call entries of a batch that name an expensive tool. */
 const expensiveCalls = (entries: unknown[] | null) =>
   (entries ?? []).filter(
@@ -120,7 +119,7 @@ const expensiveCalls = (entries: unknown[] | null) =>
       typeof entry === "object" &&
       entry !== null &&
       (entry as { method?: unknown }).method === "tools/call" &&
-      EXPENSIVE.has(String((entry as { params?: { name?: unknown } }).params?.name)),
+      EXPENSIVE_TOOLS.has(String((entry as { params?: { name?: unknown } }).params?.name)),
   ).length;
 
 /** One entry of a batch: mostly JSON-RPC requests and notifications, sometimes junk. */

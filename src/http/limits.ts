@@ -13,6 +13,9 @@ export const EXPENSIVE_TOOLS: ReadonlySet<string> = new Set([
   "nber_download_paper",
   // /mcp/chatgpt's fetch reads the paper's text as the read tools do.
   "fetch",
+  // A reference or a bibliography of up to 200 entries: mirror walks, Crossref and OpenAlex per entry.
+  "papers_resolve_reference",
+  "papers_check_bibliography",
 ]);
 
 export function jsonRpcRefusal(

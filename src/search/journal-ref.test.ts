@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { journalKey, parseJournalRefs, sameArticle, sameJournal } from "./journal-ref.ts";
+import { JOURNAL_WINDOW, journalKey, parseJournalRefs, parseWork, sameArticle, sameJournal } from "./journal-ref.ts";
 
 const first = (text: string) => {
   const [ref] = parseJournalRefs(text);
@@ -66,6 +66,56 @@ describe("parseJournalRefs", () => {
     expect(parseJournalRefs("Attention is all you need. arXiv preprint arXiv:1706.03762, 2017.")).toEqual([]);
     expect(parseJournalRefs("Proceedings of the IJCAI-95 Workshop, Montreal, (1995)")).toEqual([]);
     expect(parseJournalRefs("")).toEqual([]);
+  });
+});
+
+describe("parseJournalRefs on hostile text", () => {
+  /** The parse and what it read: core attempts and characters read back from the cores. */
+  const measured = (text: string) => {
+    parseWork.cores = 0;
+    parseWork.windowChars = 0;
+    const refs = parseJournalRefs(text);
+    return { refs, cores: parseWork.cores, windowChars: parseWork.windowChars };
+  };
+
+  it.each([
+    ["a run of J. 1 1", (n: number) => "J. 1 1 ".repeat(n)],
+    ["digits and dots", (n: number) => "1.2 3. 4:5, ".repeat(n)],
+    ["journal-like words", (n: number) => "Phys. Rev. Lett. Nucl. Phys. B 1 ".repeat(n)],
+  ])("reads %s in work linear in its length (a bounded window per core, never the text before it)", (_, make) => {
+    const once = measured(make(700));
+    const twice = measured(make(1400));
+    const length = make(700).length;
+    // The old parse read the whole text before each core: hundreds of characters per character here.
+    expect(once.windowChars).toBeLessThanOrEqual(8 * length);
+    expect(once.cores).toBeLessThanOrEqual(6 * length);
+    expect(twice.windowChars).toBeLessThanOrEqual(2.05 * once.windowChars);
+    expect(twice.cores).toBeLessThanOrEqual(2.05 * once.cores);
+  });
+
+  it("gives the same answers on hostile text: nothing from J. 1 1, one reference from a repeated one", () => {
+    expect(measured("J. 1 1 ".repeat(700)).refs).toEqual([]);
+    const refs = measured("Phys. Rev. D 1 1 (1) ".repeat(200)).refs;
+    expect(refs.map((r) => `${r.key}|${r.volume}|${r.page}|${r.year}`)).toEqual(["phys rev d|1|1|null"]);
+  });
+
+  it("finds a reference after thousands of characters of noise as it does alone", () => {
+    const reference = "Journal of Quantitative Spectroscopy and Radiative Transfer 112, 1149-1173 (2011)";
+    const alone = parseJournalRefs(reference);
+    expect(alone.map((r) => `${r.journal}|${r.volume}|${r.page}|${r.year}`)).toEqual([
+      "Journal of Quantitative Spectroscopy and Radiative Transfer|112|1149|2011",
+    ]);
+    for (const noise of ["J. 1 1 ".repeat(600), "x".repeat(4_000), "1.2 3. ".repeat(600)])
+      expect(parseJournalRefs(`${noise}. ${reference}`).at(-1)).toEqual(alone[0]);
+  });
+
+  it("reads a name no further back than the window, from a whole word", () => {
+    const word = `Q${"u".repeat(39)}`;
+    const [ref] = parseJournalRefs(`${`${word} `.repeat(12)}Phys. Rev. D 76, 013009 (2007)`);
+    const words = ref!.journal.split(" ");
+    expect(ref!.journal.length).toBeLessThanOrEqual(JOURNAL_WINDOW);
+    expect(words.slice(0, -3).every((w) => w === word)).toBe(true);
+    expect(words.slice(-3)).toEqual(["Phys.", "Rev.", "D"]);
   });
 });
 

@@ -89,18 +89,35 @@ function isAbbreviation(word: string): boolean {
   return parts.every((part) => part.length <= 4 || ISO_STEMS.has(part) || part in TITLE_WORDS);
 }
 
-/** The journal name that ends where the numeric core starts. */
-function journalBefore(text: string): string {
-  // Cut at what cannot be inside a journal's name (a quote, a bracket), then at the last comma
-  // or period-space that closes another part of the reference.
+/** What cannot be inside a journal's name (a quote, a bracket), and the comma that closes another part of the reference. */
+const NAME_STOPS = new Set(['"', "“", "”", "(", ")", "[", "]", ";", "«", "»", "'", "’", ","]);
+
+/**
+ * The journal name that ends where the numeric core at `at` starts, read backwards from it: the
+ * words after the last stop, 13 at most (the walk below keeps 12 and looks at the one before),
+ * within JOURNAL_WINDOW characters.
+ */
+function journalBefore(text: string, at: number): string {
+  const floor = Math.max(0, at - JOURNAL_WINDOW);
+  let end = at;
+  while (end > floor && /[\s,:;-]/.test(text[end - 1]!)) end--;
   // A year between the journal and its volume ("Annals of Applied Probability 2007, Vol. 17") is not the journal's.
-  let head = text.replace(/[\s,:;-]+$/, "").replace(/[\s,]+\(?(?:1[89]|20)\d\d\)?$/, "");
-  const hard = Math.max(
-    ...['"', "“", "”", "(", ")", "[", "]", ";", "«", "»", "'", "’"].map((c) => head.lastIndexOf(c)),
-  );
-  if (hard >= 0) head = head.slice(hard + 1);
-  const comma = head.lastIndexOf(",");
-  if (comma >= 0) head = head.slice(comma + 1);
+  const year = /[\s,]\(?(?:1[89]|20)\d\d\)?$/.exec(text.slice(Math.max(floor, end - 7), end));
+  if (year) {
+    end -= year[0].length - 1;
+    while (end > floor && /[\s,]/.test(text[end - 1]!)) end--;
+  }
+  let start = end;
+  let words = 0;
+  for (; start > floor; start--) {
+    const c = text[start - 1]!;
+    if (NAME_STOPS.has(c) || (c === " " && ++words === 13)) break;
+  }
+  parseWork.windowChars += at - start;
+  let head = text.slice(start, end);
+  // A window cut inside a word starts after it: a word's tail is not a journal's first word.
+  if (start === floor && floor > 0 && text[floor - 1] !== " " && !NAME_STOPS.has(text[floor - 1]!))
+    head = head.slice(head.indexOf(" ") + 1 || head.length);
   const tokens = head.trim().split(/\s+/).filter(Boolean);
   const kept: string[] = [];
   for (let i = tokens.length - 1; i >= 0; i--) {
@@ -174,6 +191,16 @@ function yearIssueVolume(written: string, year: number | null): { volume: string
   return null;
 }
 
+/**
+ * How far before a numeric core its journal's name is looked for. A name is a dozen words at most
+ * (journalBefore keeps 12), so a bounded window reads what the whole text before would, and a
+ * text full of volume-like numbers costs a window per core instead of its whole length each time.
+ */
+export const JOURNAL_WINDOW = 256;
+
+/** What parsing has read so far: core attempts and window characters (tests assert it grows linearly). */
+export const parseWork = { cores: 0, windowChars: 0 };
+
 /** Every journal reference in a text (a journal_ref field may hold several, an erratum after a ";"). */
 export function parseJournalRefs(raw: string): JournalRef[] {
   const text = raw
@@ -184,64 +211,80 @@ export function parseJournalRefs(raw: string): JournalRef[] {
     .replace(/\s+/g, " ");
   const found: JournalRef[] = [];
   const seen = new Set<string>();
+  // Every year in the text, found once; the last one before a core is kept by a pointer that only moves forward.
+  const years = [...text.matchAll(YEAR_ANYWHERE)];
+  let yearsBefore = 0;
   for (let at = 0; at < text.length; at++) {
     // Cores start at a digit (or a section letter before one, or "vol").
     const ch = text[at]!;
     if (!/[0-9A-Za-z(]/.test(ch)) continue;
     if (at > 0 && /[\w.]/.test(text[at - 1]!) && !/[.]/.test(text[at - 1]!)) continue;
+    // The journal before this place is read once, however many cores match here.
+    let journal: string | undefined;
     for (const core of CORES) {
+      parseWork.cores++;
       core.lastIndex = at;
       const match = core.exec(text);
       if (!match?.groups) continue;
-      const groups = match.groups;
-      const journal = journalBefore(text.slice(0, at));
-      const journalText = groups.sec ? `${journal} ${groups.sec}`.trim() : journal;
-      if (!journalText || (journalText.match(/\p{L}/gu) ?? []).length < 2) continue;
-      let key = journalKey(journalText);
-      // "Erratum-ibid. D77:019901": the journal before it, in the section given.
-      const previous = found.at(-1);
-      if (/\bibid\b/i.test(journalText) && previous)
-        key = groups.sec ? previous.key.replace(/ [a-z]$/, ` ${groups.sec.toLowerCase()}`) : previous.key;
-      if (!key) continue;
-      const yearText = groups.year ?? groups.year2 ?? groups.year0 ?? groups.year3;
-      let year = yearText ? Number(yearText) : null;
-      // A journal numbered by year alone (J. Stat. Mech.) has the year for its volume.
-      const written = groups.vol ?? yearText;
-      if (!written) continue;
-      let volume = stripZeros(written);
-      // The astronomy journals' order puts the year before the journal: "Stahn, C. 2007, JHEP, 05, 034".
-      const yearBefore = [...text.slice(0, at).matchAll(YEAR_ANYWHERE)].at(-1)?.[0];
-      if (YEAR_ISSUE_JOURNALS.has(key)) {
-        const numbered = yearIssueVolume(written, year ?? (yearBefore ? Number(yearBefore) : null));
-        if (!numbered) continue;
-        volume = numbered.volume;
-        year = numbered.year;
-      }
-      // A year read as a volume ("(2007) 034" inside a longer phrase) is not a journal reference.
-      if (/^(?:19|20)\d\d$/.test(written) && !groups.page) continue;
-      const page = stripZeros(groups.page!);
-      // "76, 2007" is a volume and a year, unless the reference gave its year before the journal.
-      if (/^(?:19|20)\d\d$/.test(page) && year === null && core === VOLUME_PAGE && !yearBefore) continue;
-      key = key.replace(/\s+/g, " ").trim();
-      const id = `${key}|${volume}|${page}`;
+      journal ??= journalBefore(text, at);
+      while (yearsBefore < years.length && years[yearsBefore]!.index + 4 <= at) yearsBefore++;
+      const ref = readCore(core, match.groups, journal, found.at(-1), years[yearsBefore - 1]?.[0]);
+      if (!ref) continue;
+      const id = `${ref.key}|${ref.volume}|${ref.page}`;
       if (!seen.has(id)) {
         seen.add(id);
-        found.push({
-          journal: journalText,
-          key,
-          volume,
-          volume_written: written,
-          issue: groups.issue ?? null,
-          page,
-          pages: `${groups.page}${(groups.range ?? "").replace(/\s*\(R\)/, "").replace(/\s+/g, "")}`,
-          year,
-        });
+        found.push(ref);
       }
       at = core.lastIndex - 1;
       break;
     }
   }
   return found;
+}
+
+/** One core's match as a journal reference, or null when what is around it is not one. */
+function readCore(
+  core: RegExp,
+  groups: Record<string, string | undefined>,
+  journal: string,
+  previous: JournalRef | undefined,
+  yearBefore: string | undefined,
+): JournalRef | null {
+  const journalText = groups.sec ? `${journal} ${groups.sec}`.trim() : journal;
+  if (!journalText || (journalText.match(/\p{L}/gu) ?? []).length < 2) return null;
+  let key = journalKey(journalText);
+  // "Erratum-ibid. D77:019901": the journal before it, in the section given.
+  if (/\bibid\b/i.test(journalText) && previous)
+    key = groups.sec ? previous.key.replace(/ [a-z]$/, ` ${groups.sec.toLowerCase()}`) : previous.key;
+  if (!key) return null;
+  const yearText = groups.year ?? groups.year2 ?? groups.year0 ?? groups.year3;
+  let year = yearText ? Number(yearText) : null;
+  // A journal numbered by year alone (J. Stat. Mech.) has the year for its volume.
+  const written = groups.vol ?? yearText;
+  if (!written) return null;
+  let volume = stripZeros(written);
+  // The astronomy journals' order puts the year before the journal: "Stahn, C. 2007, JHEP, 05, 034".
+  if (YEAR_ISSUE_JOURNALS.has(key)) {
+    const numbered = yearIssueVolume(written, year ?? (yearBefore ? Number(yearBefore) : null));
+    if (!numbered) return null;
+    volume = numbered.volume;
+    year = numbered.year;
+  }
+  // A year read as a volume ("(2007) 034" inside a longer phrase) is not a journal reference.
+  if (/^(?:19|20)\d\d$/.test(written) && !groups.page) return null;
+  const page = stripZeros(groups.page!);
+  // "76, 2007" is a volume and a year, unless the reference gave its year before the journal.
+  if (/^(?:19|20)\d\d$/.test(page) && year === null && core === VOLUME_PAGE && !yearBefore) return null;
+  return {
+    journal: journalText,
+    key: key.replace(/\s+/g, " ").trim(),
+    volume,
+    volume_written: written,
+    issue: groups.issue ?? null,
+    page,
+    pages: `${groups.page}${(groups.range ?? "").replace(/\s*\(R\)/, "").replace(/\s+/g, "")}`,
+    year,
+  };
 }
 
 /** Do two journal keys name one journal? Equal, or one the other's ending (a reference may keep words before the journal). */

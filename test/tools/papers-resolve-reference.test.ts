@@ -6,11 +6,21 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { upsertMirror } from "../../src/store/nber-mirror";
 import { putCachedInfo } from "../../src/store/nber-cache";
-import { callTool, callToolWith, FAKE, resetUpstream, statusJson, toolError, upstreamHits } from "../helpers";
+import { callToolWith, FAKE, mcpCall, resetUpstream, statusJson, toolError, upstreamHits } from "../helpers";
 import { sampleRecords, seedMirror } from "../mirror/driver";
 import { MINIMUM_WAGE_PAPER } from "../support/nber";
 
 beforeEach(resetUpstream);
+
+// Each call is its own client: this file resolves hundreds of references, past the per-client limit
+// on the expensive tools (test/auth.test.ts tests that limit).
+let clients = 0;
+async function callTool(name: string, args: unknown) {
+  const headers = { "cf-connecting-ip": `resolve-test-${++clients}` };
+  const { status, message } = await mcpCall("tools/call", { name, arguments: args }, { headers });
+  if (status !== 200) throw new Error(`tools/call ${name} answered HTTP ${status}: ${JSON.stringify(message)}`);
+  return message.result;
+}
 
 async function resolve(args: Record<string, unknown>) {
   const result = await callTool("papers_resolve_reference", args);

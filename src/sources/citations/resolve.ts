@@ -189,7 +189,7 @@ export async function resolveReference(
   const matches = await withOtherVersions(
     ctx,
     scored.filter((candidate) => candidate.confidence >= MATCH_THRESHOLD).slice(0, maxMatches),
-    plain,
+    journalRefs,
   );
   const near = scored
     .filter((candidate) => candidate.confidence < MATCH_THRESHOLD && candidate.confidence >= 0.3)
