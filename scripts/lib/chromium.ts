@@ -10,7 +10,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export function browserMissing(): string | null {
   return existsSync(CHROMIUM_PATH)
     ? null
-    : `${CHROMIUM_PATH} is not installed (Debian's chromium package; .ci/run installs it): the browser tests are skipped`;
+    : `${CHROMIUM_PATH} is not installed (Debian's chromium package; .ci/run installs it)`;
 }
 
 export function launchChromium(): Promise<Browser> {

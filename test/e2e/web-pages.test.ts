@@ -1,27 +1,56 @@
 // The pages for people in a real browser (Debian's Chromium through playwright-core) against
 // wrangler dev with the seeded mirror: a search and its second page, a paper's page and its
-// BibTeX, a 20-entry bibliography check, and /status while the fake's harvest runs. Screenshots go
-// to $SCREENSHOTS_DIR when it is set (docs/screenshots/ holds the committed ones).
+// BibTeX, a 20-entry bibliography check, and /status while the fake's harvest runs; then, on a
+// second stack with AUTH_MODE=bearer, the token sign-in, the sign-out, and another site's form
+// refused. Screenshots go to $SCREENSHOTS_DIR when it is set (docs/screenshots/ holds the
+// committed ones). Without a browser these tests fail, never skip: CI must go red.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startStack } from "../../scripts/lib/dev-server.ts";
-import { browserMissing, launchChromium, NAVIGATION_TIMING, type PageTiming } from "../../scripts/lib/chromium.ts";
+import {
+  browserMissing,
+  CHROMIUM_PATH,
+  launchChromium,
+  NAVIGATION_TIMING,
+  type PageTiming,
+} from "../../scripts/lib/chromium.ts";
 
 const ADMIN_TOKEN = "e2e-admin-token";
 const BIBLIOGRAPHY = path.resolve(import.meta.dirname, "../fixtures/hand-made/bibliography-20.bib");
-const missing = browserMissing();
-if (missing) console.warn(missing);
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 let browser: Browser;
 let context: BrowserContext;
 const timings: Record<string, PageTiming> = {};
 
+/** The browser, or an error that says what is missing and how to get it (every test of the file then fails). */
+async function chromiumOrFail(): Promise<Browser> {
+  const missing = browserMissing();
+  const remedy = "Install Debian's chromium package (.ci/run does) or set CHROMIUM_PATH to a Chromium binary.";
+  if (missing) throw new Error(`The pages' browser tests cannot run: ${missing}. ${remedy}`);
+  try {
+    return await launchChromium();
+  } catch (error) {
+    throw new Error(`The pages' browser tests cannot run: ${CHROMIUM_PATH} did not start (${error}). ${remedy}`);
+  }
+}
+
+// Why the browser cannot run, if it cannot: every test then fails with it (a failing beforeAll
+// would list them as skipped).
+let unavailable: Error | null = null;
+
 beforeAll(async () => {
-  if (missing) return;
+  try {
+    browser = await chromiumOrFail();
+  } catch (error) {
+    unavailable = error as Error;
+    return;
+  }
   stack = await startStack({
     seed: true,
     // Slow enough that the status page can be seen during the harvest (3 pages of the fake).
@@ -30,9 +59,12 @@ beforeAll(async () => {
       ARXIV_MIRROR_OAI_REQUEST_DELAY_MS: "1000",
     },
   });
-  browser = await launchChromium();
   context = await browser.newContext({ acceptDownloads: true });
 }, 180_000);
+
+beforeEach(() => {
+  if (unavailable) throw unavailable;
+});
 
 afterAll(async () => {
   if (Object.keys(timings).length > 0) console.log("page timings (ms, bytes):", JSON.stringify(timings));
@@ -71,7 +103,7 @@ const unlabelled = (page: Page) =>
       .map((control) => control.id || control.outerHTML),
   );
 
-describe.skipIf(missing !== null)("pages for people in Chromium", () => {
+describe("pages for people in Chromium", () => {
   it("searches from the home page, pages to the second page, and keeps the query", async () => {
     const { page, problems } = await openPage();
     const response = await page.goto(`${stack.url}/`);
@@ -203,5 +235,75 @@ describe.skipIf(missing !== null)("pages for people in Chromium", () => {
     if (process.env.SCREENSHOTS_DIR)
       await page.screenshot({ path: path.join(process.env.SCREENSHOTS_DIR, "search-phone.png") });
     await phone.close();
+  });
+});
+
+describe("the token sign-in in Chromium (AUTH_MODE=bearer)", () => {
+  const TOKEN = "e2e-page-token-0123456789";
+  let bearer: Awaited<ReturnType<typeof startStack>>;
+  // Another site: 127.0.0.1 and localhost are different sites to a browser.
+  let elsewhere: Server;
+  let elsewhereUrl: string;
+
+  beforeAll(async () => {
+    if (unavailable) return;
+    bearer = await startStack({
+      seed: true,
+      vars: { AUTH_MODE: "bearer", AUTH_TOKEN_HASHES: createHash("sha256").update(TOKEN).digest("hex") },
+    });
+    // Its page posts the sign-in form with a token of its own choosing (login CSRF).
+    elsewhere = createServer((_request, response) => {
+      response.setHeader("content-type", "text/html; charset=utf-8");
+      response.end(`<!doctype html><form method="post" action="${bearer.url}/signin">
+<input name="token" value="${TOKEN}"><input name="next" value="/search?q=ti%3Aquantum">
+<button type="submit">Win a prize</button></form>`);
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
+    elsewhereUrl = `http://localhost:${(elsewhere.address() as AddressInfo).port}`;
+  }, 180_000);
+
+  afterAll(async () => {
+    await new Promise((resolve) => elsewhere?.close(resolve));
+    await bearer?.stop();
+  });
+
+  it("signs in with the token form, shows the way out, and signs out", async () => {
+    const visitor = await browser.newContext();
+    const page = await visitor.newPage();
+    const refused = await page.goto(`${bearer.url}/search?q=ti%3Aquantum`);
+    expect(refused?.status()).toBe(401);
+    expect(await page.getByRole("button", { name: "Sign out" }).count()).toBe(0);
+    await page.getByLabel("Access token").fill(TOKEN);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${bearer.url}/search?q=ti%3Aquantum`);
+    await expect.poll(() => page.locator(".meta[aria-live]").textContent()).toMatch(/^Results 1–10 of 72/);
+    expect(await page.locator("header.site").textContent()).toContain("Signed in");
+    expect(await unlabelled(page)).toEqual([]);
+    // The header with the sign-out still fits a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(`${bearer.url}/`);
+    expect(await page.getByRole("button", { name: "Sign out" }).count()).toBe(0);
+    expect((await visitor.cookies()).map((cookie) => cookie.name)).not.toContain("papers_token");
+    expect((await page.goto(`${bearer.url}/search?q=ti%3Aquantum`))?.status()).toBe(401);
+    await visitor.close();
+  });
+
+  it("refuses another site's form: the browser is not signed in with that site's token", async () => {
+    const visitor = await browser.newContext();
+    const page = await visitor.newPage();
+    await page.goto(elsewhereUrl);
+    const [answer] = await Promise.all([
+      page.waitForResponse(`${bearer.url}/signin`),
+      page.getByRole("button", { name: "Win a prize" }).click(),
+    ]);
+    expect(answer.status()).toBe(403);
+    expect((await answer.request().allHeaders())["sec-fetch-site"]).toBe("cross-site");
+    await page.waitForLoadState();
+    expect(await page.getByRole("alert").textContent()).toContain("This form came from another site");
+    expect((await visitor.cookies()).map((cookie) => cookie.name)).not.toContain("papers_token");
+    expect((await page.goto(`${bearer.url}/search?q=ti%3Aquantum`))?.status()).toBe(401);
+    await visitor.close();
   });
 });
