@@ -236,6 +236,11 @@ export interface UpstreamSettings {
   /** ... kept with this margin between departures. */
   marginMs: number;
   timeoutMs: number;
+  /**
+   * Requests in flight at once, before the upstream states its own limit (Crossref's
+   * x-concurrency-limit, learned by the gate): arXiv's terms ask for one connection at a time.
+   */
+  concurrency: number;
   /** Name of the CrawlGate instance; ar5iv shares the arxiv.org content gate. */
   gate: string;
   userAgent: string;
@@ -253,6 +258,7 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
         baseUrl: config.ARXIV_API_BASE_URL,
         delayMs: config.ARXIV_REQUEST_DELAY_MS,
         timeoutMs: config.ARXIV_API_TIMEOUT_MS,
+        concurrency: 1,
         gate: "arxiv-api",
       };
     case "arxiv-oai":
@@ -260,6 +266,7 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
         baseUrl: config.ARXIV_MIRROR_OAI_BASE_URL,
         delayMs: config.ARXIV_MIRROR_OAI_REQUEST_DELAY_MS,
         timeoutMs: config.ARXIV_MIRROR_OAI_TIMEOUT_MS,
+        concurrency: 1,
         gate: "arxiv-oai",
       };
     case "arxiv-content":
@@ -267,6 +274,7 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
         baseUrl: config.ARXIV_BASE_URL,
         delayMs: config.ARXIV_CONTENT_REQUEST_DELAY_MS,
         timeoutMs: config.ARXIV_CONTENT_TIMEOUT_MS,
+        concurrency: 1,
         gate: "arxiv-content",
       };
     case "ar5iv":
@@ -274,6 +282,7 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
         baseUrl: config.AR5IV_BASE_URL,
         delayMs: config.ARXIV_CONTENT_REQUEST_DELAY_MS,
         timeoutMs: config.ARXIV_CONTENT_TIMEOUT_MS,
+        concurrency: 1,
         gate: "arxiv-content",
       };
     case "nber":
@@ -281,6 +290,8 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
         baseUrl: config.NBER_BASE_URL,
         delayMs: config.NBER_REQUEST_DELAY_MS,
         timeoutMs: config.NBER_TIMEOUT_MS,
+        // A website, no stated limit: one page at a time, as a polite crawler fetches.
+        concurrency: 1,
         gate: "nber",
       };
     case "openalex":
@@ -288,6 +299,8 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
         baseUrl: config.OPENALEX_BASE_URL,
         delayMs: config.OPENALEX_REQUEST_DELAY_MS,
         timeoutMs: config.OPENALEX_TIMEOUT_MS,
+        // No stated concurrency; 5 keeps 10 requests a second flowing at answers of up to 500 ms.
+        concurrency: 5,
         gate: "openalex",
       };
     case "crossref":
@@ -295,6 +308,7 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
         baseUrl: config.CROSSREF_BASE_URL,
         delayMs: crossrefSpacingMs(config),
         timeoutMs: config.CROSSREF_TIMEOUT_MS,
+        concurrency: crossrefConcurrency(config),
         gate: "crossref",
       };
     case "doi-ra":
@@ -303,6 +317,8 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
         baseUrl: config.DOI_RA_BASE_URL,
         delayMs: crossrefSpacingMs(config),
         timeoutMs: config.CROSSREF_TIMEOUT_MS,
+        // doi.org states no limit for its registration-agency lookup: two at a time.
+        concurrency: 2,
         gate: "doi-ra",
       };
   }
@@ -311,6 +327,11 @@ function baseSettings(config: Config, upstream: Upstream): Omit<UpstreamSettings
 /** Crossref's stated rates: 5 requests a second in the public pool, 10 in the polite one (a mailto). */
 export function crossrefSpacingMs(config: Config): number {
   return config.CROSSREF_REQUEST_DELAY_MS ?? (config.CROSSREF_MAILTO ? 100 : 200);
+}
+
+/** Crossref's stated concurrency until an answer says otherwise: 3 in the polite pool (a mailto), 1 in the public one. */
+export function crossrefConcurrency(config: Config): number {
+  return config.CROSSREF_MAILTO ? 3 : 1;
 }
 
 /** What AUTH_MODE=oauth needs beyond PUBLIC_BASE_URL; http is for a loopback wrangler dev only. */

@@ -299,8 +299,11 @@ describe("abuse limits", () => {
     const reasons = await Promise.all(
       responses.map(async (response) => JSON.parse((await messageOf(response)).result.content[0].text).error.reason),
     );
-    // The two admitted reads run out of their 600 ms budget against the slow source; the third is refused.
-    expect(reasons.sort()).toEqual(["timeout", "timeout", "too_many_concurrent"]);
+    // The two admitted reads run out of their 600 ms budget: one against the slow source, the other
+    // waiting its turn behind it (arXiv is asked one request at a time); the third is refused.
+    const [first, second, third] = reasons.sort();
+    expect([first, second, third]).toEqual([expect.any(String), "timeout", "too_many_concurrent"]);
+    expect(["rate_limited", "timeout"]).toContain(first);
     // Their slots are free again.
     const after = await call(
       "http://localhost/mcp",

@@ -176,21 +176,24 @@ describe("departures, cooldowns during a wait, budgets and redirects", () => {
 
   it("spaces departures, not grants: a caller following one that left late waits the difference", async () => {
     const gate = gateOf("departure-test");
-    const first = await gate.reserve({ delayMs: 200, marginMs: 10, maxWaitMs: 10_000 });
-    expect(first).toMatchObject({ granted: true, waitMs: 0 });
-    expect(await gate.depart({ delayMs: 200, marginMs: 10 })).toEqual({ go: true });
-    const second = await gate.reserve({ delayMs: 200, marginMs: 10, maxWaitMs: 10_000 });
-    expect(second.granted && second.waitMs).toBeGreaterThan(150);
+    const turn = { delayMs: 200, marginMs: 10, concurrency: 3, client: "a", leaseMs: 10_000 };
+    // Nobody waits and a lease is free: the first leaves with its reserve.
+    const first = await gate.reserve({ ...turn, maxWaitMs: 10_000 });
+    expect(first).toMatchObject({ granted: true, lease: expect.any(String) });
+    const second = await gate.reserve({ ...turn, maxWaitMs: 10_000 });
+    if (!second.granted || !("slot" in second))
+      throw new Error(`expected a queued slot, got ${JSON.stringify(second)}`);
+    expect(second.waitMs).toBeGreaterThan(150);
     // Too early (a timer that woke early): the gate says how much longer.
-    const early = await gate.depart({ delayMs: 200, marginMs: 10 });
+    const early = await gate.depart({ ...turn, slot: second.slot });
     expect(early).toMatchObject({ go: false, reason: "early" });
     await new Promise((resolve) =>
       setTimeout(resolve, early.go === false && early.reason === "early" ? early.waitMs : 0),
     );
-    expect(await gate.depart({ delayMs: 200, marginMs: 10 })).toEqual({ go: true });
+    expect(await gate.depart({ ...turn, slot: second.slot })).toMatchObject({ go: true, lease: expect.any(String) });
     // The next grant counts from that departure.
-    const third = await gate.reserve({ delayMs: 200, marginMs: 10, maxWaitMs: 10_000 });
-    expect(third.granted && third.waitMs).toBeGreaterThan(150);
+    const third = await gate.reserve({ ...turn, maxWaitMs: 10_000 });
+    expect(third.granted && "slot" in third && third.waitMs).toBeGreaterThan(150);
   });
 
   it("a caller holding a slot does not send once a 429 has put the gate in cooldown while it waited", async () => {

@@ -21,8 +21,9 @@ export async function offlineChecker(upstream: typeof fetch) {
   d1.withSession = () => d1;
   // The world answers in no time: politeness is not what is measured here.
   const gate = {
-    reserve: async () => ({ granted: true, waitMs: 0, cooling: false }),
-    depart: async () => ({ go: true }),
+    reserve: async () => ({ granted: true, lease: "offline", cooling: false }),
+    depart: async () => ({ go: true, lease: "offline" }),
+    release: async () => ({ cooldownMs: null }),
     reportOk: async () => {},
     reportRateLimited: async () => ({ cooldownMs: 0 }),
   };

@@ -1,6 +1,8 @@
 // The store's health and the mirrors' status, as /status, /admin, the status page and the
 // arxiv://mirror/status resource serve it: what each field says, made from the rows
-// store/status.ts reads. Never throws: an unreachable D1 is reported, not raised.
+// store/status.ts reads; and the crawl gates' queues and requests in flight (/status). Never
+// throws: an unreachable D1 or gate is reported, not raised.
+import { type Config, UPSTREAMS, upstreamSettings } from "../config";
 import type { MirrorShard } from "../store/arxiv-shards";
 import {
   type ArxivHarvestRows,
@@ -224,4 +226,91 @@ function pendingStep(nextCursor: string | null): string | null {
   if (!parsed || typeof parsed.kind !== "string") return null;
   // The ranking tables' steps say which phase: rank:stage, rank:merge, rank:full, ...
   return typeof parsed.phase === "string" ? `${parsed.kind}:${parsed.phase}` : parsed.kind;
+}
+
+/** A crawl gate as /status shows it: its queue and its requests in flight. */
+export type GateStatus =
+  | {
+      gate: string;
+      /** The upstreams whose requests it holds (ar5iv shares arXiv's content gate). */
+      upstreams: string[];
+      cooling_down_until: string | null;
+      queue: {
+        /** Slots granted whose holders have not left yet. */
+        waiting: number;
+        by_client: ClientCount[];
+        /** When a request asking now would leave at the earliest. */
+        next_free_slot_at: string;
+      };
+      in_flight: {
+        requests: number;
+        by_client: ClientCount[];
+        /** Requests in flight allowed at once: as the upstream stated it (Crossref's x-concurrency-limit), or as configured. */
+        limit: number;
+        limit_source: "stated" | "configured";
+        stated_at: string | null;
+        /** How long an answer usually takes (the gate's moving average), by which it forecasts its slots. */
+        usual_answer_ms: number | null;
+      };
+    }
+  | { gate: string; upstreams: string[]; error: string };
+
+/**
+ * A client in /status: "background" (the harvest), or "client N" in this report; the limits key
+ * itself (an IP, a user, a token's digest) is not shown on a public page.
+ */
+export interface ClientCount {
+  client: string;
+  count: number;
+}
+
+/** Every crawl gate's queue and requests in flight: one Durable Object call each. */
+export async function readGateStatus(env: Pick<Env, "CRAWL_GATE">, config: Config): Promise<GateStatus[]> {
+  const gates = new Map<string, { upstreams: string[]; settings: ReturnType<typeof upstreamSettings> }>();
+  for (const upstream of UPSTREAMS) {
+    const settings = upstreamSettings(config, upstream);
+    const held = gates.get(settings.gate);
+    if (held) held.upstreams.push(upstream);
+    else gates.set(settings.gate, { upstreams: [upstream], settings });
+  }
+  const labels = new Map<string, string>([["background", "background"]]);
+  const label = (client: string) => {
+    if (!labels.has(client)) labels.set(client, `client ${labels.size}`);
+    return labels.get(client)!;
+  };
+  const counts = (byClient: Record<string, number>): ClientCount[] =>
+    Object.entries(byClient)
+      .sort((a, b) => b[1] - a[1])
+      .map(([client, count]) => ({ client: label(client), count }));
+  return Promise.all(
+    [...gates].map(async ([gate, { upstreams, settings }]): Promise<GateStatus> => {
+      try {
+        const seen = await env.CRAWL_GATE.get(env.CRAWL_GATE.idFromName(gate)).inspect({
+          delayMs: settings.delayMs,
+          marginMs: settings.marginMs,
+          concurrency: settings.concurrency,
+        });
+        return {
+          gate,
+          upstreams,
+          cooling_down_until: seen.cooldownUntil > Date.now() ? new Date(seen.cooldownUntil).toISOString() : null,
+          queue: {
+            waiting: seen.queue.waiting,
+            by_client: counts(seen.queue.byClient),
+            next_free_slot_at: new Date(seen.queue.nextFreeSlotAt).toISOString(),
+          },
+          in_flight: {
+            requests: seen.inFlight.leases,
+            by_client: counts(seen.inFlight.byClient),
+            limit: seen.inFlight.limit,
+            limit_source: seen.inFlight.limitSource,
+            stated_at: seen.inFlight.statedAt === null ? null : new Date(seen.inFlight.statedAt).toISOString(),
+            usual_answer_ms: seen.inFlight.holdMs,
+          },
+        };
+      } catch (error) {
+        return { gate, upstreams, error: error instanceof Error ? error.message : String(error) };
+      }
+    }),
+  );
 }

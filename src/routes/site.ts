@@ -8,19 +8,24 @@ import { finishPageSignIn, startPageSignIn } from "./page-signin";
 import { TOOLS } from "../mcp/registry";
 import { crossrefStatus } from "../sources/crossref/client";
 import { openAlexAllowance } from "../sources/openalex/client";
-import { readStoreHealth } from "../mcp/status-report";
+import { readGateStatus, readStoreHealth } from "../mcp/status-report";
 import { appContextOf, mirrorShardsOf } from "./identity";
 import { SERVER_NAME, SERVER_VERSION } from "../version";
 
 export const siteRoutes = new Hono<{ Bindings: Env }>();
 
 // Mirror progress for anyone: records, pages, rate, started/finished, last error; and what is
-// left of today's paid upstream allowance (OpenAlex's list calls); the external reference sources.
+// left of today's paid upstream allowance (OpenAlex's list calls); the external reference sources;
+// the crawl gates' queues and requests in flight.
 // A browser (Accept: text/html) gets the page for people; programs, and ?format=json, the JSON.
 siteRoutes.get("/status", async (c) => {
-  const store = await readStoreHealth(c.env.DB, mirrorShardsOf(c));
+  const [store, gates] = await Promise.all([
+    readStoreHealth(c.env.DB, mirrorShardsOf(c)),
+    // Each gate's queue and requests in flight (one Durable Object call a gate).
+    readGateStatus(c.env, appContextOf(c).config),
+  ]);
   if (wantsHtml(c.req.header("accept"), c.req.query("format")))
-    return htmlPage(c, renderStatusPage(store, SERVER_VERSION), store.reachable ? 200 : 503);
+    return htmlPage(c, renderStatusPage(store, SERVER_VERSION, gates), store.reachable ? 200 : 503);
   const allowances = store.reachable ? { openalex: await openAlexAllowance(appContextOf(c)).catch(() => null) } : {};
   // Crossref: on or off, the pool asked for, the limits its last answer stated, this isolate's calls today.
   const external = { crossref: crossrefStatus(appContextOf(c)) };
@@ -31,6 +36,7 @@ siteRoutes.get("/status", async (c) => {
       ...store,
       upstream_allowances: allowances,
       external_sources: external,
+      gates,
     },
     store.reachable ? 200 : 503,
   );

@@ -1,17 +1,18 @@
 // politeFetch(): the only way code reaches an upstream. It builds the URL from the configured
-// base (never from user input), waits for a CrawlGate slot, fetches with a timeout and turns
-// every kind of failure into a typed PapersError.
-import { upstreamSettings, type Upstream } from "../config";
+// base (never from user input), waits for its turn at the upstream's CrawlGate (gate-client.ts),
+// fetches with a timeout and turns every kind of failure into a typed PapersError.
+import { type UpstreamSettings, upstreamSettings, type Upstream } from "../config";
 import { type ErrorReason, PapersError } from "../errors";
 import { collectCapped } from "../streams";
-import type { CrawlGate } from "./gate";
+import type { ReleaseReport } from "./gate";
+import { deadlineRefusal, endTurn, spendSubrequests, takeTurn, type Turn } from "./gate-client";
 import type { AppContext } from "../context";
 
 export interface PoliteFetchOptions {
   method?: "GET" | "HEAD" | "POST";
   headers?: Record<string, string>;
   body?: string;
-  /** Epoch ms by which the whole call must be over (gate wait included). */
+  /** Epoch ms by which the whole call must be over (gate wait included); never past the call's own deadline. */
   deadline?: number;
   /**
    * Statuses handed back to the caller instead of thrown (404 by default: "no such thing").
@@ -22,21 +23,17 @@ export interface PoliteFetchOptions {
   manualRedirect?: boolean;
   /** More tries after a 5xx or a network error (backoff 0.5 s, 1 s, ...), each through the gate again. */
   retries?: number;
+  /**
+   * Runs once the gate has let a request go, just before each fetch (each hop and retry): a paid
+   * allowance is taken here, so that a request refused or expired on the way takes none. A throw
+   * sends nothing (the lease goes back).
+   */
+  beforeSend?: () => Promise<void>;
+  /** The header in which the upstream states its concurrency limit (Crossref: x-concurrency-limit); the gate keeps it. */
+  concurrencyHeader?: string;
 }
 
-type GateStub = DurableObjectStub<CrawlGate>;
-
-/**
- * Our own crawl gate said "not now" (it is cooling down, or its queue is past the caller's
- * budget): nothing was sent upstream. A harvest waits and tries again without counting a failure.
- */
-export class GateRefusal extends PapersError {
-  override name = "GateRefusal";
-}
-
-function gateFor(ctx: AppContext, name: string): GateStub {
-  return ctx.env.CRAWL_GATE.get(ctx.env.CRAWL_GATE.idFromName(name));
-}
+export { GateRefusal } from "./gate-client";
 
 /** Builds base + path. The path must be absolute (or a query on the base) and may not switch host or scheme. */
 export function upstreamUrl(baseUrl: string, path: string): string {
@@ -59,6 +56,11 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Fetches `path` from the upstream's configured base, in its turn at the upstream's crawl gate
+ * (spacing, a concurrency lease, the client's share of the queue), within the deadline, every
+ * subrequest counted in the call's budget; failures are typed PapersErrors.
+ */
 export async function politeFetch(
   ctx: AppContext,
   upstream: Upstream,
@@ -89,46 +91,92 @@ async function fetchOnce(
   ctx: AppContext,
   upstream: Upstream,
   url: string,
-  settings: ReturnType<typeof upstreamSettings>,
+  settings: UpstreamSettings,
   options: PoliteFetchOptions,
   hops = 0,
 ): Promise<Response> {
-  const deadline = options.deadline ?? Date.now() + settings.timeoutMs;
-  const gate = gateFor(ctx, settings.gate);
-  const slot = await gate.reserve({
-    delayMs: settings.delayMs,
-    marginMs: settings.marginMs,
-    maxWaitMs: Math.max(0, deadline - Date.now()),
-  });
-  if (!slot.granted) {
-    throw new GateRefusal(
-      "rate_limited",
-      slot.reason === "cooldown"
-        ? `${upstream} asked us to slow down; papers-mcp is cooling down before contacting it again.`
-        : `${upstream} is busy: the next free request slot is later than this call's time budget allows.`,
-      {
+  const deadline = Math.min(
+    options.deadline ?? Date.now() + settings.timeoutMs,
+    ctx.call?.budget.deadline ?? Number.POSITIVE_INFINITY,
+  );
+  const turn = await takeTurn(ctx, upstream, settings, deadline);
+  const { answer, cooldownMs } = await sendInTurn(ctx, turn, upstream, url, settings, options, deadline);
+  const { response } = answer;
+  const location = response.headers.get("location");
+  if (!options.manualRedirect && REDIRECTS.has(response.status) && location) {
+    await response.body?.cancel();
+    if (hops >= MAX_REDIRECTS) {
+      throw new PapersError("upstream_unavailable", `${upstream} redirected more than ${MAX_REDIRECTS} times.`, {
         retryable: true,
-        retryAfterMs: slot.retryAfterMs,
-        recovery: `Retry after ${Math.ceil(slot.retryAfterMs / 1000)} s.`,
-      },
+        recovery: "Retry later; the upstream is misconfigured.",
+      });
+    }
+    // Redirects are followed here, each hop in its own turn at the gate like any request.
+    const next = new URL(location, url).toString();
+    const method = response.status === 303 ? "GET" : options.method;
+    return fetchOnce(
+      ctx,
+      upstream,
+      next,
+      settings,
+      { ...options, ...(method === undefined ? {} : { method }), deadline },
+      hops + 1,
     );
   }
-  if (slot.waitMs > 0) await sleep(slot.waitMs);
-  // The departure itself goes through the gate (one more call to it), so spacing holds between
-  // requests as they leave, not as their slots were handed out.
-  await departWhenClear(gate, upstream, settings, deadline);
-  // A wait that used up the budget: sending now would spend the upstream's slot on a certain timeout.
-  if (slot.waitMs > 0 && deadline - Date.now() < minUsefulMs(settings.timeoutMs)) throw timeoutError(upstream);
+  return classify(upstream, answer, options, cooldownMs);
+}
 
-  const timeLeft = deadline - Date.now();
-  if (timeLeft <= 0) throw timeoutError(upstream);
-  let response: Response;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 3;
+
+/** An answer as the gate hears of it. */
+interface Answer {
+  response: Response;
+  report: ReleaseReport;
+}
+
+/**
+ * Sends the request with the turn's lease and gives the lease back once the answer's headers are in
+ * (or the request failed, or was not sent after all): the next request may leave then.
+ */
+async function sendInTurn(
+  ctx: AppContext,
+  turn: Turn,
+  upstream: Upstream,
+  url: string,
+  settings: UpstreamSettings,
+  options: PoliteFetchOptions,
+  deadline: number,
+): Promise<{ answer: Answer; cooldownMs: number | null }> {
+  let report: ReleaseReport = { answer: "not_sent" };
+  let answer: Answer | undefined;
+  let cooldownMs: number | null = null;
   try {
-    response = await fetch(url, {
+    const timeLeft = deadline - Date.now();
+    if (timeLeft <= 0) throw deadlineRefusal(upstream);
+    spendSubrequests(ctx, upstream, 1, 1, `a fetch from ${upstream}`);
+    await options.beforeSend?.();
+    report = { answer: "failed" };
+    answer = await readAnswer(await send(upstream, url, settings, options, timeLeft), options);
+    report = answer.report;
+  } finally {
+    cooldownMs = await endTurn(turn, report);
+  }
+  return { answer: answer!, cooldownMs };
+}
+
+async function send(
+  upstream: Upstream,
+  url: string,
+  settings: UpstreamSettings,
+  options: PoliteFetchOptions,
+  timeLeft: number,
+): Promise<Response> {
+  try {
+    return await fetch(url, {
       method: options.method ?? "GET",
       headers: { "user-agent": settings.userAgent, ...options.headers },
       ...(options.body === undefined ? {} : { body: options.body }),
-      // Redirects are followed here, each hop through the gate like any request.
       redirect: "manual",
       signal: AbortSignal.timeout(Math.min(timeLeft, settings.timeoutMs)),
     });
@@ -141,83 +189,49 @@ async function fetchOnce(
       cause: error,
     });
   }
-  const location = response.headers.get("location");
-  if (!options.manualRedirect && REDIRECTS.has(response.status) && location) {
-    await response.body?.cancel();
-    if (hops >= MAX_REDIRECTS) {
-      throw new PapersError("upstream_unavailable", `${upstream} redirected more than ${MAX_REDIRECTS} times.`, {
-        retryable: true,
-        recovery: "Retry later; the upstream is misconfigured.",
-      });
-    }
-    const next = new URL(location, url).toString();
-    const method = response.status === 303 ? "GET" : options.method;
-    return fetchOnce(
-      ctx,
-      upstream,
-      next,
-      settings,
-      { ...options, ...(method === undefined ? {} : { method }), deadline },
-      hops + 1,
-    );
-  }
-  return classify(gate, upstream, response, options, slot.cooling);
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const MAX_REDIRECTS = 3;
-
-/** At least this much of a call's budget must be left to send a request. */
-function minUsefulMs(timeoutMs: number): number {
-  return Math.min(1000, Math.floor(timeoutMs / 4));
-}
-
-/** After waiting for a slot: send only when the gate agrees (spacing since the last departure, no cooldown). */
-async function departWhenClear(
-  gate: GateStub,
-  upstream: Upstream,
-  spacing: { delayMs: number; marginMs: number },
-  deadline: number,
-): Promise<void> {
-  for (;;) {
-    const answer = await gate.depart({ delayMs: spacing.delayMs, marginMs: spacing.marginMs });
-    if (answer.go) return;
-    if (answer.reason === "cooldown") {
-      throw new GateRefusal(
-        "rate_limited",
-        `${upstream} asked us to slow down while this call waited; papers-mcp is cooling down before contacting it again.`,
-        {
-          retryable: true,
-          retryAfterMs: answer.retryAfterMs,
-          recovery: `Retry after ${Math.ceil(answer.retryAfterMs / 1000)} s.`,
-        },
-      );
-    }
-    if (Date.now() + answer.waitMs > deadline) throw timeoutError(upstream);
-    await sleep(answer.waitMs);
+/** What the gate must hear of an answer: a slow-down, or a concurrency the upstream stated. */
+async function readAnswer(response: Response, options: PoliteFetchOptions): Promise<Answer> {
+  const status = response.status;
+  const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
+  const stated = options.concurrencyHeader ? Number(response.headers.get(options.concurrencyHeader) ?? "") : Number.NaN;
+  const news = {
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(Number.isInteger(stated) && stated > 0 ? { statedConcurrency: stated } : {}),
+  };
+  if (status === 429 || (status === 503 && retryAfterMs !== undefined))
+    return { response, report: { answer: "rate_limited", ...news } };
+  // arXiv's legacy APIs answer an over-eager client with HTTP 200 and a plain-text "Rate exceeded.".
+  if (status === 200 && (response.headers.get("content-type") ?? "").startsWith("text/plain")) {
+    const text = await response.text();
+    const answer = text.trim() === "Rate exceeded." ? "rate_limited" : "ok";
+    return { response: new Response(text, response), report: { answer, ...news } };
   }
+  return { response, report: { answer: "ok", ...news } };
 }
 
 async function classify(
-  gate: GateStub,
   upstream: Upstream,
-  response: Response,
+  { response, report }: Answer,
   options: PoliteFetchOptions,
-  cooling: boolean,
+  cooldownMs: number | null,
 ): Promise<Response> {
   const status = response.status;
-  const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
-  if (status === 429 || (status === 503 && retryAfterMs !== undefined)) {
+  if (report.answer === "rate_limited") {
     await response.body?.cancel();
-    const { cooldownMs } = await gate.reportRateLimited(retryAfterMs);
-    const waitMs = Math.max(cooldownMs, retryAfterMs ?? 0);
-    throw new PapersError(
-      status === 429 ? "rate_limited" : "upstream_unavailable",
+    const waitMs = Math.max(cooldownMs ?? 0, report.retryAfterMs ?? 0, 1000);
+    const [reason, message] =
       status === 429
-        ? `${upstream} rate-limited this server (HTTP 429).`
-        : `${upstream} is temporarily unavailable (HTTP 503).`,
-      { retryable: true, retryAfterMs: waitMs, recovery: `Retry after ${Math.ceil(waitMs / 1000)} s.` },
-    );
+        ? (["rate_limited", `${upstream} rate-limited this server (HTTP 429).`] as const)
+        : status === 503
+          ? (["upstream_unavailable", `${upstream} is temporarily unavailable (HTTP 503).`] as const)
+          : (["rate_limited", `${upstream} answered "Rate exceeded.".`] as const);
+    throw new PapersError(reason, message, {
+      retryable: true,
+      retryAfterMs: waitMs,
+      recovery: `Retry after ${Math.ceil(waitMs / 1000)} s.`,
+    });
   }
   const passed = (options.passStatuses ?? [404]).includes(status);
   if (status >= 500 && !passed) {
@@ -233,20 +247,6 @@ async function classify(
       recovery: "Check the arguments; this request will not succeed if repeated unchanged.",
     });
   }
-  // arXiv's legacy APIs answer an over-eager client with HTTP 200 and a plain-text "Rate exceeded.".
-  if (status === 200 && (response.headers.get("content-type") ?? "").startsWith("text/plain")) {
-    const text = await response.text();
-    if (text.trim() === "Rate exceeded.") {
-      const { cooldownMs } = await gate.reportRateLimited();
-      throw new PapersError("rate_limited", `${upstream} answered "Rate exceeded.".`, {
-        retryable: true,
-        retryAfterMs: cooldownMs,
-        recovery: `Retry after ${Math.ceil(cooldownMs / 1000)} s.`,
-      });
-    }
-    response = new Response(text, response);
-  }
-  if (cooling) await gate.reportOk();
   return response;
 }
 

@@ -1,33 +1,109 @@
-// CrawlGate: one Durable Object per upstream (idFromName(upstream name)). Every request to that
-// upstream first reserves a slot here, so the configured spacing holds across all isolates and
-// regions, and a rate-limit answer cools the whole upstream down, not just one isolate.
+// CrawlGate: one Durable Object per upstream (idFromName(gate name)). Every request to that
+// upstream takes its turn here, so the limits hold across all isolates and regions:
+// - spacing: departures are at least the configured delay apart;
+// - leases: a request departs only with one of the upstream's concurrency leases, held until its
+//   answer's headers (or its failure) are in, so the upstream never sees more requests in flight
+//   than it allows (Crossref states its limit in x-concurrency-limit: learned and kept here);
+// - fair shares: a client holds at most its share of the queued slots; its next request asks
+//   again later instead of pushing every other client's slots further out;
+// - cooldown: a rate-limit answer cools the whole upstream down, not just one isolate.
 import { DurableObject } from "cloudflare:workers";
 
-export interface ReserveRequest {
+/** Requests made outside a tool call (the harvest, a cron) queue under this name. */
+export const BACKGROUND_CLIENT = "background";
+
+/** What every request tells the gate of its upstream (from config: upstreamSettings). */
+export interface GateSettings {
   /** Minimum spacing between two requests as they arrive upstream ... */
   delayMs: number;
   /** ... kept by spacing departures this much more (spacingMs). */
   marginMs: number;
+  /** Requests in flight at once until the upstream states its own limit. */
+  concurrency: number;
+}
+
+export interface TurnRequest extends GateSettings {
+  /** Who asks (the call's client, or BACKGROUND_CLIENT): its share of the queue. */
+  client: string;
+  /** How long a lease granted now may be held: the request's own timeout, so a crashed isolate cannot keep it. */
+  leaseMs: number;
+}
+
+export interface ReserveRequest extends TurnRequest {
   /** The longest the caller may wait for its slot (its remaining time budget). */
   maxWaitMs: number;
 }
 
-export type ReserveResult =
-  | { granted: true; waitMs: number; cooling: boolean }
-  | { granted: false; reason: "cooldown" | "queue_full"; retryAfterMs: number };
+/** Why a slot was refused: cooling down, the queue is past the caller's budget, or the caller holds its share. */
+export type ReserveRefusal = "cooldown" | "queue_full" | "share";
 
-/** A caller that waited for its slot asks again just before it sends. */
+export type ReserveResult =
+  /** Nobody waits and a lease is free: send now, then release the lease. */
+  | { granted: true; lease: string; cooling: boolean }
+  /** A queued slot: sleep waitMs, then depart(slot). */
+  | { granted: true; slot: string; waitMs: number; cooling: boolean }
+  | { granted: false; reason: ReserveRefusal; retryAfterMs: number };
+
+/** A slot's holder asks again just before it sends. */
 export type DepartResult =
-  | { go: true }
-  | { go: false; reason: "early"; waitMs: number }
+  | { go: true; lease: string }
+  /** early: spacing since the last departure; busy: every lease is held. */
+  | { go: false; reason: "early" | "busy"; waitMs: number }
   | { go: false; reason: "cooldown"; retryAfterMs: number };
 
+/** How a leased request ended, given back with its lease. */
+export interface ReleaseReport {
+  /** ok: an answer that is no slow-down; rate_limited: 429, 503 with Retry-After, "Rate exceeded."; failed: no answer; not_sent. */
+  answer: "ok" | "rate_limited" | "failed" | "not_sent";
+  retryAfterMs?: number;
+  /** The concurrency the upstream stated in this answer (Crossref's x-concurrency-limit). */
+  statedConcurrency?: number;
+}
+
+interface QueuedSlot {
+  id: string;
+  client: string;
+  /** When its holder is due to depart. */
+  at: number;
+  /** Its holder's deadline: past it the slot is dropped (the holder gave up or its isolate died). */
+  expiresAt: number;
+}
+
+interface Lease {
+  id: string;
+  client: string;
+  since: number;
+  /** The request's own timeout from its departure: past it the lease is free again. */
+  expiresAt: number;
+}
+
 export interface GateState {
-  nextSlotAt: number;
   cooldownUntil: number;
   strikes: number;
-  /** When the last request actually left (a slot's holder confirmed it, or it left at once). */
+  /** When the last request left. */
   lastDepartureAt?: number;
+  queue: QueuedSlot[];
+  leases: Lease[];
+  /** The concurrency the upstream last stated, and when (kept, so every isolate obeys it). */
+  stated?: { limit: number; at: number };
+  /** A lease's usual hold (a moving average of answered requests): the queue's slots are forecast by it. */
+  holdMs?: number;
+}
+
+/** What /status shows of a gate. */
+export interface GateInspection {
+  cooldownUntil: number;
+  strikes: number;
+  lastDepartureAt: number | null;
+  queue: { waiting: number; byClient: Record<string, number>; nextFreeSlotAt: number };
+  inFlight: {
+    leases: number;
+    byClient: Record<string, number>;
+    limit: number;
+    limitSource: "stated" | "configured";
+    statedAt: number | null;
+    holdMs: number | null;
+  };
 }
 
 /**
@@ -40,46 +116,118 @@ export function spacingMs(delayMs: number, marginMs: number): number {
   return delayMs <= 0 ? 0 : delayMs + marginMs;
 }
 
+/**
+ * A client's share of the queued slots: as many as the upstream's leases, and at least 2. That
+ * many waiting keep every lease busy as answers come back, so more would not make the client
+ * faster, only push others back; the second covers the moment between a lease's release and the
+ * next holder's departure. Another client's request then waits behind this many of each client.
+ */
+export function queueShare(limit: number): number {
+  return Math.max(2, limit);
+}
+
 const COOLDOWN_BASE_MS = 5_000;
 const COOLDOWN_CAP_MS = 10 * 60_000;
+/** The shortest "ask again" hint: each ask is a Durable Object call of the caller's budget. */
+const MIN_RETRY_MS = 25;
+/** A lease's hold before any answer has been timed (Crossref answers in 0.3-1 s). */
+const FIRST_HOLD_GUESS_MS = 250;
+/** The most any upstream can state (a header past this is not believed). */
+const MAX_STATED_CONCURRENCY = 50;
+/** Kept slots after their holder's deadline, for the clock difference between isolate and gate. */
+const SLOT_GRACE_MS = 1_000;
 
 export class CrawlGate extends DurableObject<Env> {
   private state: GateState;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.state = ctx.storage.kv.get<GateState>("state") ?? { nextSlotAt: 0, cooldownUntil: 0, strikes: 0 };
+    // A gate saved before leases existed has no queue or leases.
+    const saved = ctx.storage.kv.get<Partial<GateState>>("state");
+    this.state = { cooldownUntil: 0, strikes: 0, ...saved, queue: saved?.queue ?? [], leases: saved?.leases ?? [] };
   }
 
-  /** Grants the next free slot, or refuses at once (cooling down, or the wait exceeds the budget). */
+  /**
+   * A request's turn: a lease at once when nobody waits, a queued slot otherwise, or a refusal
+   * (cooling down, the slot is past the caller's budget, or the caller already holds its share).
+   */
   reserve(request: ReserveRequest): ReserveResult {
     const now = Date.now();
-    if (this.state.cooldownUntil > now) {
-      return { granted: false, reason: "cooldown", retryAfterMs: this.state.cooldownUntil - now };
-    }
+    this.prune(now);
+    const { state } = this;
+    if (state.cooldownUntil > now)
+      return { granted: false, reason: "cooldown", retryAfterMs: state.cooldownUntil - now };
+    const cooling = state.strikes > 0;
+    const limit = this.limit(request.concurrency);
     const spacing = spacingMs(request.delayMs, request.marginMs);
-    const slot = Math.max(now, this.state.nextSlotAt, (this.state.lastDepartureAt ?? 0) + spacing);
-    const waitMs = slot - now;
-    if (waitMs > request.maxWaitMs) {
-      return { granted: false, reason: "queue_full", retryAfterMs: waitMs };
+    if (state.queue.length === 0 && state.leases.length < limit && now >= (state.lastDepartureAt ?? 0) + spacing)
+      return { granted: true, lease: this.grantLease(request, now), cooling };
+    const mine = state.queue.filter((slot) => slot.client === request.client);
+    if (mine.length >= queueShare(limit)) {
+      // A place of its share frees when its first queued slot leaves.
+      const leaves = Math.max(mine[0]!.at, this.leaseFreeAt(now, limit, spacing));
+      return { granted: false, reason: "share", retryAfterMs: Math.max(MIN_RETRY_MS, leaves - now) };
     }
-    this.save({ ...this.state, nextSlotAt: slot + spacing });
-    return { granted: true, waitMs, cooling: this.state.strikes > 0 };
+    const last = state.queue.at(-1);
+    const at = Math.max(
+      now,
+      (state.lastDepartureAt ?? 0) + spacing,
+      this.leaseFreeAt(now, limit, spacing),
+      last ? last.at + this.forecastSpacing(spacing, limit) : 0,
+    );
+    if (at - now > request.maxWaitMs) return { granted: false, reason: "queue_full", retryAfterMs: at - now };
+    const slot = {
+      id: crypto.randomUUID(),
+      client: request.client,
+      at,
+      expiresAt: now + request.maxWaitMs + SLOT_GRACE_MS,
+    };
+    this.save({ ...state, queue: [...state.queue, slot] });
+    return { granted: true, slot: slot.id, waitMs: at - now, cooling };
   }
 
   /**
    * A slot's holder, about to send. Spacing counts between departures, not grants: a caller
-   * whose timer woke early, or who follows one that left late, waits the difference; and a
-   * cooldown that began while it waited (another caller's 429) stops it from sending at all.
+   * whose timer woke early, or who follows one that left late, waits the difference; one that
+   * finds every lease held asks again when the first is expected back; and a cooldown that began
+   * while it waited (another caller's 429) stops it from sending at all.
    */
-  depart(request: { delayMs: number; marginMs: number }): DepartResult {
+  depart(request: TurnRequest & { slot: string }): DepartResult {
     const now = Date.now();
-    if (this.state.cooldownUntil > now)
-      return { go: false, reason: "cooldown", retryAfterMs: this.state.cooldownUntil - now };
-    const earliest = (this.state.lastDepartureAt ?? 0) + spacingMs(request.delayMs, request.marginMs);
+    this.prune(now);
+    const { state } = this;
+    if (state.cooldownUntil > now) return { go: false, reason: "cooldown", retryAfterMs: state.cooldownUntil - now };
+    const spacing = spacingMs(request.delayMs, request.marginMs);
+    const earliest = (state.lastDepartureAt ?? 0) + spacing;
     if (now < earliest) return { go: false, reason: "early", waitMs: earliest - now };
-    this.save({ ...this.state, lastDepartureAt: now });
-    return { go: true };
+    const limit = this.limit(request.concurrency);
+    if (state.leases.length >= limit) return { go: false, reason: "busy", waitMs: this.busyWaitMs(now, spacing) };
+    this.state = { ...state, queue: state.queue.filter((slot) => slot.id !== request.slot) };
+    return { go: true, lease: this.grantLease(request, now) };
+  }
+
+  /**
+   * A leased request is over (its answer's headers are in, or it failed): the lease is free. The
+   * answer's news comes with it: a stated concurrency is kept, a slow-down starts a cooldown
+   * (returned), a normal answer after one forgets the strikes.
+   */
+  release(lease: string, report: ReleaseReport): { cooldownMs: number | null } {
+    const now = Date.now();
+    const { state } = this;
+    const held = state.leases.find((l) => l.id === lease);
+    let next: GateState = { ...state, leases: state.leases.filter((l) => l.id !== lease) };
+    if (held && (report.answer === "ok" || report.answer === "rate_limited")) {
+      const hold = now - held.since;
+      next.holdMs = state.holdMs === undefined ? hold : Math.round(0.7 * state.holdMs + 0.3 * hold);
+    }
+    const stated = report.statedConcurrency;
+    if (stated !== undefined && Number.isInteger(stated) && stated >= 1 && stated <= MAX_STATED_CONCURRENCY)
+      next.stated = { limit: stated, at: now };
+    if (report.answer === "ok" && next.strikes !== 0) next = { ...next, strikes: 0 };
+    this.save(next);
+    return {
+      cooldownMs: report.answer === "rate_limited" ? this.reportRateLimited(report.retryAfterMs).cooldownMs : null,
+    };
   }
 
   /**
@@ -91,8 +239,7 @@ export class CrawlGate extends DurableObject<Env> {
     const strikes = this.state.strikes + 1;
     const backoff = Math.min(COOLDOWN_CAP_MS, COOLDOWN_BASE_MS * 2 ** (strikes - 1));
     const cooldownMs = Math.max(backoff, retryAfterMs ?? 0);
-    const cooldownUntil = Math.max(this.state.cooldownUntil, now + cooldownMs);
-    this.save({ strikes, cooldownUntil, nextSlotAt: Math.max(this.state.nextSlotAt, cooldownUntil) });
+    this.save({ ...this.state, strikes, cooldownUntil: Math.max(this.state.cooldownUntil, now + cooldownMs) });
     return { cooldownMs };
   }
 
@@ -101,12 +248,99 @@ export class CrawlGate extends DurableObject<Env> {
     if (this.state.strikes !== 0) this.save({ ...this.state, strikes: 0 });
   }
 
-  inspect(): GateState {
-    return { ...this.state };
+  /** The queue and the requests in flight, for /status; `settings` are the upstream's configured ones. */
+  inspect(settings: GateSettings = { delayMs: 0, marginMs: 0, concurrency: 1 }): GateInspection {
+    const now = Date.now();
+    this.prune(now);
+    const { state } = this;
+    const limit = this.limit(settings.concurrency);
+    const spacing = spacingMs(settings.delayMs, settings.marginMs);
+    const last = state.queue.at(-1);
+    const nextFreeSlotAt = Math.max(
+      now,
+      state.cooldownUntil,
+      (state.lastDepartureAt ?? 0) + spacing,
+      this.leaseFreeAt(now, limit, spacing),
+      last ? last.at + this.forecastSpacing(spacing, limit) : 0,
+    );
+    return {
+      cooldownUntil: state.cooldownUntil,
+      strikes: state.strikes,
+      lastDepartureAt: state.lastDepartureAt ?? null,
+      queue: { waiting: state.queue.length, byClient: countByClient(state.queue), nextFreeSlotAt },
+      inFlight: {
+        leases: state.leases.length,
+        byClient: countByClient(state.leases),
+        limit,
+        limitSource: state.stated ? "stated" : "configured",
+        statedAt: state.stated?.at ?? null,
+        holdMs: state.holdMs ?? null,
+      },
+    };
+  }
+
+  /** The upstream's own limit when it stated one, else the configured one. */
+  private limit(configured: number): number {
+    return this.state.stated?.limit ?? Math.max(1, configured);
+  }
+
+  /**
+   * The slots' forecast spacing: the delay, or a lease's usual hold shared among the leases when
+   * that is longer (Crossref answering in 1 s with one lease lets a request leave each second).
+   * Holders woken by it rarely find every lease held, so they seldom have to ask again.
+   */
+  private forecastSpacing(spacing: number, limit: number): number {
+    return Math.max(spacing, Math.round((this.state.holdMs ?? 0) / limit));
+  }
+
+  /** When a lease is expected free: now when one is, else when the first is due back (after the usual hold). */
+  private leaseFreeAt(now: number, limit: number, spacing: number): number {
+    if (this.state.leases.length < limit) return now;
+    return Math.max(now, this.firstLeaseDue(spacing));
+  }
+
+  private firstLeaseDue(spacing: number): number {
+    const hold = this.state.holdMs ?? Math.max(spacing, FIRST_HOLD_GUESS_MS);
+    return Math.min(...this.state.leases.map((lease) => Math.min(lease.expiresAt, lease.since + hold)));
+  }
+
+  /**
+   * Every lease is held: ask again when the first is due back; once it is overdue, after a quarter
+   * of the time it has been held (a slow answer is asked about less and less often).
+   */
+  private busyWaitMs(now: number, spacing: number): number {
+    const due = this.firstLeaseDue(spacing);
+    if (due > now) return Math.max(MIN_RETRY_MS, due - now);
+    const oldest = Math.min(...this.state.leases.map((lease) => lease.since));
+    return Math.max(MIN_RETRY_MS, Math.round((now - oldest) / 4));
+  }
+
+  /** Grants a lease and notes the departure. */
+  private grantLease(request: TurnRequest, now: number): string {
+    const lease = { id: crypto.randomUUID(), client: request.client, since: now, expiresAt: now + request.leaseMs };
+    this.save({ ...this.state, leases: [...this.state.leases, lease], lastDepartureAt: now });
+    return lease.id;
+  }
+
+  /** Drops the slots and leases whose holders are past their time (gave up, or their isolate died). */
+  private prune(now: number): void {
+    const { queue, leases } = this.state;
+    if (queue.every((slot) => slot.expiresAt > now) && leases.every((lease) => lease.expiresAt > now)) return;
+    this.save({
+      ...this.state,
+      queue: queue.filter((slot) => slot.expiresAt > now),
+      leases: leases.filter((lease) => lease.expiresAt > now),
+    });
   }
 
   private save(next: GateState): void {
     this.state = next;
     this.ctx.storage.kv.put("state", next);
   }
+}
+
+function countByClient(holders: readonly { client: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { client } of holders) counts[client] = (counts[client] ?? 0) + 1;
+  return counts;
 }

@@ -1,10 +1,16 @@
 // /status for people: each mirror's state, a running harvest's progress (pages, records, rate,
-// expected end) and the databases' sizes against D1's limit. Programs get the same as JSON.
+// expected end), the databases' sizes against D1's limit and the crawl gates' queues and requests
+// in flight. Programs get the same as JSON.
 import { html } from "hono/html";
-import type { MirrorStatus, StoreHealth } from "../mcp/status-report";
+import type { GateStatus, MirrorStatus, StoreHealth } from "../mcp/status-report";
 import { type Html, count, page } from "./layout";
 
-export function renderStatusPage(health: StoreHealth, version: string, now = Date.now()): Html {
+export function renderStatusPage(
+  health: StoreHealth,
+  version: string,
+  gates: readonly GateStatus[] = [],
+  now = Date.now(),
+): Html {
   if (!health.reachable)
     return page({
       title: "Status",
@@ -22,9 +28,33 @@ ${health.mirrors.map((mirror) => mirrorSection(mirror, now))}
 <td>${db.size_bytes === null ? "unknown" : gigabytes(db.size_bytes)}</td>
 <td><meter min="0" max="100" low="70" high="90" optimum="10" value="${db.used_percent ?? 0}" aria-label="${db.binding} used"></meter>
 ${db.used_percent === null ? "unknown" : `${db.used_percent}% of ${gigabytes(db.limit_bytes)}`}</td></tr>`,
-    )}</tbody></table></div>`,
+    )}</tbody></table></div>
+${gates.length > 0 ? gatesSection(gates, now) : ""}`,
   });
 }
+
+/** Each upstream's crawl gate: the slots waiting (by client), the next free one, and the requests in flight against the limit. */
+function gatesSection(gates: readonly GateStatus[], now: number): Html {
+  return html`<h2>Upstream gates</h2><p class="hint">Requests to each upstream wait their turn here: spaced,
+no more in flight than it allows, and no client holding more than its share of the queue.</p>
+<div class="scroll"><table><thead><tr><th scope="col">Gate</th><th scope="col">Waiting</th><th scope="col">Next free slot</th><th scope="col">In flight</th><th scope="col">Limit</th></tr></thead>
+<tbody>${gates.map((gate) =>
+    "error" in gate
+      ? html`<tr><td>${gate.gate}</td><td colspan="4">could not be asked: ${gate.error}</td></tr>`
+      : html`<tr><td>${gate.gate}${gate.cooling_down_until ? html` <strong>cooling down</strong>` : ""}</td>
+<td>${gate.queue.waiting}${clients(gate.queue.by_client)}</td><td>${inSeconds(gate.queue.next_free_slot_at, now)}</td>
+<td>${gate.in_flight.requests}${clients(gate.in_flight.by_client)}</td>
+<td>${gate.in_flight.limit} (${gate.in_flight.limit_source === "stated" ? "stated by the upstream" : "configured"})</td></tr>`,
+  )}</tbody></table></div>`;
+}
+
+const clients = (counts: readonly { client: string; count: number }[]) =>
+  counts.length === 0 ? "" : ` (${counts.map(({ client, count }) => `${client}: ${count}`).join(", ")})`;
+
+const inSeconds = (at: string, now: number) => {
+  const ms = Date.parse(at) - now;
+  return ms <= 0 ? "now" : `in ${(ms / 1000).toFixed(1)} s`;
+};
 
 /** DB's own share of the arXiv mirror: all of it, less what the other shards hold. */
 function arxivRecords(health: Extract<StoreHealth, { reachable: true }>): number {

@@ -1,12 +1,15 @@
 // The resolver's last steps, for a reference no mirror paper verifies: Crossref, which registers
 // the DOIs of most journal articles, books and proceedings (a DOI in the text is looked up
 // exactly; otherwise the whole text goes to query.bibliographic); then, when none of Crossref's
-// works verifies (Crossref lacks it, or could not be asked), OpenAlex (its key configured): a
-// title search, one list call of the day's allowance. OpenAlex holds what Crossref does not:
-// conference papers without a DOI (ICLR, ICML, NeurIPS). Every work either proposes is checked against the text like a mirror paper (title
-// inside it, authors, year; or its journal reference with an author). A source that cannot be
-// reached is reported as unchecked, with the reason and when to retry, so that no_match is never
-// said of a source that was not asked.
+// works verifies, OpenAlex (its key configured): a title search, one list call of the day's
+// allowance. OpenAlex holds what Crossref does not: conference papers without a DOI (ICLR, ICML,
+// NeurIPS). When Crossref failed, OpenAlex stands in only for a failure of Crossref's own (an
+// answer of its, or a request sent and timed out), at most OPENALEX_FALLBACKS_PER_CALL times a
+// call; never for our own gate's refusal, the call's time or its budget. Every work either
+// proposes is checked against the text like a mirror paper (title inside it, authors, year; or its
+// journal reference with an author). A source that cannot be reached is reported as unchecked,
+// with the reason and when to retry, so that no_match is never said of a source that was not asked.
+import { CallBudgetSpent } from "../../call-budget";
 import { PapersError } from "../../errors";
 import { describeJournalRef, journalKey, type JournalRef, sameArticle } from "../../search/journal-ref";
 import { registrationAgency } from "../crossref/registration-agency";
@@ -15,7 +18,8 @@ import type { ExternalWork } from "../external-work";
 import { openAlexTitleSearch } from "../openalex/reference-search";
 import type { Found } from "./resolve-candidates";
 import { titleEvidence } from "./text-match";
-import type { AppContext } from "../../context";
+import { GateRefusal } from "../../upstream/fetch";
+import type { AppContext, CallScope } from "../../context";
 
 /** A source that was to be asked and could not be: the answer says so instead of no_match. */
 export interface Unchecked {
@@ -52,8 +56,22 @@ export interface ExternalQuery {
   title?: string;
 }
 
-export async function lookupCrossref(ctx: AppContext, query: ExternalQuery): Promise<SourceLookup> {
-  const lookup = emptyLookup();
+/** Crossref's lookup, and the error that stopped it (null: it answered, or was not to be asked). */
+export interface CrossrefLookup extends SourceLookup {
+  failure: PapersError | null;
+}
+
+/**
+ * OpenAlex stands in for Crossref's own failures at most this often in one call: with Crossref down,
+ * a 200-entry bibliography spends 10 of the day's OpenAlex list calls, not 200.
+ */
+export const OPENALEX_FALLBACKS_PER_CALL = 10;
+
+/** Fallbacks taken per call (the scope lives as long as its call). */
+const fallbacksTaken = new WeakMap<CallScope, number>();
+
+export async function lookupCrossref(ctx: AppContext, query: ExternalQuery): Promise<CrossrefLookup> {
+  const lookup: CrossrefLookup = { ...emptyLookup(), failure: null };
   const { found, tried, unchecked } = lookup;
   if (!ctx.config.CROSSREF_ENABLED) {
     tried.push("Crossref: not asked (CROSSREF_ENABLED=false)");
@@ -80,6 +98,7 @@ export async function lookupCrossref(ctx: AppContext, query: ExternalQuery): Pro
     tried.push(`Crossref (query.bibliographic): ${works.length} candidates`);
   } catch (error) {
     if (!(error instanceof PapersError)) throw error;
+    lookup.failure = error;
     unchecked.push({ source: "crossref", reason: error.reason, retry_after_ms: error.retryAfterMs ?? null });
     tried.push(
       `Crossref: unchecked (${error.reason}${error.retryAfterMs ? `, retry after ${Math.ceil(error.retryAfterMs / 1000)} s` : ""})`,
@@ -116,8 +135,15 @@ async function lookupAgency(ctx: AppContext, doi: string, deadline: number | und
   }
 }
 
-/** OpenAlex's title search, when no work of Crossref's verifies (and a key is configured). */
-export async function lookupOpenAlex(ctx: AppContext, query: ExternalQuery): Promise<SourceLookup> {
+/**
+ * OpenAlex's title search, when no work of Crossref's verifies (and a key is configured); after a
+ * Crossref failure only when the failure was Crossref's own, within the call's fallbacks.
+ */
+export async function lookupOpenAlex(
+  ctx: AppContext,
+  query: ExternalQuery,
+  crossref: CrossrefLookup,
+): Promise<SourceLookup> {
   const lookup = emptyLookup();
   const { found, tried, unchecked } = lookup;
   if (!ctx.config.OPENALEX_RESOLVE_ENABLED || !ctx.config.OPENALEX_API_KEY) {
@@ -135,6 +161,12 @@ export async function lookupOpenAlex(ctx: AppContext, query: ExternalQuery): Pro
     tried.push("OpenAlex: not asked (no title could be read from the reference)");
     return lookup;
   }
+  const notAsked = reasonNotToAsk(ctx, query, crossref.failure);
+  if (notAsked) {
+    tried.push(`OpenAlex: not asked (${notAsked.why})`);
+    unchecked.push({ source: "openalex", reason: notAsked.reason, retry_after_ms: notAsked.retryAfterMs });
+    return lookup;
+  }
   try {
     const works = await openAlexTitleSearch(ctx, title, query.deadline);
     for (const work of works) found.push(fromWork("openalex", work, "OpenAlex's title search", query.journalRefs));
@@ -145,6 +177,52 @@ export async function lookupOpenAlex(ctx: AppContext, query: ExternalQuery): Pro
     tried.push(`OpenAlex: unchecked (${error.reason})`);
   }
   return lookup;
+}
+
+/**
+ * Why OpenAlex is not to be asked now, if it is not: the call's time is up; Crossref was not asked
+ * because of us (our gate's queue or the client's share of it, the call's time or budget), which
+ * OpenAlex cannot mend; or the call's fallbacks for Crossref's own failures are used up.
+ */
+function reasonNotToAsk(
+  ctx: AppContext,
+  query: ExternalQuery,
+  failure: PapersError | null,
+): { why: string; reason: string; retryAfterMs: number | null } | null {
+  const deadline = Math.min(
+    query.deadline ?? Number.POSITIVE_INFINITY,
+    ctx.call?.budget.deadline ?? Number.POSITIVE_INFINITY,
+  );
+  if (Date.now() >= deadline) return { why: "this call's time is up", reason: "timeout", retryAfterMs: null };
+  if (!failure) return null;
+  if (!crossrefItselfFailed(failure))
+    return {
+      why: `Crossref was not asked: ${failure.reason}, on this server's side`,
+      reason: failure.reason,
+      retryAfterMs: failure.retryAfterMs ?? null,
+    };
+  const call = ctx.call;
+  if (!call) return null;
+  const taken = fallbacksTaken.get(call) ?? 0;
+  if (taken >= OPENALEX_FALLBACKS_PER_CALL)
+    return {
+      why: `this call has stood OpenAlex in for Crossref's failures ${OPENALEX_FALLBACKS_PER_CALL} times already`,
+      reason: "fallback_limit",
+      retryAfterMs: failure.retryAfterMs ?? null,
+    };
+  fallbacksTaken.set(call, taken + 1);
+  return null;
+}
+
+/**
+ * A failure of Crossref's own: it answered 5xx, 429 or something unreadable, or a request sent to
+ * it timed out; a cooldown of our gate follows its 429. Not: our gate's refusal (queue full, the
+ * client's share), the call's time running out before sending, or the call's budget.
+ */
+function crossrefItselfFailed(error: PapersError): boolean {
+  if (error instanceof CallBudgetSpent) return false;
+  if (error instanceof GateRefusal) return error.kind === "cooldown";
+  return true;
 }
 
 /** A Crossref or OpenAlex work as a candidate, with the journal reference in the text that names it. */

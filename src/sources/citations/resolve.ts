@@ -177,9 +177,11 @@ export async function resolveReference(
     // A plain-text reference has no title field: the title read from its text goes to OpenAlex.
     const title = input.fields.title ?? titleOf(text);
     const query = { plain, dois, journalRefs, ...(deadline ? { deadline } : {}), ...(title ? { title } : {}) };
-    gather(gathered, await lookupCrossref(ctx, query));
+    const crossref = await lookupCrossref(ctx, query);
+    gather(gathered, crossref);
     // OpenAlex holds what Crossref lacks (conference papers without a DOI), not only what it could not answer.
-    if (!scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD)) gather(gathered, await lookupOpenAlex(ctx, query));
+    if (!scoreAll().some((c) => c.confidence >= MATCH_THRESHOLD))
+      gather(gathered, await lookupOpenAlex(ctx, query, crossref));
   }
 
   let scored = scoreAll().sort((a, b) => b.confidence - a.confidence || b.title.length - a.title.length);

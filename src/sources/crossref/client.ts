@@ -3,7 +3,8 @@
 // for CROSSREF_CACHE_TTL_SECONDS. With CROSSREF_MAILTO set, each request carries mailto= and
 // Crossref serves it from its polite pool. The pool and limits Crossref states in its headers
 // (x-api-pool, x-rate-limit-limit, x-rate-limit-interval, x-concurrency-limit) are kept per
-// isolate for /status. Only whole answers are cached: a 404 for a DOI is an answer ("no such
+// isolate for /status; the concurrency limit also in the crossref gate, which holds every
+// isolate's requests in flight to it. Only whole answers are cached: a 404 for a DOI is an answer ("no such
 // work"); a 429, a 5xx, a timeout or a body that is not whole JSON writes nothing.
 import { crossrefSpacingMs } from "../../config";
 import { PapersError } from "../../errors";
@@ -56,6 +57,8 @@ export async function crossrefGet(ctx: AppContext, path: string, deadline?: numb
     const response = await politeFetch(ctx, CROSSREF, url, {
       passStatuses: [400, 404],
       headers: { accept: "application/json" },
+      // The gate keeps Crossref's stated concurrency: never more requests in flight than it allows.
+      concurrencyHeader: "x-concurrency-limit",
       ...(deadline === undefined ? {} : { deadline }),
     });
     count();

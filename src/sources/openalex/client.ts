@@ -1,8 +1,9 @@
 // The OpenAlex client: every request through politeFetch (the "openalex" crawl gate), with the
 // API key from a Worker secret, identical requests coalesced, and list calls counted against the
-// day's allowance in D1 before they leave. OpenAlex's answers are classified here: an unknown DOI
-// is an HTML 404 (null: no such work), a refused filter a 400 (403 in 2025), a spent allowance a
-// 429, a refused key a 401; a body that is not whole JSON is upstream_malformed.
+// day's allowance in D1 as they leave (once the gate lets them go, just before the fetch).
+// OpenAlex's answers are classified here: an unknown DOI is an HTML 404 (null: no such work), a
+// refused filter a 400 (403 in 2025), a spent allowance a 429, a refused key a 401; a body that is
+// not whole JSON is upstream_malformed.
 import { PapersError } from "../../errors";
 import {
   markBudgetExhausted,
@@ -53,7 +54,7 @@ export function allowanceSpent(
 
 /**
  * GETs `path` (with its query) from OpenAlex and parses the JSON; null when OpenAlex has no such
- * thing (404). A list call takes one of the day's allowance first.
+ * thing (404). A list call takes one of the day's allowance just before it is sent.
  */
 export async function openAlexGet(
   ctx: AppContext,
@@ -63,8 +64,6 @@ export async function openAlexGet(
 ): Promise<unknown | null> {
   const key = requireApiKey(ctx);
   return coalesce(`openalex ${path}`, async () => {
-    if (kind === "list" && !(await takeBudgetedCall(ctx.env.DB, OPENALEX, ctx.config.OPENALEX_DAILY_LIST_CALLS)))
-      throw allowanceSpent();
     const separator = path.includes("?") ? "&" : "?";
     let response: Response;
     try {
@@ -72,9 +71,12 @@ export async function openAlexGet(
         passStatuses: [400, 401, 403, 404],
         headers: { accept: "application/json" },
         ...(deadline === undefined ? {} : { deadline }),
+        // Taken once the gate lets the request go: a request refused or out of time on the way takes none.
+        ...(kind === "list" ? { beforeSend: () => takeListCall(ctx) } : {}),
       });
     } catch (error) {
-      if (error instanceof PapersError && error.reason === "rate_limited" && !(error instanceof GateRefusal)) {
+      const ours = error instanceof GateRefusal || error instanceof AllowanceSpent;
+      if (error instanceof PapersError && error.reason === "rate_limited" && !ours) {
         // OpenAlex's 429 means the key's daily allowance is spent: count the day as spent.
         await markBudgetExhausted(ctx.env.DB, OPENALEX, ctx.config.OPENALEX_DAILY_LIST_CALLS);
         throw allowanceSpent("OpenAlex answered 429: this server's allowance for today is spent.", error.retryAfterMs);
@@ -83,6 +85,11 @@ export async function openAlexGet(
     }
     return readAnswer(response);
   });
+}
+
+/** One list call of the day's allowance, or AllowanceSpent. */
+async function takeListCall(ctx: AppContext): Promise<void> {
+  if (!(await takeBudgetedCall(ctx.env.DB, OPENALEX, ctx.config.OPENALEX_DAILY_LIST_CALLS))) throw allowanceSpent();
 }
 
 async function readAnswer(response: Response): Promise<unknown | null> {
