@@ -156,6 +156,20 @@ describe("the token sign-in and sign-out refuse cross-site posts (login CSRF)", 
     expect(after.text).not.toContain('action="/signout"');
   });
 
+  it("still shows the open pages of a misconfigured server (bearer mode without hashes): nobody is signed in", async () => {
+    for (const path of ["/", "/check"]) {
+      const { response, text } = await call(
+        `${ORIGIN}${path}`,
+        { headers: { cookie: `papers_token=${TOKEN}` } },
+        {
+          AUTH_TOKEN_HASHES: "",
+        },
+      );
+      expect(response.status, path).toBe(200);
+      expect(text, path).not.toContain('action="/signout"');
+    }
+  });
+
   it("shows no sign-out button for a cookie whose token is not valid", async () => {
     const { text } = await call(`${ORIGIN}/`, { headers: { cookie: "papers_token=stale" } });
     expect(text).not.toContain('action="/signout"');

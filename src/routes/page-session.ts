@@ -4,6 +4,7 @@
 import type { OAuthHelpers, TokenSummary } from "@cloudflare/workers-oauth-provider";
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
+import { type Config, ConfigError } from "../config";
 import { tokenMatches } from "../http/auth";
 import { type Html, PAGE_HEADERS, withAccount } from "../web/layout";
 import { appContextOf } from "./identity";
@@ -50,7 +51,14 @@ export async function pageUser(c: PageContext): Promise<string | null> {
 
 /** Whether the browser holds a valid sign-in cookie of the server's auth mode (a stale one shows no sign-out). */
 export async function signedIn(c: PageContext): Promise<boolean> {
-  const { config } = appContextOf(c);
+  let config: Config;
+  try {
+    config = appContextOf(c).config;
+  } catch (error) {
+    // A broken configuration signs nobody in; the open pages (/, /status) still answer and say why elsewhere.
+    if (error instanceof ConfigError) return false;
+    throw error;
+  }
   if (config.AUTH_MODE === "oauth") return (await pageUser(c)) !== null;
   if (config.AUTH_MODE === "bearer") return tokenMatches(getCookie(c, TOKEN_COOKIE), config.AUTH_TOKEN_HASHES);
   return false;
