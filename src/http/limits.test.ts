@@ -3,9 +3,11 @@
 import { describe, expect, it } from "vitest";
 import {
   LOCAL_FREE_REQUESTS,
+  REFUSAL_CODE,
   acquireSlot,
   acquireSlots,
   calledTools,
+  jsonRpcRefusal,
   localRequestCount,
   messageCount,
   readBodyCapped,
@@ -52,10 +54,7 @@ describe("limits", () => {
   it("answers a refused batch call by call: tool errors for tools/call, JSON-RPC errors for the rest, nothing for notifications", async () => {
     const response = toolCallRefusal(
       [call("x", 1), { jsonrpc: "2.0", id: 2, method: "ping" }, { method: "notifications/initialized" }],
-      "rate_limited",
-      "Too many.",
-      "Wait.",
-      60,
+      { reason: "rate_limited", message: "Too many.", recovery: "Wait.", retryAfterSeconds: 60 },
     );
     expect(response.headers.get("retry-after")).toBe("60");
     const answers = (await response.json()) as {
@@ -66,5 +65,74 @@ describe("limits", () => {
     expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
     expect(answers[0]!.result!.isError).toBe(true);
     expect(answers[1]!.error!.data.reason).toBe("rate_limited");
+  });
+});
+
+describe("refusals in each era", () => {
+  const serverInfo = { name: "papers-mcp", version: "0.1.0" };
+  const modern = (id: string | number | undefined) => ({ era: "modern" as const, id, serverInfo });
+  const limited = { reason: "rate_limited", message: "Too many.", recovery: "Wait.", retryAfterSeconds: 60 } as const;
+
+  it("answers a 2025-era request exactly as clients have always had it: no resultType, id null and -32000 for a whole-request refusal", async () => {
+    const tool = await toolCallRefusal(call("arxiv_read_paper", 7), limited).text();
+    expect(JSON.parse(tool)).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      result: {
+        isError: true,
+        content: [
+          {
+            type: "text",
+            text: JSON.stringify({
+              error: {
+                reason: "rate_limited",
+                message: "Too many.",
+                retryable: true,
+                retry_after_ms: 60_000,
+                recovery: "Wait.",
+              },
+            }),
+          },
+        ],
+      },
+    });
+    const whole = jsonRpcRefusal(429, limited);
+    expect(whole.status).toBe(429);
+    expect(await whole.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32000,
+        message: "Too many.",
+        data: { reason: "rate_limited", recovery: "Wait.", retry_after_ms: 60_000 },
+      },
+    });
+  });
+
+  it("answers a 2026-07-28 tool call with a complete result naming the server, under the request's own id", async () => {
+    const answer = (await toolCallRefusal(call("arxiv_read_paper", "call-9"), limited, modern("call-9")).json()) as {
+      id: unknown;
+      result: { content: { text: string }[] };
+    };
+    expect(answer.id).toBe("call-9");
+    expect(answer.result).toMatchObject({
+      isError: true,
+      resultType: "complete",
+      _meta: { "io.modelcontextprotocol/serverInfo": serverInfo },
+    });
+    expect(JSON.parse(answer.result.content[0]!.text).error.reason).toBe("rate_limited");
+  });
+
+  it("refuses a whole 2026-07-28 request with its id and a code outside JSON-RPC's reserved range; no id when none could be read", async () => {
+    const withId = (await jsonRpcRefusal(413, limited, modern(42)).json()) as {
+      id: unknown;
+      error: { code: number; data: { reason: string } };
+    };
+    expect(withId.id).toBe(42);
+    expect(withId.error.code).toBe(REFUSAL_CODE);
+    expect(withId.error.code < -32768 || withId.error.code > -32000).toBe(true);
+    expect(withId.error.data.reason).toBe("rate_limited");
+    const unread = (await jsonRpcRefusal(413, limited, modern(undefined)).json()) as object;
+    expect("id" in unread).toBe(false);
   });
 });

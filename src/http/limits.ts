@@ -2,10 +2,12 @@
 // bindings: the whole endpoint, and the expensive tools), and a cap on one client's concurrent
 // expensive calls (each call of a JSON-RPC batch counts). Transport-level refusals (body size, the
 // endpoint limit) are JSON-RPC errors with a reason and a Retry-After; a refused tool call is a tool
-// error result the agent can read.
+// error result the agent can read. Each is worded in the era the request speaks (mcp-era.ts).
+import { SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
 import type { ErrorReason } from "../errors";
 
 import { collectCapped } from "../streams";
+import { LEGACY, type RequestEra } from "./mcp-era";
 
 export const EXPENSIVE_TOOLS: ReadonlySet<string> = new Set([
   "arxiv_read_paper",
@@ -18,13 +20,30 @@ export const EXPENSIVE_TOOLS: ReadonlySet<string> = new Set([
   "papers_check_bibliography",
 ]);
 
-export function jsonRpcRefusal(
-  status: number,
-  reason: ErrorReason,
-  message: string,
-  recovery: string,
-  retryAfterSeconds?: number,
-): Response {
+/** What a refusal says: the reason from the closed list, why in words, what to do, when to come back. */
+export interface Refusal {
+  reason: ErrorReason;
+  message: string;
+  recovery: string;
+  retryAfterSeconds?: number;
+}
+
+/**
+ * The JSON-RPC code of our own refusals toward a 2026-07-28 request. That revision reserves
+ * -32020..-32099 for codes it defines, retires -32000..-32019 ("new implementations SHOULD NOT
+ * use" them), and asks for new codes outside JSON-RPC's reserved -32768..-32000: this one is
+ * ours. A 2025-era request keeps the -32000 its clients have always had.
+ */
+export const REFUSAL_CODE = -31000;
+const LEGACY_REFUSAL_CODE = -32000;
+
+/**
+ * A refusal of the whole request (body size, the endpoint's rate limit, a batch too large) as a
+ * JSON-RPC error on the HTTP status given. 2025 era: `id: null`, code -32000, as always. 2026
+ * era: the request's id (none when it could not be read), and REFUSAL_CODE.
+ */
+export function jsonRpcRefusal(status: number, refusal: Refusal, era: RequestEra = LEGACY): Response {
+  const { reason, message, recovery, retryAfterSeconds } = refusal;
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (retryAfterSeconds !== undefined) headers["retry-after"] = String(retryAfterSeconds);
   const data = {
@@ -32,10 +51,15 @@ export function jsonRpcRefusal(
     recovery,
     ...(retryAfterSeconds === undefined ? {} : { retry_after_ms: retryAfterSeconds * 1000 }),
   };
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message, data } }), {
-    status,
-    headers,
-  });
+  const body =
+    era.era === "legacy"
+      ? { jsonrpc: "2.0", id: null, error: { code: LEGACY_REFUSAL_CODE, message, data } }
+      : {
+          jsonrpc: "2.0",
+          ...(era.id === undefined ? {} : { id: era.id }),
+          error: { code: REFUSAL_CODE, message, data },
+        };
+  return new Response(JSON.stringify(body), { status, headers });
 }
 
 /** A JSON-RPC batch may hold at most this many messages (the SDK's 2025 lane accepts batches). */
@@ -46,35 +70,29 @@ export const MAX_BATCH_MESSAGES = 20;
  * for each tools/call, an MCP tool error result ({ reason, retry_after_ms, recovery }, like any
  * tool failure), and for any other request a JSON-RPC error with the same data. (An HTTP 429
  * is a transport failure to an MCP client: the agent never saw why, nor when to come back.)
+ * A 2026-07-28 request's result carries `resultType` and the server's identity in `_meta`, as
+ * the SDK's own results do (a 2026 client rejects a result without `resultType`).
  */
 export function toolCallRefusal(
   parsed: unknown,
-  reason: ErrorReason,
-  message: string,
-  recovery: string,
-  retryAfterSeconds: number,
+  refusal: Refusal & { retryAfterSeconds: number },
+  era: RequestEra = LEGACY,
 ): Response {
+  const { reason, message, recovery, retryAfterSeconds } = refusal;
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   const error = { reason, message, retryable: true, retry_after_ms: retryAfterSeconds * 1000, recovery };
+  const modern =
+    era.era === "modern" ? { resultType: "complete", _meta: { [SERVER_INFO_META_KEY]: era.serverInfo } } : {};
+  const code = era.era === "modern" ? REFUSAL_CODE : LEGACY_REFUSAL_CODE;
   const answers = messages.flatMap((raw): object[] => {
     const request = raw as { id?: unknown; method?: unknown } | null;
     if (!request || typeof request !== "object" || request.id === undefined || request.id === null) return []; // a notification: no answer
     if (request.method === "tools/call") {
-      return [
-        {
-          jsonrpc: "2.0",
-          id: request.id,
-          result: { isError: true, content: [{ type: "text", text: JSON.stringify({ error }) }] },
-        },
-      ];
+      const content = [{ type: "text", text: JSON.stringify({ error }) }];
+      return [{ jsonrpc: "2.0", id: request.id, result: { isError: true, content, ...modern } }];
     }
-    return [
-      {
-        jsonrpc: "2.0",
-        id: request.id,
-        error: { code: -32000, message, data: { reason, recovery, retry_after_ms: error.retry_after_ms } },
-      },
-    ];
+    const data = { reason, recovery, retry_after_ms: error.retry_after_ms };
+    return [{ jsonrpc: "2.0", id: request.id, error: { code, message, data } }];
   });
   const body = Array.isArray(parsed) ? answers : (answers[0] ?? null);
   if (body === null) return new Response(null, { status: 202, headers: { "retry-after": String(retryAfterSeconds) } });

@@ -2,7 +2,7 @@
 // registerResource() wires it into a McpServer. A resource's read returns a JSON body or throws a
 // PapersError; the wrapper percent-decodes the URI's variables, turns errors into the JSON-RPC
 // errors resource reads use (resources/errors.ts) and writes one log line per read.
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
+import { type CacheHint, type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import type { AppContext } from "../context";
 import { type ErrorReason, PapersError } from "../errors";
 import { resourceError, resourceErrorFrom } from "./resources/errors";
@@ -23,6 +23,8 @@ export interface ResourceSpec {
   complete?: Record<string, (value: string) => string[]>;
   /** The reason for a variable that is not valid percent-encoding, and how to write it instead. */
   badEncoding?: { reason: ErrorReason; recovery: string };
+  /** How long a 2026-07-28 client may keep a read, and who may share it (none given: 0 ms, private). */
+  cacheHint?: CacheHint;
   /** The resource's JSON body; `variables` are percent-decoded. */
   read(request: { uri: URL; variables: Record<string, string> }, context: ResourceContext): unknown;
 }
@@ -74,7 +76,12 @@ function refuseQuery(resource: DefinedResource, uri: URL): void {
 }
 
 export function registerResource(server: McpServer, resource: DefinedResource, context: ResourceContext): void {
-  const metadata = { title: resource.title, description: resource.description, mimeType: "application/json" };
+  const metadata = {
+    title: resource.title,
+    description: resource.description,
+    mimeType: "application/json",
+    ...(resource.cacheHint ? { cacheHint: resource.cacheHint } : {}),
+  };
   const read = async (uri: URL, raw: Record<string, string | string[]>) => {
     const started = performance.now();
     const meter = emptyMeter();

@@ -16,10 +16,12 @@ import {
   parseJson,
   rateLimitAllows,
   readBodyCapped,
+  type Refusal,
   releaseWhenDone,
   toolCallRefusal,
 } from "../http/limits";
-import { createServer, type ServerProfile } from "../mcp/server";
+import { mendedProtocolHeader, type RequestEra, requestEra } from "../http/mcp-era";
+import { createServer, SERVER_INFO, type ServerProfile } from "../mcp/server";
 import { appContextOf, CLIENT_HEADER, IDENTITY_HEADER, identify, withIdentity } from "./identity";
 
 export const mcpRoutes = new Hono<{ Bindings: Env }>();
@@ -81,59 +83,78 @@ async function serveMcp(c: Context<{ Bindings: Env }>, profile: ServerProfile): 
   if (c.req.method === "OPTIONS") return handler(c.req.raw, c.env, executionCtx);
   const who = await identify(c, config);
   if ("refusal" in who) return withCors(who.refusal);
+  // GET and DELETE are the 2025 era's stream and session operations: the SDK answers them (405).
   if (c.req.method !== "POST") return handler(c.req.raw, c.env, executionCtx);
 
+  const protocolHeader = c.req.header("mcp-protocol-version") ?? null;
   const body = await readBodyCapped(c.req.raw, config.MCP_MAX_BODY_BYTES);
   if (body === undefined) {
-    return withCors(
-      jsonRpcRefusal(
-        413,
-        "request_too_large",
-        `The request body is larger than ${config.MCP_MAX_BODY_BYTES} bytes.`,
-        "Send smaller arguments; no tool needs a body this large.",
-      ),
-    );
-  }
-  if (
-    localRequestCount(who.client) > LOCAL_FREE_REQUESTS &&
-    !(await rateLimitAllows(c.env.RATE_LIMIT_ENDPOINT, who.client))
-  ) {
-    return withCors(
-      jsonRpcRefusal(
-        429,
-        "rate_limited",
-        "Too many requests from this client.",
-        "Wait a minute, then retry more slowly.",
-        60,
-      ),
-    );
+    // The body was not read: only the header can say which era asked.
+    return withCors(jsonRpcRefusal(413, tooLarge(config), requestEra(undefined, protocolHeader, SERVER_INFO)));
   }
   const parsed = parseJson(body);
-  if (messageCount(parsed) > MAX_BATCH_MESSAGES) {
-    return withCors(
-      jsonRpcRefusal(
-        400,
-        "batch_too_large",
-        `A JSON-RPC batch may hold at most ${MAX_BATCH_MESSAGES} messages.`,
-        "Send fewer messages per request.",
-      ),
-    );
-  }
-  const slots = await expensiveSlots(c.env, who.client, parsed, app.config);
+  const era = requestEra(parsed, protocolHeader, SERVER_INFO);
+  const refusal = await endpointRefusal(c.env, who.client, parsed, era);
+  if (refusal) return withCors(refusal);
+  const slots = await expensiveSlots(c.env, who.client, parsed, app.config, era);
   if ("refusal" in slots) return withCors(slots.refusal);
   const { release } = slots;
   try {
+    const forwarded = mendHeader(withIdentity(c.req.raw, who, parsed === undefined ? body : undefined), parsed, app);
     // The body is already read: hand the handler the parsed JSON (it skips reading and parsing
     // again); a body that is not JSON goes through as text so the handler answers the parse error.
     const response =
       parsed === undefined
-        ? await handler(withIdentity(c.req.raw, who, body), c.env, executionCtx)
-        : await handler.fetch(withIdentity(c.req.raw, who), { parsedBody: parsed });
+        ? await handler(forwarded, c.env, executionCtx)
+        : await handler.fetch(forwarded, { parsedBody: parsed });
     return release ? releaseWhenDone(response, release) : response;
   } catch (error) {
     release?.();
     throw error;
   }
+}
+
+const tooLarge = (config: AppContext["config"]): Refusal => ({
+  reason: "request_too_large",
+  message: `The request body is larger than ${config.MCP_MAX_BODY_BYTES} bytes.`,
+  recovery: "Send smaller arguments; no tool needs a body this large.",
+});
+
+/** The whole endpoint's refusals of a read body: the client's rate limit, then a batch too large. */
+async function endpointRefusal(
+  env: Env,
+  client: string,
+  parsed: unknown,
+  era: RequestEra,
+): Promise<Response | undefined> {
+  if (localRequestCount(client) > LOCAL_FREE_REQUESTS && !(await rateLimitAllows(env.RATE_LIMIT_ENDPOINT, client))) {
+    const limited: Refusal = {
+      reason: "rate_limited",
+      message: "Too many requests from this client.",
+      recovery: "Wait a minute, then retry more slowly.",
+      retryAfterSeconds: 60,
+    };
+    return jsonRpcRefusal(429, limited, era);
+  }
+  if (messageCount(parsed) > MAX_BATCH_MESSAGES) {
+    const batch: Refusal = {
+      reason: "batch_too_large",
+      message: `A JSON-RPC batch may hold at most ${MAX_BATCH_MESSAGES} messages.`,
+      recovery: "Send fewer messages per request.",
+    };
+    return jsonRpcRefusal(400, batch, era);
+  }
+  return undefined;
+}
+
+/** claude-code#93290's header, served as the 2026-07-28 request its body is (http/mcp-era.ts says why); logged. */
+function mendHeader(request: Request, parsed: unknown, app: AppContext): Request {
+  const mended = mendedProtocolHeader(parsed, request.headers.get("mcp-protocol-version"));
+  if (mended === undefined) return request;
+  const headers = new Headers(request.headers);
+  app.log({ event: "mcp_header_mended", header: headers.get("mcp-protocol-version"), served_as: mended });
+  headers.set("mcp-protocol-version", mended);
+  return new Request(request, { headers });
 }
 
 /**
@@ -146,32 +167,30 @@ async function expensiveSlots(
   client: string,
   parsed: unknown,
   config: AppContext["config"],
+  era: RequestEra,
 ): Promise<{ release: (() => void) | undefined } | { refusal: Response }> {
   const expensive = calledTools(parsed).filter((name) => EXPENSIVE_TOOLS.has(name)).length;
   if (expensive === 0) return { release: undefined };
   for (let i = 0; i < expensive; i++) {
     if (!(await rateLimitAllows(env.RATE_LIMIT_EXPENSIVE, client))) {
-      return {
-        refusal: toolCallRefusal(
-          parsed,
-          "rate_limited",
-          "Too many paper reads or downloads from this client.",
-          "Wait a minute; page through text you already have meanwhile.",
-          60,
-        ),
-      };
+      const limited = {
+        reason: "rate_limited",
+        message: "Too many paper reads or downloads from this client.",
+        recovery: "Wait a minute; page through text you already have meanwhile.",
+        retryAfterSeconds: 60,
+      } as const;
+      return { refusal: toolCallRefusal(parsed, limited, era) };
     }
   }
   const release = acquireSlots(client, config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT, expensive);
   if (release) return { release };
-  return {
-    refusal: toolCallRefusal(
-      parsed,
-      "too_many_concurrent",
+  const busy = {
+    reason: "too_many_concurrent",
+    message:
       `This client may have ${config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT} reads or downloads ` +
-        `running at once; this request would make more.`,
-      "Wait for one to finish, then retry (one read per request).",
-      5,
-    ),
-  };
+      `running at once; this request would make more.`,
+    recovery: "Wait for one to finish, then retry (one read per request).",
+    retryAfterSeconds: 5,
+  } as const;
+  return { refusal: toolCallRefusal(parsed, busy, era) };
 }

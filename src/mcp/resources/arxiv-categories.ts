@@ -1,6 +1,7 @@
 // arxiv://categories (the whole taxonomy) and arxiv://categories/{code} (one category with its description).
 import { PapersError } from "../../errors";
 import { findCategory, listCategories } from "../../sources/arxiv/categories";
+import { TAXONOMY_CACHE_HINT } from "../cache-hints";
 import { defineResource } from "../resource";
 
 export const arxivCategories = defineResource({
@@ -8,6 +9,7 @@ export const arxivCategories = defineResource({
   uri: "arxiv://categories",
   title: "arXiv category taxonomy",
   description: "All active arXiv categories: { categories: [{ code, name, group, archive, ... }] }",
+  cacheHint: TAXONOMY_CACHE_HINT,
   read: () => ({ categories: listCategories() }),
 });
 
@@ -16,6 +18,7 @@ export const arxivCategory = defineResource({
   uri: "arxiv://categories/{code}",
   title: "arXiv category",
   description: "One arXiv category with its description, e.g. arxiv://categories/cs.CL",
+  cacheHint: TAXONOMY_CACHE_HINT,
   complete: {
     code: (value) =>
       listCategories()
