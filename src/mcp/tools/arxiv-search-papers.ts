@@ -4,7 +4,7 @@ import { renderBrief, renderPaper, searchPaperSchema, servedFromFields } from ".
 import { MAX_QUERY_LENGTH } from "../../sources/arxiv/query";
 import { PAGE_RENDERING, searchPage } from "../../sources/arxiv/search-page";
 import { PAGE_CAP } from "../../sources/arxiv/search-plan";
-import { PAGE_START, pageStart, readStart } from "../../sources/arxiv/page-cursor";
+import { pageStart, readStart } from "../../sources/arxiv/page-cursor";
 import { callBookmarks } from "../../store/arxiv-shards";
 import { defineTool } from "../tool";
 
@@ -26,9 +26,9 @@ export const arxivSearchPapers = defineTool({
     submitted_to: utcDay.optional().describe("UTC, inclusive"),
     max_results: z.number().int().min(1).max(10_000).default(10).describe(`at most ${PAGE_CAP} returned`),
     start: z
-      .union([z.number().int().min(0).max(1_000_000), z.string().regex(PAGE_START).max(4_100)])
+      .union([z.number().int().min(0).max(1_000_000), z.string().max(999)])
       .default(0)
-      .describe("offset, or next_start as given"),
+      .describe("next_start"),
     detail: z.enum(["full", "brief"]).optional().describe("default: full, abstracts cut to fit"),
   }),
   output: z.object({
@@ -37,10 +37,7 @@ export const arxivSearchPapers = defineTool({
     total_is_lower_bound: z.boolean(),
     start: z.number(),
     returned: z.number(),
-    next_start: z
-      .union([z.number(), z.string()])
-      .nullable()
-      .describe("pass as start; with read replication it also says where this page's reads left the databases"),
+    next_start: z.union([z.number(), z.string()]).nullable(),
     papers: searchPaperSchema
       .array()
       .describe("arxiv_get_metadata's records without pdf_url, html_url, versions; abstract_truncated when cut"),

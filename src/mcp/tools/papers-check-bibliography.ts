@@ -52,7 +52,7 @@ export const papersCheckBibliography = defineTool({
                 source: z.string(),
                 reason: z.string(),
                 retry_after_ms: z.number().nullable(),
-                start: z.number().optional().describe("call_budget: call again with this start"),
+                start: z.number().optional(),
               }),
             )
             .optional(),

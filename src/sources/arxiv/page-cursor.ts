@@ -9,7 +9,7 @@ import type { Bookmarks } from "../../store/arxiv-shards";
 export type PageStart = number | string;
 
 /** next_start as a string: the offset, then the bookmarks. */
-export const PAGE_START = /^(\d{1,7})(?:~([A-Za-z0-9_-]{1,4000}))?$/;
+export const PAGE_START = /^(\d{1,7})(?:~([A-Za-z0-9_-]{1,990}))?$/;
 const BINDING = /^[A-Z][A-Z0-9_]{0,63}$/;
 /** D1's bookmarks are hyphenated hex (e.g. 0000000a-00000002-00004e4f-…). */
 const BOOKMARK = /^[0-9a-f-]{1,200}$/i;
@@ -34,7 +34,7 @@ export function readStart(start: PageStart): { offset: number; since: Bookmarks 
   }
   if (typeof since !== "object" || since === null || Array.isArray(since)) throw invalid();
   const entries = Object.entries(since);
-  if (entries.length > 16 || !entries.every(([k, v]) => BINDING.test(k) && typeof v === "string" && BOOKMARK.test(v)))
+  if (entries.length > 8 || !entries.every(([k, v]) => BINDING.test(k) && typeof v === "string" && BOOKMARK.test(v)))
     throw invalid();
   return { offset, since: since as Bookmarks };
 }

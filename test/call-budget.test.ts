@@ -2,9 +2,9 @@
 // logs them; a bibliography whose entries would pass the budget answers the rest unchecked with a
 // start to continue from, never failing, on the paid plan's defaults and on the free plan's setting.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { callToolWith, capturedLogLines, resetUpstream } from "../helpers";
-import { seedMirror } from "../mirror/driver";
-import { CallBudget, CallBudgetSpent } from "../../src/call-budget";
+import { callToolWith, capturedLogLines, resetUpstream } from "./helpers";
+import { seedMirror } from "./mirror/driver";
+import { CallBudget, CallBudgetSpent } from "../src/call-budget";
 
 beforeEach(resetUpstream);
 afterEach(() => vi.restoreAllMocks());
