@@ -113,6 +113,84 @@ describe("pages", () => {
     expect(bad.text).toContain("<code>invalid_id</code>");
   });
 
+  it("shows names, titles and abstracts as letters and MathML, and keeps the TeX in the BibTeX box", async () => {
+    const balazs = await call("http://localhost/paper/0704.0001");
+    const authors = /<p class="authors">([^<]*)<\/p>/.exec(balazs.text)?.[1];
+    expect(authors).toMatch(/^C\. Balázs, E\. L\. Berger/);
+    const box = /<textarea id="bibtex"[^>]*>([\s\S]*?)<\/textarea>/.exec(balazs.text)?.[1] ?? "";
+    expect(box).toMatch(/author = \{Bal\{\\&#39;(?:a|\{a\})\}zs|author = \{Bal\\&#39;azs/);
+    // TeX nowhere else on the page.
+    expect(balazs.text.replace(box, "")).not.toContain("\\&#39;");
+    // Maths in a title: MathML in the heading, letters in the window's title.
+    const hbar = await call("http://localhost/paper/acc-phys/9411002");
+    expect(hbar.text).toContain("<title>Order ℏ Corrections to the Classical Dynamics");
+    expect(hbar.text).toMatch(/<h1>Order <math><mi>ℏ<\/mi><\/math> Corrections/);
+    expect(hbar.text).toContain("<mfrac><mi>g</mi><mn>2</mn></mfrac>");
+    // The issue's abstract: {\it ...}, ^{} and a formula with the solar mass, and the affiliations' accents.
+    const bullet = await call("http://localhost/paper/0704.0094");
+    expect(bullet.text).toContain("<em>Marginally consistent</em> CDM models");
+    expect(bullet.text).toContain("M<sub>CDM</sub> = 1 x 10<sup>15</sup>Msun");
+    expect(bullet.text).toMatch(
+      /<math>.*<mo>≤<\/mo><mn>0\.6<\/mn><mo>×<\/mo><msup><mn>10<\/mn><mn>15<\/mn><\/msup><msub><mi>M<\/mi><mo>⊙<\/mo><\/msub>/,
+    );
+    const abstract = /<p class="abstract">([\s\S]*?)<\/p>/.exec(bullet.text)?.[1] ?? "";
+    expect(abstract).not.toMatch(/\\it|\{|\$/);
+    const glast = await call("http://localhost/paper/0704.0944");
+    expect(glast.text).toContain("Jürg Diemand");
+    expect(glast.text).not.toContain('J\\"urg');
+    // Every page keeps its policy: no script, no inline style (MathML needs neither).
+    expect(bullet.response.headers.get("content-security-policy")).toMatch(/^default-src 'none'; style-src 'self';/);
+    expect(bullet.text).not.toMatch(/<script|style="/);
+  });
+
+  it("shows whole abstracts behind a disclosure on the search page, and nothing about tokens or tools", async () => {
+    const { text } = await call("http://localhost/search?q=abs%3Adark+matter");
+    expect(text).not.toMatch(/abstract_truncated|tokens|arxiv_get_metadata|arxiv_\w+|…/);
+    const disclosures = [
+      ...text.matchAll(
+        /<details class="abstract"><summary>([\s\S]*?)<span class="more"> More<\/span><\/summary>\n<p>([\s\S]*?)<\/p><\/details>/g,
+      ),
+    ];
+    expect(disclosures.length).toBeGreaterThan(0);
+    // The opening ends a sentence, and the two parts are the whole abstract.
+    const [opening, rest] = [disclosures[0]![1]!, disclosures[0]![2]!];
+    expect(opening).toMatch(/[.!?] $/);
+    const paperId = /<a class="result-title" href="\/paper\/([^"]+)">/.exec(text.slice(0, disclosures[0]!.index))?.[1];
+    const whole = sampleRecords().find((record) => paperId?.startsWith(record.id))!;
+    const words = (html: string) =>
+      html
+        .replace(/<[^>]*>/g, "")
+        .replace(/&#39;/g, "'")
+        .replace(/\s+/g, " ")
+        .trim();
+    expect(whole, paperId).toBeDefined();
+    expect(words(opening + rest)).toBe(words(whole.abstract).replace(/&/g, "&amp;"));
+  });
+
+  it("serves an NBER paper's page at /paper/w<n>: the record, its links and its citation", async () => {
+    const { response, text } = await call("http://localhost/paper/w10000");
+    expect(response.status).toBe(200);
+    expect(text).toContain("<h1>Trade Wars: The Exaggerated Impact of Trade in Economic Debate</h1>");
+    expect(text).toContain('<p class="authors">Richard B. Freeman</p>');
+    expect(text).toContain('<time datetime="2003-10-26">2003-10-26</time>');
+    expect(text).toContain("<dt>Programs</dt><dd>International Trade and Investment, Labor Studies</dd>");
+    expect(text).toMatch(/<p class="abstract">The rules governing trade and capital flows/);
+    expect(text).toContain('<a href="https://www.nber.org/papers/w10000">');
+    expect(text).toContain('<a href="https://www.nber.org/system/files/working_papers/w10000/w10000.pdf">PDF</a>');
+    expect(text).toContain('<a href="https://doi.org/10.3386/w10000">10.3386/w10000</a>');
+    expect(text).toMatch(
+      /<textarea id="bibtex"[^>]*>% w10000: from NBER paper page[^\n]*\n@techreport\{freeman2003trade,/,
+    );
+    expect(text).toContain('<a href="/paper/w10000/cite.bib" download>');
+    expect(text).not.toMatch(/nber_\w+|tokens/);
+    const bib = await call("http://localhost/paper/w10000/cite.bib");
+    expect(bib.response.headers.get("content-disposition")).toBe('attachment; filename="w10000.bib"');
+    expect(bib.text).toContain("@techreport{freeman2003trade,");
+    const missing = await call("http://localhost/paper/w99999");
+    expect(missing.response.status).toBe(404);
+    expect(missing.text).toContain("<code>no_match</code>");
+  });
+
   it("answers a malformed address (a broken %-escape) with a 400 page, never a 500", async () => {
     for (const path of ["/paper/%E0%A4%A", "/paper/%E0%A4%A/cite.bib", "/paper/2401.%FF", "/paper/%"]) {
       const { response, text } = await call(`http://localhost${path}`);

@@ -1,21 +1,12 @@
 // The pages for people: /search, /paper/{id} (and its citation files), /check, the stylesheet.
 // Each runs the same engine as the tools, through the same limits and auth mode as /mcp, and a
 // bad input or a failed upstream is a typed error on the page (4xx/5xx with a message), never a stack trace.
-import { type Context, Hono } from "hono";
-import { PapersError } from "../errors";
-import { noProgress } from "../progress";
-import { type ErrorPayload, toErrorPayload } from "../mcp/errors";
-import { runTool, type ToolContext } from "../mcp/tool";
+import { Hono } from "hono";
+import type { ErrorPayload } from "../mcp/errors";
+import { runTool } from "../mcp/tool";
 import { arxivSearchPapers } from "../mcp/tools/arxiv-search-papers";
-import { getMetadata } from "../sources/arxiv/lookup";
-import { knownVersions, shortenAuthors } from "../sources/arxiv/paper";
-import { cachedArxivText } from "../sources/arxiv/read/reader";
 import { checkBibliography, MAX_BIBLIOGRAPHY_CHARS, MAX_ENTRIES } from "../sources/citations/check-bibliography";
 import { bibtexChunks, readBibliography } from "../sources/citations/entry-formats";
-import { exportCitations } from "../sources/citations/export";
-import { arxivLinks } from "../sources/citations/links";
-import { withCitationCounts } from "../sources/openalex/counts";
-import { arxivDoi } from "../sources/openalex/target";
 import {
   checkHead,
   checkResults,
@@ -25,21 +16,17 @@ import {
   renderCheckForm,
 } from "../web/check-page";
 import { type Html, PAGE_HEADERS, pageEnd, pageStart, withAccount } from "../web/layout";
-import { CITATION_FILES, type PaperView, renderPaperError, renderPaperPage } from "../web/paper-page";
 import { renderSearchPage, SEARCH_PAGE_SIZE, type SearchForm } from "../web/search-page";
 import { FAVICON_SVG, SITE_CSS } from "../web/style";
-import { appContextOf } from "./identity";
 import { pageAccess, statusOf } from "./page-access";
+import { paperRoute } from "./page-paper";
 import { htmlPage, signedIn } from "./page-session";
 import { signOut } from "./page-signin";
+import { attempt, type PageContext, toolContext } from "./page-tools";
 
 export { htmlPage };
 
 export const pageRoutes = new Hono<{ Bindings: Env }>();
-type PageContext = Context<{ Bindings: Env }>;
-
-/** Characters of a cached text shown on a paper's page: its opening, not the paper. */
-const TEXT_EXCERPT_CHARS = 3_000;
 
 pageRoutes.get("/assets/site.css", (c) =>
   c.body(SITE_CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" }),
@@ -47,21 +34,6 @@ pageRoutes.get("/assets/site.css", (c) =>
 pageRoutes.get("/favicon.svg", (c) =>
   c.body(FAVICON_SVG, 200, { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" }),
 );
-
-function toolContext(c: PageContext): ToolContext {
-  const client = `ip:${c.req.header("cf-connecting-ip") ?? "local"}`;
-  return { ...appContextOf(c), origin: new URL(c.req.url).origin, identity: null, client, progress: noProgress };
-}
-
-async function attempt<T>(
-  work: () => Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; error: ErrorPayload }> {
-  try {
-    return { ok: true, value: await work() };
-  } catch (error) {
-    return { ok: false, error: toErrorPayload(error) };
-  }
-}
 
 pageRoutes.get("/search", async (c) => {
   const form = searchForm(new URL(c.req.url).searchParams);
@@ -78,6 +50,9 @@ pageRoutes.get("/search", async (c) => {
       sort_by: form.sort,
       start: form.start,
       max_results: SEARCH_PAGE_SIZE,
+      // Whole abstracts: the page shows each opening and the rest behind a disclosure, where
+      // an agent's answer cuts them to fit its token budget.
+      detail: "full",
     },
     toolContext(c),
   );
@@ -98,84 +73,8 @@ function searchForm(params: URLSearchParams): SearchForm {
   };
 }
 
-// /paper/{id}, where an old-style ID has a slash (hep-th/9901001), and /paper/{id}/cite.bib|ris|json.
-pageRoutes.get("/paper/*", async (c) => {
-  const raw = new URL(c.req.url).pathname.slice("/paper/".length);
-  const rest = decodedPath(raw);
-  if (rest === null) return htmlPage(c, renderPaperError(raw, MALFORMED_ADDRESS), 400);
-  const file = CITATION_FILES.find((candidate) => rest.endsWith(`/${candidate.suffix}`));
-  const id = file ? rest.slice(0, -file.suffix.length - 1) : rest;
-  const access = await pageAccess(c);
-  if ("refusal" in access) return access.refusal;
-  if (file) return citationFile(c, id, file);
-  const view = await attempt(() => paperView(c, id));
-  if (!view.ok) return htmlPage(c, renderPaperError(id, view.error), statusOf(view.error));
-  return htmlPage(c, renderPaperPage(view.value));
-});
-
-const MALFORMED_ADDRESS = {
-  reason: "invalid_id",
-  message: "The address has a broken %-escape, so it names no paper.",
-  recovery: "Check the address, or find the paper with the search.",
-};
-
-/** A path segment with its %-escapes decoded, or null when one is broken (decodeURIComponent throws: a 500 otherwise). */
-function decodedPath(raw: string): string | null {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return null;
-  }
-}
-
-/** The record (authors shortened as the tools do; a citation count only when cached), its BibTeX, its cached text. */
-async function paperView(c: PageContext, id: string): Promise<PaperView> {
-  const ctx = toolContext(c);
-  const [metadata, bibtex] = await Promise.all([
-    getMetadata(ctx, [id]),
-    exportCitations(ctx, [id], "bibtex").catch(() => null),
-  ]);
-  const found = metadata.papers[0];
-  if (!found) {
-    const miss = metadata.not_found[0];
-    throw new PapersError("no_match", miss?.detail ?? `No arXiv paper ${id}.`, {
-      recovery: "Check the ID, or find the paper with the search.",
-    });
-  }
-  const described = { ...shortenAuthors(found), versions: knownVersions(found), links: arxivLinks(found) };
-  const [paper] = await withCitationCounts(ctx, [described], (p) => [arxivDoi(p.base_id), p.doi], { live: 0 });
-  const cached = await cachedArxivText(ctx, found.id);
-  return {
-    paper: paper!,
-    bibtex: bibtex?.text ?? "",
-    text: cached && {
-      excerpt: cached.text.slice(0, TEXT_EXCERPT_CHARS),
-      source: cached.source,
-      cachedAt: cached.cachedAt,
-      more: cached.text.length > TEXT_EXCERPT_CHARS,
-    },
-  };
-}
-
-async function citationFile(c: PageContext, id: string, file: (typeof CITATION_FILES)[number]): Promise<Response> {
-  const exported = await attempt(() => exportCitations(toolContext(c), [id], file.format));
-  if (!exported.ok) return htmlPage(c, renderPaperError(id, exported.error), statusOf(exported.error));
-  if (exported.value.entries.length === 0) {
-    const miss = exported.value.not_found[0];
-    const error = {
-      reason: miss?.reason ?? "no_match",
-      message: miss?.detail ?? `No paper ${id}.`,
-      recovery: "Check the ID, or find the paper with the search.",
-    };
-    return htmlPage(c, renderPaperError(id, error), 404);
-  }
-  const name = `${id.replace(/[^A-Za-z0-9.-]+/g, "_")}.${file.suffix.split(".")[1]}`;
-  return c.body(exported.value.text, 200, {
-    "content-type": `${file.type}; charset=utf-8`,
-    "content-disposition": `attachment; filename="${name}"`,
-    "x-content-type-options": "nosniff",
-  });
-}
+// /paper/{id}: an arXiv paper, an NBER paper (w{n}), and their citation files.
+pageRoutes.get("/paper/*", paperRoute);
 
 pageRoutes.get("/check", (c) => htmlPage(c, renderCheckForm()));
 

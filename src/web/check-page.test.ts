@@ -1,6 +1,6 @@
-// Where the check page links each matched record: arXiv papers to their page here, NBER papers to
-// nber.org, Crossref works to their DOI, OpenAlex works to their DOI or their openalex.org page.
-// (/paper/ serves arXiv records only: a Crossref or OpenAlex ID there is a 400.)
+// Where the check page links each matched record: arXiv and NBER papers to their page here,
+// Crossref works to their DOI, OpenAlex works to their DOI or their openalex.org page.
+// (/paper/ serves arXiv and NBER records only: a Crossref or OpenAlex ID there is a 400.)
 import { describe, expect, it } from "vitest";
 import type { BibliographyCheck, CheckedEntry } from "../sources/citations/check-bibliography";
 import { checkResults } from "./check-page";
@@ -22,12 +22,27 @@ async function hrefs(ids: string[]): Promise<string[]> {
 }
 
 describe("the check page's links to the matched records", () => {
-  it("links arXiv papers to their page here and NBER papers to nber.org, as before", async () => {
-    expect(await hrefs(["arxiv:0704.0001", "arxiv:hep-th/9901001v2", "nber:w4679"])).toEqual([
+  it("links arXiv and NBER papers to their page here", async () => {
+    expect(await hrefs(["arxiv:0704.0001", "arxiv:hep-th/9901001v2", "nber:w4679", "nber:t0012"])).toEqual([
       "/paper/0704.0001",
       "/paper/hep-th/9901001v2",
-      "https://www.nber.org/papers/w4679",
+      "/paper/w4679",
+      "/paper/t0012",
     ]);
+  });
+
+  it("shows a record's title as letters and MathML", async () => {
+    const entries: CheckedEntry[] = [
+      { n: 1, verdict: "verified", id: "arxiv:0704.0001", title: "Bal\\'azs and $\\hbar$ {\\it corrections}" },
+    ];
+    const result = {
+      format: "bibtex",
+      summary: { entries: 1, verified: 1, differs: 0, not_found: 0, unchecked: 0, unreadable: 0 },
+      notices: [],
+      entries,
+    } as unknown as BibliographyCheck;
+    const page = String(await checkResults(result, "", 1));
+    expect(page).toContain("<br>Balázs and <math><mi>ℏ</mi></math> <em>corrections</em></td>");
   });
 
   it("links a Crossref work to its DOI at doi.org, never to /paper/crossref:...", async () => {

@@ -4,6 +4,8 @@
 import { html } from "hono/html";
 import type { BibliographyCheck, CheckedEntry } from "../sources/citations/check-bibliography";
 import { type Html, type PageError, count, errorBox, page } from "./layout";
+import { NBER_PAPER } from "./nber-page";
+import { texHtml, warmTex } from "./tex";
 
 export const CHECK_EXAMPLE = `@article{vaswani2017,
   title = {Attention Is All You Need},
@@ -38,6 +40,7 @@ export const progressLine = (done: number, total: number): Html =>
 
 export function checkResults(result: BibliographyCheck, corrected: string, seconds: number): Html {
   const s = result.summary;
+  warmTex(result.entries.map((entry) => entry.title ?? ""));
   return html`</section><section class="checked" aria-labelledby="verdicts"><h2 id="verdicts">Verdicts</h2>
 <p class="summary"><span>${count(s.entries)} entries (${result.format})</span><span class="verdict-verified">${s.verified} verified</span>
 <span class="verdict-differs">${s.differs} differs</span><span class="verdict-not_found">${s.not_found} not found</span>
@@ -57,28 +60,28 @@ ${result.notices.map((notice) => html`<p class="notice">${notice}</p>`)}
 function entryRow(entry: CheckedEntry): Html {
   const href = entry.id ? recordHref(entry.id) : null;
   const name = href ? html`<a href="${href}">${entry.id}</a>` : entry.id;
-  const paper = entry.id ? html`${name}${entry.title ? html`<br>${entry.title}` : ""}` : "";
+  // The record's title as letters and MathML; the differences below show the fields as written, which is what differs.
+  const paper = entry.id ? html`${name}${entry.title ? html`<br>${texHtml(entry.title)}` : ""}` : "";
   return html`<tr id="entry-${entry.n}"><td>${entry.n}</td><td class="verdict verdict-${entry.verdict}">${entry.verdict.replace("_", " ")}</td>
 <td>${paper}</td><td>${details(entry)}</td></tr>`;
 }
 
 const DOI = /^10\.\d{4,9}\/\S+$/;
 const ARXIV_ID = /^[\w.-]+(?:\/\d+)?(?:v\d+)?$/;
-const NBER_ID = /^[a-z]\d+$/i;
 const OPENALEX_WORK = /^(?:https:\/\/openalex\.org\/)?(W\d+)$/i;
 
 /**
- * Where a matched record lives: an arXiv paper has its page here; an NBER paper is on nber.org; a
- * Crossref work (and an OpenAlex work with a DOI) at its DOI; an OpenAlex work without one on
- * openalex.org. Null for an ID none of these can place: the entry then names it without a link.
- * (/paper/ serves arXiv records only: /paper/crossref:... would be a 400.)
+ * Where a matched record lives: an arXiv or NBER paper has its page here; a Crossref work (and an
+ * OpenAlex work with a DOI) at its DOI; an OpenAlex work without one on openalex.org. Null for an
+ * ID none of these can place: the entry then names it without a link. (/paper/ serves arXiv and
+ * NBER records only: /paper/crossref:... would be a 400.)
  */
 function recordHref(id: string): string | null {
   const colon = id.indexOf(":");
   const source = colon < 0 ? "" : id.slice(0, colon).toLowerCase();
   const rest = colon < 0 ? id : id.slice(colon + 1);
   if (source === "arxiv") return ARXIV_ID.test(rest) ? `/paper/${rest}` : null;
-  if (source === "nber") return NBER_ID.test(rest) ? `https://www.nber.org/papers/${rest}` : null;
+  if (source === "nber") return NBER_PAPER.test(rest) ? `/paper/${rest}` : null;
   if (DOI.test(rest) && ["crossref", "openalex", "doi", ""].includes(source)) return doiUrl(rest);
   const work = source === "openalex" ? OPENALEX_WORK.exec(rest)?.[1] : undefined;
   return work ? `https://openalex.org/${work.toUpperCase()}` : null;

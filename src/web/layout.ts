@@ -74,3 +74,10 @@ export function errorBox(error: PageError): Html {
 }
 
 export const count = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * The notices a person reads. Those written for agents (what an answer left out to save tokens,
+ * which tool gives the rest) say nothing to a person, who sees the whole record on the page.
+ */
+export const peopleNotices = (notices: readonly string[]) =>
+  notices.filter((notice) => !/\b(?:arxiv|nber|papers)_[a-z_]+\b|\btokens?\b/.test(notice));

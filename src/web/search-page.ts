@@ -2,7 +2,8 @@
 import { html } from "hono/html";
 import type { z } from "zod";
 import type { arxivSearchPapers } from "../mcp/tools/arxiv-search-papers";
-import { type Html, type PageError, count, errorBox, page } from "./layout";
+import { type Html, type PageError, count, errorBox, page, peopleNotices } from "./layout";
+import { texHtml, texText, warmTex } from "./tex";
 
 export type SearchResult = z.output<(typeof arxivSearchPapers)["output"]>;
 
@@ -23,6 +24,8 @@ export function renderSearchPage(
   outcome: { result: SearchResult } | { error: PageError } | null,
 ): Html {
   const title = form.q ? `“${form.q}”` : "Search arXiv";
+  if (outcome && "result" in outcome)
+    warmTex(outcome.result.papers.flatMap((p) => [p.title, p.abstract, ...p.authors.map((a) => a.name)]));
   return page({
     title: form.q ? `Search: ${form.q}` : "Search arXiv",
     query: form.q,
@@ -69,23 +72,60 @@ function results(form: SearchForm, result: SearchResult): Html {
   return html`<p class="meta" aria-live="polite">${
     result.returned === 0 ? "No results" : `Results ${first}–${result.start + result.returned} of ${total}`
   } (${source})</p>
-${result.notices.map((notice) => html`<p class="notice">${notice}</p>`)}
+${peopleNotices(result.notices).map((notice) => html`<p class="notice">${notice}</p>`)}
 <ol class="results" start="${first || 1}">${result.papers.map(
-    (paper) => html`<li><a class="result-title" href="/paper/${paper.id}">${paper.title}</a>
+    (paper) => html`<li><a class="result-title" href="/paper/${paper.id}">${texHtml(paper.title)}</a>
 <div class="meta">${authorLine(
-      paper.authors.map((a) => a.name),
+      paper.authors.map((a) => texText(a.name)),
       paper.authors_total,
     )} · <span>${paper.primary_category}</span> ·
 <time datetime="${paper.published.slice(0, 10)}">${paper.published.slice(0, 10)}</time> · ${paper.id}${
       paper.cited_by_count === undefined ? "" : ` · cited by ${count(paper.cited_by_count)}`
     }</div>
-${result.detail === "full" ? html`<p>${paper.abstract}${paper.abstract_truncated ? " …" : ""}</p>` : ""}</li>`,
+${abstractBlock(paper.abstract)}</li>`,
   )}</ol>
 <nav class="pager" aria-label="Pages">${
     result.start > 0
       ? html`<a rel="prev" href="${searchHref(form, Math.max(0, result.start - SEARCH_PAGE_SIZE))}">← Previous page</a>`
       : html`<span></span>`
   }${result.next_start === null ? "" : html`<a rel="next" href="${searchHref(form, Number.parseInt(String(result.next_start), 10))}">Next page →</a>`}</nav>`;
+}
+
+/** An abstract's opening sentences are shown; the rest is behind a disclosure, whole (no "…"). */
+const OPENING_CHARS = 300;
+
+function abstractBlock(abstract: string): Html {
+  const cut = openingEnd(abstract, OPENING_CHARS);
+  if (cut === null) return html`<p class="abstract">${texHtml(abstract)}</p>`;
+  return html`<details class="abstract"><summary>${texHtml(abstract.slice(0, cut))}<span class="more"> More</span></summary>
+<p>${texHtml(abstract.slice(cut))}</p></details>`;
+}
+
+/**
+ * Where the abstract's opening ends: after the last sentence that ends within `chars` (or the
+ * first sentence, when it is longer), never inside a formula or a brace group, so that each part
+ * converts on its own. Null when the abstract is short enough to show whole.
+ */
+export function openingEnd(abstract: string, chars: number): number | null {
+  if (abstract.length <= chars + 100) return null;
+  let best: number | null = null;
+  for (const match of abstract.matchAll(/[.!?]\s+(?=\S)/g)) {
+    const end = match.index + match[0].length;
+    if (!closed(abstract.slice(0, end))) continue;
+    if (end > chars && best !== null) break;
+    best = end;
+    if (end > chars) break;
+  }
+  return best !== null && abstract.length - best >= 40 ? best : null;
+}
+
+/** No formula or brace group open at the end of the text. */
+function closed(text: string): boolean {
+  const stripped = text.replace(/\\./g, "");
+  const dollars = (stripped.match(/\$/g) ?? []).length;
+  const depth = (stripped.match(/\{/g) ?? []).length - (stripped.match(/\}/g) ?? []).length;
+  const delimited = (text.match(/\\[([]/g) ?? []).length === (text.match(/\\[)\]]/g) ?? []).length;
+  return dollars % 2 === 0 && depth === 0 && delimited;
 }
 
 /** Authors as the tools shorten them: the first ten, then how many more. */

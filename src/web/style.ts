@@ -49,6 +49,14 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 dl.facts dt{font-weight:600}
 dl.facts dd{margin:0}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;margin:.5rem 0}
+math{font-family:"Cambria Math","STIX Two Math","Latin Modern Math","Noto Sans Math",math;font-size:1.05em}
+math[display=block]{display:block math;margin:.5rem 0;overflow-x:auto;overflow-y:hidden}
+.sc{font-variant:small-caps}
+details.abstract{margin:.25rem 0}
+details.abstract summary{cursor:pointer}
+details.abstract[open] .more{display:none}
+details.abstract .more{color:var(--accent);font-size:.875rem}
+details.abstract p{margin:.25rem 0 0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:40rem){body{font-size:15px}h1{font-size:1.35rem}dl.facts{grid-template-columns:1fr}}
 `;
