@@ -137,6 +137,23 @@ describe("fair shares of a gate's queue", () => {
     expect(order).toHaveLength(11);
     expect(order.indexOf("/arxiv-api/_scenario/ok?b=1")).toBeLessThanOrEqual(3);
   });
+
+  it("spreads the requests a client must hold back over the departures to come, one each", async () => {
+    const gate = gateOf("share-test");
+    const turn = { delayMs: 100, marginMs: 0, concurrency: 1, client: "A", leaseMs: 10_000, maxWaitMs: 10_000 };
+    expect(await gate.reserve(turn)).toMatchObject({ granted: true, lease: expect.any(String) });
+    expect(await gate.reserve(turn)).toMatchObject({ granted: true, slot: expect.any(String) });
+    expect(await gate.reserve(turn)).toMatchObject({ granted: true, slot: expect.any(String) });
+    const held = [];
+    for (let i = 0; i < 3; i++) held.push(await gate.reserve(turn));
+    expect(held.map((answer) => !answer.granted && answer.reason)).toEqual(["share", "share", "share"]);
+    const waits = held.map((answer) => (answer.granted ? 0 : answer.retryAfterMs));
+    // Each comes back a departure (100 ms here) after the one before, not all at once.
+    expect(waits[1]! - waits[0]!).toBeGreaterThanOrEqual(90);
+    expect(waits[2]! - waits[1]!).toBeGreaterThanOrEqual(90);
+    // Another client is not held back by A's share.
+    expect(await gate.reserve({ ...turn, client: "B" })).toMatchObject({ granted: true, slot: expect.any(String) });
+  });
 });
 
 describe("fair shares across bibliography checks", () => {
@@ -242,5 +259,17 @@ describe("/status", () => {
       in_flight: { requests: 1, by_client: [{ client: "client 1", count: 1 }], limit: 1, limit_source: "configured" },
     });
     expect(JSON.stringify(status)).not.toContain("203.0.113.9");
+    // The page for people says the same.
+    const { default: worker } = await import("../src/index");
+    const { createExecutionContext } = await import("cloudflare:test");
+    const request = new Request("http://localhost/status", { headers: { accept: "text/html" } });
+    const page = await (
+      await worker.fetch(request as unknown as Parameters<typeof worker.fetch>[0], env, createExecutionContext())
+    ).text();
+    expect(page).toContain("<h2>Upstream gates</h2>");
+    expect(page).toMatch(
+      /<td>crossref<\/td>\s*<td>0<\/td><td>(now|in [0-9.]+ s)<\/td>\s*<td>1 \(client 1: 1\)<\/td>\s*<td>1 \(configured\)<\/td>/,
+    );
+    expect(page).not.toContain("203.0.113.9");
   });
 });

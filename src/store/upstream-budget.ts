@@ -24,7 +24,10 @@ export function nextUtcMidnight(now: number): number {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1);
 }
 
-/** Takes one call of today's allowance: true when one was left (and is now used). */
+/**
+ * Takes one call of today's allowance: true when one was left (and is now used). Taken as the call
+ * leaves (after its crawl gate let it go), so that a request never sent spends none.
+ */
 export async function takeBudgetedCall(
   db: D1Database,
   upstream: string,

@@ -137,7 +137,8 @@ interface Answer {
 
 /**
  * Sends the request with the turn's lease and gives the lease back once the answer's headers are in
- * (or the request failed, or was not sent after all): the next request may leave then.
+ * (or the request failed, or was not sent after all): the next request may leave then. The caller
+ * waits for the release only after a slow-down (its cooldown is in the error).
  */
 async function sendInTurn(
   ctx: AppContext,
@@ -160,7 +161,9 @@ async function sendInTurn(
     answer = await readAnswer(await send(upstream, url, settings, options, timeLeft), options);
     report = answer.report;
   } finally {
-    cooldownMs = await endTurn(turn, report);
+    // A slow-down's release answers with the cooldown the error tells; any other release nothing waits on.
+    if (report.answer === "rate_limited") cooldownMs = await endTurn(turn, report);
+    else ctx.waitUntil(endTurn(turn, report));
   }
   return { answer: answer!, cooldownMs };
 }

@@ -84,6 +84,8 @@ export interface GateState {
   lastDepartureAt?: number;
   queue: QueuedSlot[];
   leases: Lease[];
+  /** Requests told to come back for want of a place in their client's share, until when (spread over departures). */
+  deferred: { client: string; until: number }[];
   /** The concurrency the upstream last stated, and when (kept, so every isolate obeys it). */
   stated?: { limit: number; at: number };
   /** A lease's usual hold (a moving average of answered requests): the queue's slots are forecast by it. */
@@ -144,7 +146,14 @@ export class CrawlGate extends DurableObject<Env> {
     super(ctx, env);
     // A gate saved before leases existed has no queue or leases.
     const saved = ctx.storage.kv.get<Partial<GateState>>("state");
-    this.state = { cooldownUntil: 0, strikes: 0, ...saved, queue: saved?.queue ?? [], leases: saved?.leases ?? [] };
+    this.state = {
+      cooldownUntil: 0,
+      strikes: 0,
+      ...saved,
+      queue: saved?.queue ?? [],
+      leases: saved?.leases ?? [],
+      deferred: saved?.deferred ?? [],
+    };
   }
 
   /**
@@ -163,11 +172,7 @@ export class CrawlGate extends DurableObject<Env> {
     if (state.queue.length === 0 && state.leases.length < limit && now >= (state.lastDepartureAt ?? 0) + spacing)
       return { granted: true, lease: this.grantLease(request, now), cooling };
     const mine = state.queue.filter((slot) => slot.client === request.client);
-    if (mine.length >= queueShare(limit)) {
-      // A place of its share frees when its first queued slot leaves.
-      const leaves = Math.max(mine[0]!.at, this.leaseFreeAt(now, limit, spacing));
-      return { granted: false, reason: "share", retryAfterMs: Math.max(MIN_RETRY_MS, leaves - now) };
-    }
+    if (mine.length >= queueShare(limit)) return this.deferForShare(request.client, mine[0]!, now, limit, spacing);
     const last = state.queue.at(-1);
     const at = Math.max(
       now,
@@ -198,10 +203,12 @@ export class CrawlGate extends DurableObject<Env> {
     const { state } = this;
     if (state.cooldownUntil > now) return { go: false, reason: "cooldown", retryAfterMs: state.cooldownUntil - now };
     const spacing = spacingMs(request.delayMs, request.marginMs);
-    const earliest = (state.lastDepartureAt ?? 0) + spacing;
-    if (now < earliest) return { go: false, reason: "early", waitMs: earliest - now };
+    const earlyMs = Math.max(0, (state.lastDepartureAt ?? 0) + spacing - now);
     const limit = this.limit(request.concurrency);
-    if (state.leases.length >= limit) return { go: false, reason: "busy", waitMs: this.busyWaitMs(now, spacing) };
+    const busyMs = state.leases.length >= limit ? this.busyWaitMs(now, spacing) : 0;
+    // Both told at once: a holder that woke early to find every lease held asks once more, not twice.
+    if (earlyMs > 0 || busyMs > 0)
+      return { go: false, reason: busyMs > 0 ? "busy" : "early", waitMs: Math.max(earlyMs, busyMs) };
     this.state = { ...state, queue: state.queue.filter((slot) => slot.id !== request.slot) };
     return { go: true, lease: this.grantLease(request, now) };
   }
@@ -279,6 +286,22 @@ export class CrawlGate extends DurableObject<Env> {
     };
   }
 
+  /**
+   * The client holds its share: its request asks again when a place of it frees, which is when its
+   * first queued slot leaves. Its requests already told to come back are spread over the departures
+   * after that, one each, so that they do not all ask again at once (each ask is a subrequest).
+   */
+  private deferForShare(client: string, first: QueuedSlot, now: number, limit: number, spacing: number): ReserveResult {
+    const { state } = this;
+    const firstLeaves = Math.max(first.at, this.leaseFreeAt(now, limit, spacing));
+    // Its first slot is due but every lease is held past its usual time: as a busy holder is told.
+    const base = firstLeaves > now || state.leases.length < limit ? firstLeaves : now + this.busyWaitMs(now, spacing);
+    const told = state.deferred.filter((deferred) => deferred.client === client).length;
+    const retryAfterMs = Math.max(MIN_RETRY_MS, base + told * this.forecastSpacing(spacing, limit) - now);
+    this.save({ ...state, deferred: [...state.deferred, { client, until: now + retryAfterMs }] });
+    return { granted: false, reason: "share", retryAfterMs };
+  }
+
   /** The upstream's own limit when it stated one, else the configured one. */
   private limit(configured: number): number {
     return this.state.stated?.limit ?? Math.max(1, configured);
@@ -322,15 +345,25 @@ export class CrawlGate extends DurableObject<Env> {
     return lease.id;
   }
 
-  /** Drops the slots and leases whose holders are past their time (gave up, or their isolate died). */
+  /**
+   * Drops the slots and leases whose holders are past their time (gave up, or their isolate died),
+   * and the deferrals whose requests are due back.
+   */
   private prune(now: number): void {
-    const { queue, leases } = this.state;
-    if (queue.every((slot) => slot.expiresAt > now) && leases.every((lease) => lease.expiresAt > now)) return;
-    this.save({
-      ...this.state,
-      queue: queue.filter((slot) => slot.expiresAt > now),
-      leases: leases.filter((lease) => lease.expiresAt > now),
-    });
+    const { queue, leases, deferred } = this.state;
+    const live = <T>(items: T[], until: (item: T) => number) => items.filter((item) => until(item) > now);
+    const next = {
+      queue: live(queue, (slot) => slot.expiresAt),
+      leases: live(leases, (lease) => lease.expiresAt),
+      deferred: live(deferred, (deferral) => deferral.until),
+    };
+    if (
+      next.queue.length === queue.length &&
+      next.leases.length === leases.length &&
+      next.deferred.length === deferred.length
+    )
+      return;
+    this.save({ ...this.state, ...next });
   }
 
   private save(next: GateState): void {
