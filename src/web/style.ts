@@ -52,6 +52,8 @@ dl.facts dd{margin:0}
 math{font-family:"Cambria Math","STIX Two Math","Latin Modern Math","Noto Sans Math",math;font-size:1.05em}
 math[display=block]{display:block math;margin:.5rem 0;overflow-x:auto;overflow-y:hidden}
 .sc{font-variant:small-caps}
+sub,sup{line-height:0}
+ol.results p.abstract{margin:.25rem 0}
 details.abstract{margin:.25rem 0}
 details.abstract summary{cursor:pointer}
 details.abstract[open] .more{display:none}

@@ -54,6 +54,10 @@ describe("TeX shown as letters", () => {
   it("keeps what an abstract means literally: ~ beside a space, bare _ and ^, a lone $, %, and links", () => {
     expect(texText("V_{DM}~ 4500km/s")).toBe("VDM~ 4500km/s");
     expect(texText("costs $5 and 50% of snake_case a^b")).toBe("costs $5 and 50% of snake_case a^b");
+    // A power written without braces is a superscript all the same.
+    expect(html("masses up to 10^5 GeV, fluxes in cm^-2 s^{-1}")).toBe(
+      "masses up to 10<sup>5</sup> GeV, fluxes in cm<sup>-2</sup> s<sup>-1</sup>",
+    );
     expect(html("code at https://github.com/a/b_c_d. Done")).toBe(
       'code at <a href="https://github.com/a/b_c_d">https://github.com/a/b_c_d</a>. Done',
     );

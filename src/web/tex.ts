@@ -43,7 +43,8 @@ const CLOSE = "\uE001";
 const PLACEHOLDER = /\uE000(\d+)\uE001/g;
 
 // Left to right, first alternative wins: formulas, an escaped character (the converter's:
-// \$ is a dollar, \% a percent), a link, then the characters that are literal in an abstract.
+// \$ is a dollar, \% a percent), a link, a power without braces (10^5), then the characters
+// that are literal in an abstract.
 const SPECIAL = new RegExp(
   [
     String.raw`\$\$([\s\S]+?)\$\$`,
@@ -52,6 +53,7 @@ const SPECIAL = new RegExp(
     String.raw`\\[^A-Za-z]`,
     String.raw`\$((?:\\[\s\S]|[^$\\])+?)\$`,
     String.raw`(https?:\/\/[^\s<>"{}\\]*[^\s<>"{}\\.,;:!?)\]'])`,
+    String.raw`(?<=[A-Za-z0-9)])\^([-+]?\d+)(?![\w.])`,
     String.raw`(?<=^|\s)~|~(?=\s|$)|[_^](?!\{)|\$`,
   ].join("|"),
   "g",
@@ -63,12 +65,14 @@ function prepare(source: string): Prepared {
   if (!TEX_CHARS.test(source)) return { source, reduced: source, tex: false, held: [] };
   const held: Held[] = [];
   const hold = (item: Held) => `${OPEN}${held.push(item) - 1}${CLOSE}`;
-  const marked = source.replace(SPECIAL, (all, display1, display2, inline1, inline2, url) => {
+  const marked = source.replace(SPECIAL, (all, display1, display2, inline1, inline2, url, power) => {
     const display = display1 ?? display2;
     const inline = inline1 ?? inline2;
     if (display !== undefined) return hold({ kind: "math", tex: display, display: true });
     if (inline !== undefined) return hold({ kind: "math", tex: inline, display: false });
     if (url !== undefined) return hold({ kind: "link", url });
+    // 10^5, cm^-2: a power written without braces, as abstracts do.
+    if (power !== undefined) return `^{${power}}`;
     return all.startsWith("\\") ? all : hold({ kind: "text", text: all });
   });
   const reduced = holdPlainWords(marked, hold);

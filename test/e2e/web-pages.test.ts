@@ -1,8 +1,9 @@
 // The pages for people in a real browser (Debian's Chromium through playwright-core) against
 // wrangler dev with the seeded mirror: a search and its second page, a paper's page and its
-// BibTeX, a 20-entry bibliography check, and /status while the fake's harvest runs; then, on a
-// second stack with AUTH_MODE=bearer, the token sign-in, the sign-out, and another site's form
-// refused. Screenshots go to $SCREENSHOTS_DIR when it is set (docs/screenshots/ holds the
+// BibTeX, a paper's maths as MathML and its names as letters, the search's abstracts behind a
+// disclosure, an NBER paper's page, a 20-entry bibliography check, and /status while the fake's
+// harvest runs; then, on a second stack with AUTH_MODE=bearer, the token sign-in, the sign-out,
+// and another site's form refused. Screenshots go to $SCREENSHOTS_DIR when it is set (docs/screenshots/ holds the
 // committed ones). Without a browser these tests fail, never skip: CI must go red.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -161,6 +162,81 @@ describe("pages for people in Chromium", () => {
     expect(problems).toEqual([]);
   });
 
+  it("shows a paper's maths as MathML and its names as letters, with no console error", async () => {
+    const { page, problems } = await openPage();
+    await page.goto(`${stack.url}/paper/0704.0094`);
+    const abstract = page.locator("p.abstract");
+    // The browser draws the formulas (MathML Core): each is a laid-out box, not source text.
+    expect(await abstract.locator("math").count()).toBe(3);
+    const box = await abstract.locator("math").first().boundingBox();
+    expect(box?.width).toBeGreaterThan(40);
+    expect(box?.height).toBeGreaterThan(10);
+    const text = (await abstract.textContent()) ?? "";
+    expect(text).toContain("Marginally consistent CDM models");
+    expect(text).not.toMatch(/\\it|\$|\{/);
+    expect(await abstract.locator("em").first().textContent()).toBe("Marginally consistent");
+    await keep(page, "paper-maths");
+    await page.goto(`${stack.url}/paper/acc-phys/9411002`);
+    expect(await page.title()).toMatch(/^Order ℏ Corrections to the Classical Dynamics/);
+    expect(await page.locator("h1 math").count()).toBe(1);
+    await page.goto(`${stack.url}/paper/0704.0001`);
+    expect(await page.locator(".authors").textContent()).toMatch(/^C\. Balázs, E\. L\. Berger/);
+    // The BibTeX box keeps the TeX, as BibTeX should.
+    expect(await page.inputValue("#bibtex")).toMatch(/Bal\{?\\'/);
+    await page.goto(`${stack.url}/paper/0704.0944`);
+    expect(await page.locator(".authors").textContent()).toContain("Jürg Diemand");
+    expect(await unlabelled(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it("shows whole abstracts on the search page: the opening, and the rest behind a disclosure", async () => {
+    const { page, problems } = await openPage();
+    await page.goto(`${stack.url}/search?q=${encodeURIComponent('abs:"dark matter"')}`);
+    const body = (await page.locator("main").textContent()) ?? "";
+    expect(body).not.toMatch(/tokens|abstract_truncated|arxiv_\w+|…/);
+    const first = page.locator("details.abstract").first();
+    expect(await first.getAttribute("open")).toBeNull();
+    const rest = first.locator("p");
+    expect(await rest.isVisible()).toBe(false);
+    await first.locator("summary").click();
+    expect(await first.getAttribute("open")).toBe("");
+    expect(await rest.isVisible()).toBe(true);
+    expect(((await rest.textContent()) ?? "").length).toBeGreaterThan(40);
+    // By keyboard too: the summary is a control.
+    const second = page.locator("details.abstract").nth(1);
+    await second.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    expect(await second.getAttribute("open")).toBe("");
+    await keep(page, "search-abstracts");
+    expect(problems).toEqual([]);
+  });
+
+  it("shows an NBER paper's page: the record, its links, and its BibTeX to download", async () => {
+    const { page, problems } = await openPage();
+    const response = await page.goto(`${stack.url}/paper/w10000`);
+    expect(response?.status()).toBe(200);
+    expect(await page.locator("h1").textContent()).toBe(
+      "Trade Wars: The Exaggerated Impact of Trade in Economic Debate",
+    );
+    expect(await page.locator(".authors").textContent()).toBe("Richard B. Freeman");
+    const facts = (await page.locator("dl.facts").textContent()) ?? "";
+    expect(facts).toContain("2003-10-26");
+    expect(facts).toContain("International Trade and Investment, Labor Studies");
+    expect(await page.getByRole("link", { name: "The paper's page on nber.org" }).getAttribute("href")).toBe(
+      "https://www.nber.org/papers/w10000",
+    );
+    expect(await page.getByRole("link", { name: "PDF" }).getAttribute("href")).toMatch(/w10000\.pdf$/);
+    expect(await page.inputValue("#bibtex")).toContain("@techreport{freeman2003trade,");
+    await keep(page, "nber");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "BibTeX (.bib)" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("w10000.bib");
+    expect(await unlabelled(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
   it("checks a 20-entry bibliography: verified, differs side by side, not found, and the corrected BibTeX", async () => {
     const { page, problems } = await openPage();
     await page.goto(`${stack.url}/check`);
@@ -226,7 +302,15 @@ describe("pages for people in Chromium", () => {
   it("reads well on a phone: nothing wider than the screen", async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
     const page = await phone.newPage();
-    for (const route of ["/", "/search?q=ti%3Aquantum", "/paper/0704.0034", "/check"]) {
+    for (const route of [
+      "/",
+      "/search?q=ti%3Aquantum",
+      "/search?q=abs%3A%22dark+matter%22",
+      "/paper/0704.0034",
+      "/paper/0704.0094",
+      "/paper/w10000",
+      "/check",
+    ]) {
       await page.goto(`${stack.url}${route}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, route).toBeLessThanOrEqual(0);
