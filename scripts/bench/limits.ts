@@ -152,6 +152,14 @@ try {
     const call = line ? JSON.parse(line.slice(line.indexOf("{"))) : {};
     const result = message?.result;
     const summary = result?.structuredContent?.summary;
+    // Why the answer's unchecked entries are unchecked: the call's budget, or a source and its reason.
+    const uncheckedBy: Record<string, number> = {};
+    for (const entry of result?.structuredContent?.entries ?? [])
+      for (const u of entry.unchecked ?? []) {
+        const key = `${u.source}: ${u.source === "call_budget" ? "budget" : u.reason}`;
+        uncheckedBy[key] = (uncheckedBy[key] ?? 0) + 1;
+      }
+    const nextStart = result?.structuredContent?.next_start;
     if (c.crossrefLatency) {
       const hits = ((await (await fetch(`${stack.fake.origin}/_hits`)).json()) as { at: number; path: string }[])
         .slice(hitsBefore)
@@ -173,14 +181,14 @@ try {
       subrequests: call.subrequests,
       cpu_ms: cpuMs,
       wall_ms: wallMs,
-      ...(summary ? { summary } : {}),
+      ...(summary ? { summary, unchecked_by: uncheckedBy, next_start: nextStart } : {}),
       over_paid: call.d1_queries > PLANS.paid.d1 || call.subrequests > PLANS.paid.subrequestsOlder,
       over_free: call.d1_queries > PLANS.free.d1 || call.subrequests > PLANS.free.subrequests,
     };
     rows.push(row);
     console.log(
       `${row.over_paid ? "OVER" : "ok  "} ${c.label}: ${row.outcome}, ${row.d1_queries} D1, ${row.subrequests} subrequests, ` +
-        `${row.cpu_ms} ms CPU, ${row.wall_ms} ms${summary ? ` ${JSON.stringify(summary)}` : ""}`,
+        `${row.cpu_ms} ms CPU, ${row.wall_ms} ms${summary ? ` ${JSON.stringify(summary)} ${JSON.stringify(uncheckedBy)} next_start ${nextStart}` : ""}`,
     );
   }
 } finally {
@@ -225,6 +233,13 @@ const md = [
   "",
   `Crossref (fake, ${CROSSREF_LATENCY_MS} ms a request, stated concurrency ${CROSSREF_PUBLIC_CONCURRENCY}): ` +
     `${crossref.requests} requests, at most ${crossref.most_in_flight} in flight.`,
+  "",
+  ...rows
+    .filter((row) => row.summary)
+    .map(
+      (row) =>
+        `- ${row.case}: the answer's entries ${JSON.stringify(row.summary)}; unchecked by ${JSON.stringify(row.unchecked_by)}; next_start ${row.next_start}`,
+    ),
   "",
   "## Targets",
   "",
