@@ -175,8 +175,10 @@ async function expensiveSlots(
     if (!(await rateLimitAllows(env.RATE_LIMIT_EXPENSIVE, client))) {
       const limited = {
         reason: "rate_limited",
-        message: "Too many paper reads or downloads from this client.",
-        recovery: "Wait a minute; page through text you already have meanwhile.",
+        message: "Too many expensive calls (paper reads, downloads, reference checks) from this client.",
+        recovery:
+          "Wait a minute; page through text you already have meanwhile, and check a list of references " +
+          "in one papers_check_bibliography call rather than one papers_resolve_reference call each.",
         retryAfterSeconds: 60,
       } as const;
       return { refusal: toolCallRefusal(parsed, limited, era) };
@@ -187,9 +189,9 @@ async function expensiveSlots(
   const busy = {
     reason: "too_many_concurrent",
     message:
-      `This client may have ${config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT} reads or downloads ` +
-      `running at once; this request would make more.`,
-    recovery: "Wait for one to finish, then retry (one read per request).",
+      `This client may have ${config.MAX_CONCURRENT_EXPENSIVE_PER_CLIENT} expensive calls (reads, downloads, ` +
+      `reference checks) running at once; this request would make more.`,
+    recovery: "Wait for one to finish, then retry (one expensive call per request).",
     retryAfterSeconds: 5,
   } as const;
   return { refusal: toolCallRefusal(parsed, busy, era) };
