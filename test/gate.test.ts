@@ -102,6 +102,16 @@ describe("rate limiting and cooldown", () => {
     expect((await gate.inspect()).strikes).toBe(0);
   });
 
+  it("empties the queue on a cooldown: the slots of refused holders do not hold later requests back", async () => {
+    const gate = env.CRAWL_GATE.get(env.CRAWL_GATE.idFromName("cooldown-queue"));
+    const turn = { delayMs: 1000, marginMs: 0, concurrency: 1, client: "a", leaseMs: 10_000, maxWaitMs: 10_000 };
+    await gate.reserve(turn);
+    await gate.reserve(turn);
+    expect((await gate.inspect(turn)).queue.waiting).toBe(1);
+    await gate.reportRateLimited(100);
+    expect((await gate.inspect(turn)).queue.waiting).toBe(0);
+  });
+
   it("treats arXiv's 200 'Rate exceeded.' body as rate_limited", async () => {
     const error = await failure(politeFetch(appContext(env), "arxiv-api", "/_scenario/rate-exceeded"));
     expect(error.reason).toBe("rate_limited");

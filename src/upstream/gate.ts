@@ -239,14 +239,17 @@ export class CrawlGate extends DurableObject<Env> {
 
   /**
    * The upstream said "slow down" (429, 503 with Retry-After, arXiv's "Rate exceeded.").
-   * Cooldown doubles with each strike up to a cap; an explicit Retry-After wins when larger.
+   * Cooldown doubles with each strike up to a cap; an explicit Retry-After wins when larger. The
+   * queue is emptied: its holders are refused at departure, and their slots would only hold later
+   * requests back once the cooldown is over.
    */
   reportRateLimited(retryAfterMs?: number): { cooldownMs: number } {
     const now = Date.now();
     const strikes = this.state.strikes + 1;
     const backoff = Math.min(COOLDOWN_CAP_MS, COOLDOWN_BASE_MS * 2 ** (strikes - 1));
     const cooldownMs = Math.max(backoff, retryAfterMs ?? 0);
-    this.save({ ...this.state, strikes, cooldownUntil: Math.max(this.state.cooldownUntil, now + cooldownMs) });
+    const cooldownUntil = Math.max(this.state.cooldownUntil, now + cooldownMs);
+    this.save({ ...this.state, strikes, cooldownUntil, queue: [], deferred: [] });
     return { cooldownMs };
   }
 
