@@ -4,9 +4,13 @@
 import type { UpstreamSettings } from "../config";
 import { PapersError, type PapersErrorOptions } from "../errors";
 import type { AppContext } from "../context";
-import { BACKGROUND_CLIENT, type CrawlGate, type GateSettings, type ReleaseReport, type ReserveRefusal } from "./gate";
+// Types only: the gate's module imports cloudflare:workers, which the offline checker's bundle lacks.
+import type { CrawlGate, GateSettings, ReleaseReport, ReserveRefusal } from "./gate";
 
 type GateStub = DurableObjectStub<CrawlGate>;
+
+/** Requests made outside a tool call (the harvest, a cron) queue under this name. */
+export const BACKGROUND_CLIENT = "background";
 
 /** Why our own gate did not let a request go; `deadline`: the call's time ran out while it waited its turn. */
 export type GateRefusalKind = ReserveRefusal | "deadline";

@@ -9,9 +9,6 @@
 // - cooldown: a rate-limit answer cools the whole upstream down, not just one isolate.
 import { DurableObject } from "cloudflare:workers";
 
-/** Requests made outside a tool call (the harvest, a cron) queue under this name. */
-export const BACKGROUND_CLIENT = "background";
-
 /** What every request tells the gate of its upstream (from config: upstreamSettings). */
 export interface GateSettings {
   /** Minimum spacing between two requests as they arrive upstream ... */
@@ -23,7 +20,7 @@ export interface GateSettings {
 }
 
 export interface TurnRequest extends GateSettings {
-  /** Who asks (the call's client, or BACKGROUND_CLIENT): its share of the queue. */
+  /** Who asks (the call's client, or "background" outside a call): its share of the queue. */
   client: string;
   /** How long a lease granted now may be held: the request's own timeout, so a crashed isolate cannot keep it. */
   leaseMs: number;
