@@ -45,6 +45,21 @@ describe("the check page's links to the matched records", () => {
     expect(page).toContain("<br>Balázs and <math><mi>ℏ</mi></math> <em>corrections</em></td>");
   });
 
+  it("shows the notices a person can act on, not those written for agents", async () => {
+    const result = {
+      format: "bibtex",
+      summary: { entries: 0, verified: 0, differs: 0, not_found: 0, unchecked: 0, unreadable: 0 },
+      notices: [
+        "BibTeX left out for 3 entries to keep the answer within its token budget: pass their IDs to papers_export_citations, or raise max_tokens.",
+        "Crossref was slow to answer.",
+      ],
+      entries: [],
+    } as unknown as BibliographyCheck;
+    const page = String(await checkResults(result, "", 1));
+    expect(page).toContain('<p class="notice">Crossref was slow to answer.</p>');
+    expect(page).not.toMatch(/papers_export_citations|tokens/);
+  });
+
   it("links a Crossref work to its DOI at doi.org, never to /paper/crossref:...", async () => {
     expect(await hrefs(["crossref:10.1007/s00220-010-1033-8"])).toEqual(["https://doi.org/10.1007/s00220-010-1033-8"]);
     // A DOI may hold characters that mean something in a URL (?, #, <, >, ;): they are escaped.

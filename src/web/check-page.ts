@@ -3,7 +3,7 @@
 // differences side by side and the corrected BibTeX. No script: a streamed page shows progress.
 import { html } from "hono/html";
 import type { BibliographyCheck, CheckedEntry } from "../sources/citations/check-bibliography";
-import { type Html, type PageError, count, errorBox, page } from "./layout";
+import { type Html, type PageError, count, errorBox, page, peopleNotices } from "./layout";
 import { NBER_PAPER } from "./nber-page";
 import { texHtml, warmTex } from "./tex";
 
@@ -46,7 +46,7 @@ export function checkResults(result: BibliographyCheck, corrected: string, secon
 <span class="verdict-differs">${s.differs} differs</span><span class="verdict-not_found">${s.not_found} not found</span>
 <span class="verdict-unchecked">${s.unchecked} unchecked</span><span class="verdict-unreadable">${s.unreadable} unreadable</span>
 <span class="hint">in ${seconds.toFixed(1)} s</span></p>
-${result.notices.map((notice) => html`<p class="notice">${notice}</p>`)}
+${peopleNotices(result.notices).map((notice) => html`<p class="notice">${notice}</p>`)}
 <div class="scroll"><table><thead><tr><th scope="col">#</th><th scope="col">Verdict</th><th scope="col">Paper</th><th scope="col">Details</th></tr></thead>
 <tbody>${result.entries.map(entryRow)}</tbody></table></div>
 <h2 id="corrected">Corrected BibTeX</h2>
