@@ -98,8 +98,13 @@ try {
   const records = [...found.papers, ...more.papers].slice(0, 90);
   const hundred = [
     ...records.map(
-      (p: { base_id: string; title: string; authors: { name: string }[]; published: string }, i: number) =>
-        `@article{r${i}, title={${p.title}}, author={${p.authors.map((a) => a.name).join(" and ")}}, year={${p.published.slice(0, 4)}}, eprint={${p.base_id}}}`,
+      (
+        p: { base_id: string; title: string; authors: { name: string }[]; authors_total?: number; published: string },
+        i: number,
+      ) =>
+        // A brief record names its first authors: the entry says "and others" for the rest, as a
+        // bibliography would (a partial list without it differs in authors).
+        `@article{r${i}, title={${p.title}}, author={${[...p.authors.map((a) => a.name), ...((p.authors_total ?? p.authors.length) > p.authors.length ? ["others"] : [])].join(" and ")}}, year={${p.published.slice(0, 4)}}, eprint={${p.base_id}}}`,
     ),
     ...Array.from(
       { length: 100 - records.length },
