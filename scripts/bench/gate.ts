@@ -184,14 +184,23 @@ async function crossrefPhase() {
 }
 
 const report: Record<string, unknown> = { machine: `${os.cpus().length} cores`, at: new Date().toISOString() };
+// Short gaps come from jitter between the gate's decision and the arrival: a busy machine makes them.
+const loadBefore = os.loadavg()[0]!;
 if (PHASE === "spacing" || PHASE === "all") report.spacing = await spacingPhase();
 if (PHASE === "crossref" || PHASE === "all") report.crossref = await crossrefPhase();
+report.load_average = { before: round(loadBefore), after: round(os.loadavg()[0]!) };
 const spacing = report.spacing as Awaited<ReturnType<typeof spacingPhase>> | undefined;
 const crossref = report.crossref as Awaited<ReturnType<typeof crossrefPhase>> | undefined;
 const dir = path.join(ROOT, "bench/results");
 mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(dir, "gate.json"), `${JSON.stringify(report, null, 2)}\n`);
-const lines = [`# Crawl gate at the upstream (${report.at})`, ""];
+const load = report.load_average as { before: number; after: number };
+const lines = [
+  `# Crawl gate at the upstream (${report.at})`,
+  "",
+  `${report.machine}, load average ${load.before} before the run and ${load.after} after it.`,
+  "",
+];
 if (spacing)
   lines.push(
     `${spacing.requests} arXiv API requests from ${spacing.callers} concurrent MCP clients through wrangler dev, configured delay ${spacing.delay_ms} ms`,
