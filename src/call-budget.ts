@@ -5,6 +5,8 @@
 // what it spends here, a step that would pass the budget is refused with a typed error before it
 // starts, and a long task (a bibliography) asks `has()` before each piece and answers the rest as
 // unchecked, with where to continue.
+// nodejs_compat provides node:async_hooks in the Worker (declared in src/node-async-hooks.d.ts).
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PapersError } from "./errors";
 
 export interface CallLimits {
@@ -69,6 +71,14 @@ export class CallBudget {
     this.d1 += calls;
   }
 
+  /**
+   * Counts D1 calls that must be made whatever is left (the call's closing cache writes): the
+   * limits keep headroom under the platform's for them (900 of 1,000 by default).
+   */
+  spendD1Anyway(calls: number): void {
+    this.d1 += calls;
+  }
+
   /** Counts subrequests about to be made (a fetch, a Durable Object call); refuses them past the limit. */
   spendSubrequests(count: number, what: string): void {
     if (this.sub + count > this.limits.subrequests) {
@@ -101,3 +111,18 @@ export const unlimitedBudget = (): CallBudget =>
     subrequests: Number.POSITIVE_INFINITY,
     ms: Number.POSITIVE_INFINITY,
   });
+
+/**
+ * The platform counts per invocation (one HTTP request), not per tool call: a JSON-RPC batch of 20
+ * calls is one invocation. The route runs the request's work inside one budget; every tool call
+ * in it spends from that one (runTool makes its own only outside such a request: the pages, tests).
+ */
+const invocation = new AsyncLocalStorage<CallBudget>();
+
+export function withInvocationBudget<T>(budget: CallBudget, work: () => T): T {
+  return invocation.run(budget, work);
+}
+
+export function invocationBudget(): CallBudget | undefined {
+  return invocation.getStore();
+}

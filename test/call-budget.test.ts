@@ -98,3 +98,62 @@ describe("a bibliography within its call's budget", () => {
     for (const entry of unchecked) expect(entry.unchecked[0].source).toBe("call_budget");
   });
 });
+
+describe("one budget per invocation", () => {
+  beforeEach(async () => {
+    await seedMirror();
+  });
+
+  it("a JSON-RPC batch's calls share their request's budget: the platform counts per request", async () => {
+    const { default: worker } = await import("../src/index");
+    const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");
+    const { env } = await import("cloudflare:workers");
+    const { MCP_HEADERS } = await import("./support/mcp-http");
+    const { lines } = capturedLogLines();
+    const batch = Array.from({ length: 8 }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: i + 1,
+      method: "tools/call",
+      params: { name: "arxiv_search_papers", arguments: { query: `ti:quantum${i % 2 ? "" : " OR ti:field"}` } },
+    }));
+    const ctx = createExecutionContext();
+    const request = new Request("http://localhost/mcp", {
+      method: "POST",
+      headers: { host: "localhost", ...MCP_HEADERS, "mcp-protocol-version": "2025-06-18" },
+      body: JSON.stringify(batch),
+    }) as unknown as Parameters<typeof worker.fetch>[0];
+    const vars = { CALL_MAX_D1_QUERIES: "10", LOG_TOOL_CALLS: "true" };
+    const response = await worker.fetch(request, { ...env, ...vars } as unknown as Env, ctx);
+    const text = await response.text();
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(200);
+    await vi.waitFor(() => expect(lines.filter((line) => line.includes('"tool_call"'))).toHaveLength(8));
+    const calls = lines.filter((line) => line.includes('"tool_call"')).map((line) => JSON.parse(line));
+    // The budget is the request's: what its calls spent together never passes 10.
+    expect(Math.max(...calls.map((call) => call.d1_queries))).toBeLessThanOrEqual(10);
+    expect(calls.filter((call) => call.outcome === "ok").length).toBeGreaterThan(0);
+    // Those past it are refused, typed (a search answers from arXiv's API only through the mirror's fallback).
+    expect(calls.some((call) => call.outcome !== "ok")).toBe(true);
+    expect(text).toContain("call_budget_spent");
+    expect(text).not.toMatch(/internal_error|D1_ERROR/);
+  });
+});
+
+describe("the call's cache writes", () => {
+  it("are written when the call ends even with its budget spent (the limits keep headroom for them)", async () => {
+    const { env } = await import("cloudflare:workers");
+    const { callScope, finishCall } = await import("../src/context");
+    const { cacheWrite, clearMemoryCache, cacheGet } = await import("../src/store/cache");
+    const { meteredDatabase, emptyMeter } = await import("../src/store/d1-meter");
+    const budget = new CallBudget({ d1Queries: 1, subrequests: 1, ms: 60_000 });
+    const call = callScope("test", budget);
+    const db = meteredDatabase(env.DB, emptyMeter(), { budget });
+    await db.prepare("SELECT 1").all();
+    expect(budget.has({ d1Queries: 1 })).toBe(false);
+    await cacheWrite({ env: { DB: db }, call }, [{ key: "budget-test:a", value: { a: 1 }, ttlMs: 60_000 }]);
+    await finishCall(call);
+    clearMemoryCache();
+    expect((await cacheGet<{ a: number }>(env.DB, "budget-test:a"))?.value).toEqual({ a: 1 });
+    expect(budget.spent().d1_queries).toBe(2);
+  });
+});

@@ -7,7 +7,7 @@
 import type { McpServer, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import { type AppContext, callScope, finishCall, heldLog } from "../context";
-import { CallBudget } from "../call-budget";
+import { CallBudget, invocationBudget } from "../call-budget";
 import { type ErrorReason, PapersError, type PapersErrorOptions } from "../errors";
 import { type ErrorPayload, toErrorResult } from "./errors";
 import { memoizedSchema } from "./schema";
@@ -288,6 +288,15 @@ export type ToolOutcome<O> =
   | { ok: true; result: O }
   | { ok: false; error: ReturnType<typeof toErrorResult>["result"]; payload: ErrorPayload };
 
+/** A budget with the configured limits (CALL_MAX_*). */
+export function callBudgetOf(config: AppContext["config"]): CallBudget {
+  return new CallBudget({
+    d1Queries: config.CALL_MAX_D1_QUERIES,
+    subrequests: config.CALL_MAX_SUBREQUESTS,
+    ms: config.CALL_MAX_MS,
+  });
+}
+
 /**
  * One call of a tool, the same for /mcp and for the web pages: unknown and invalid arguments
  * refused, the handler run with a metered env and its typed fail(), and one log line.
@@ -300,11 +309,8 @@ export async function runTool<I extends z.ZodObject, O extends z.ZodObject, R ex
   const started = performance.now();
   const meter = emptyMeter();
   const { config } = context;
-  const budget = new CallBudget({
-    d1Queries: config.CALL_MAX_D1_QUERIES,
-    subrequests: config.CALL_MAX_SUBREQUESTS,
-    ms: config.CALL_MAX_MS,
-  });
+  // The request's budget when the route made one (a batch's calls share it), else the call's own.
+  const budget = invocationBudget() ?? callBudgetOf(config);
   // The lines the handler logs (a mirror search's cost) are held and written with the call's own line.
   const held = heldLog(context.log);
   try {

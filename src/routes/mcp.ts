@@ -22,6 +22,8 @@ import {
 } from "../http/limits";
 import { mendedProtocolHeader, type RequestEra, requestEra } from "../http/mcp-era";
 import { createServer, SERVER_INFO, type ServerProfile } from "../mcp/server";
+import { callBudgetOf } from "../mcp/tool";
+import { withInvocationBudget } from "../call-budget";
 import { appContextOf, CLIENT_HEADER, IDENTITY_HEADER, identify, withIdentity } from "./identity";
 
 export const mcpRoutes = new Hono<{ Bindings: Env }>();
@@ -103,10 +105,10 @@ async function serveMcp(c: Context<{ Bindings: Env }>, profile: ServerProfile): 
     const forwarded = mendHeader(withIdentity(c.req.raw, who, parsed === undefined ? body : undefined), parsed, app);
     // The body is already read: hand the handler the parsed JSON (it skips reading and parsing
     // again); a body that is not JSON goes through as text so the handler answers the parse error.
-    const response =
-      parsed === undefined
-        ? await handler(forwarded, c.env, executionCtx)
-        : await handler.fetch(forwarded, { parsedBody: parsed });
+    // One budget for the request: the platform's limits are per invocation, and a batch is one.
+    const response = await withInvocationBudget(callBudgetOf(app.config), () =>
+      parsed === undefined ? handler(forwarded, c.env, executionCtx) : handler.fetch(forwarded, { parsedBody: parsed }),
+    );
     return release ? releaseWhenDone(response, release) : response;
   } catch (error) {
     release?.();

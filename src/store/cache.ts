@@ -5,6 +5,7 @@ import { and, gt, inArray, lte } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { apiCache } from "./schema";
 import type { CallScope } from "../context";
+import { unmetered } from "./d1-meter";
 
 export interface CacheHit<T> {
   value: T;
@@ -239,9 +240,16 @@ export async function cacheWrite(
   if (!ctx.call || ctx.call.ended) return cachePut(ctx.env.DB, entries, now);
   let pending = pendingWrites.get(ctx.call);
   if (!pending) {
-    const created = { db: ctx.env.DB, rows: [] as Row[] };
-    pendingWrites.set(ctx.call, created);
-    ctx.call.atEnd.push(() => writeRows(created.db, created.rows.splice(0)));
+    // The closing batch is written whatever the budget has left (the limits keep headroom for it):
+    // a refused write would leave this isolate's memory saying "cached" over an empty D1.
+    const call = ctx.call;
+    const created = { db: unmetered(ctx.env.DB), rows: [] as Row[] };
+    pendingWrites.set(call, created);
+    call.atEnd.push(async () => {
+      const rows = created.rows.splice(0);
+      call.budget.spendD1Anyway(Math.ceil(rows.length / WRITE_BATCH));
+      await writeRows(created.db, rows);
+    });
     pending = created;
   }
   pending.rows.push(...entries.map((entry) => rowOf(entry, now)));
