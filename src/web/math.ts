@@ -38,7 +38,8 @@ export function mathml(tex: string, display: boolean): string | null {
   const known = cache.get(key);
   if (known !== undefined) return known;
   let out: string | null = null;
-  if (tex.trim() !== "" && tex.length <= MAX_FORMULA_CHARS) {
+  // \ref, \eqref and \label would write in-page links to equations a record does not have.
+  if (tex.trim() !== "" && tex.length <= MAX_FORMULA_CHARS && !/\\(?:eq)?ref\b|\\label\b/.test(tex)) {
     try {
       out = temml
         .renderToString(tex, { displayMode: display, throwOnError: true, trust: false, macros: { ...MACROS } })

@@ -6,7 +6,6 @@ import type { z } from "zod";
 import type { nberGetPaperInfo } from "../mcp/tools/nber-get-paper-info";
 import { type Html, count, page, peopleNotices } from "./layout";
 import { citeSection } from "./paper-page";
-import { texHtml, texText, warmTex } from "./tex";
 
 export type NberRecord = z.output<(typeof nberGetPaperInfo)["output"]>;
 
@@ -16,7 +15,6 @@ export const NBER_PAPER = /^[wht]\d{1,6}$/i;
 const doiHref = (doi: string) => `https://doi.org/${doi.split("/").map(encodeURIComponent).join("/")}`;
 
 export function renderNberPage(paper: NberRecord, bibtex: string): Html {
-  warmTex([paper.title, paper.abstract ?? "", ...paper.authors]);
   const list = (label: string, values: readonly string[] | undefined) =>
     values?.length ? html`<dt>${label}</dt><dd>${values.join(", ")}</dd>` : "";
   const link = (kind: string) => paper.links.find((l) => l.kind === kind)?.id_or_doi;
@@ -24,9 +22,10 @@ export function renderNberPage(paper: NberRecord, bibtex: string): Html {
   const published = link("published_doi");
   const arxiv = link("arxiv_version");
   return page({
-    title: texText(paper.title),
-    body: html`<article><h1>${texHtml(paper.title)}</h1>
-<p class="authors">${paper.authors.map((name) => texText(name)).join(", ")}</p>
+    // NBER's records are plain text, not TeX: "$660 Billion" is money, never a formula.
+    title: paper.title,
+    body: html`<article><h1>${paper.title}</h1>
+<p class="authors">${paper.authors.join(", ")}</p>
 <dl class="facts"><dt>NBER</dt><dd>Working paper ${paper.id}</dd>
 ${paper.date ? html`<dt>Issued</dt><dd><time datetime="${paper.date}">${paper.date}</time></dd>` : ""}
 ${list("Programs", paper.programs)}${list("Topics", paper.topics)}${list("JEL codes", paper.jel_codes)}
@@ -40,7 +39,7 @@ ${
 }</dl>
 <div class="actions"><a href="${paper.url}">The paper's page on nber.org</a><a href="${paper.pdf_url}">PDF</a></div>
 ${peopleNotices(paper.notices).map((notice) => html`<p class="notice">${notice}</p>`)}
-<h2>Abstract</h2>${paper.abstract ? html`<p class="abstract">${texHtml(paper.abstract)}</p>` : html`<p class="hint">NBER gives no abstract for this paper.</p>`}
+<h2>Abstract</h2>${paper.abstract ? html`<p class="abstract">${paper.abstract}</p>` : html`<p class="hint">NBER gives no abstract for this paper.</p>`}
 ${citeSection(paper.id, bibtex)}
 <p class="hint">${servedFrom(paper)}</p></article>`,
   });

@@ -51,6 +51,7 @@ dl.facts dd{margin:0}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;margin:.5rem 0}
 math{font-family:"Cambria Math","STIX Two Math","Latin Modern Math","Noto Sans Math",math;font-size:1.05em}
 math[display=block]{display:block math;margin:.5rem 0;overflow-x:auto;overflow-y:hidden}
+math:not([display=block]){display:inline-block;max-width:100%;overflow-x:auto;overflow-y:hidden;vertical-align:middle}
 .sc{font-variant:small-caps}
 sub,sup{line-height:0}
 ol.results p.abstract{margin:.25rem 0}

@@ -15,6 +15,10 @@ describe("TeX shown as letters", () => {
       "Erdős, Gödel, École, ça, Škoda, Ångström, Straße",
     );
     expect(html("C. Bal\\'azs")).toBe("C. Balázs");
+    // An accent on a dotless i, as Spanish names are written in TeX.
+    expect(texText("L\\'{o}pez-Garc\\'{\\i}a")).toBe("López-García");
+    expect(texText("Mart\\'{\\i}nez, Mart\\'\\i nez, Mart\\'\\i{}nez")).toBe("Martínez, Martínez, Martínez");
+    expect(texText('na\\"{\\i}ve')).toBe("naïve");
   });
 
   it("writes {\\it ...}, \\emph, \\textbf as italics and bold, and ^{} _{} as super- and subscripts", () => {
@@ -49,6 +53,9 @@ describe("TeX shown as letters", () => {
     expect(html("$\\href{javascript:alert(1)}{x}$")).toBe("$\\href{javascript:alert(1)}{x}$");
     expect(mathml("\\color{red}x \\boxed{y}", false)).not.toMatch(/ style=/);
     expect(mathml("", false)).toBeNull();
+    // \\ref, \\eqref and \\label would be empty in-page links: the formula is shown as written.
+    expect(html("see $x \\ref{eq1}$ and $\\eqref{a}$")).toBe("see $x \\ref{eq1}$ and $\\eqref{a}$");
+    expect(html("$y \\label{b}$")).not.toContain("<a ");
   });
 
   it("keeps what an abstract means literally: ~ beside a space, bare _ and ^, a lone $, %, and links", () => {

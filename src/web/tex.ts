@@ -61,11 +61,23 @@ const SPECIAL = new RegExp(
 /** A word the converter has nothing to do for (and that follows no control word, which may take it as argument). */
 const TEX_CHARS = /[\\{}~^_$]/;
 
-function prepare(source: string): Prepared {
-  if (!TEX_CHARS.test(source)) return { source, reduced: source, tex: false, held: [] };
+/**
+ * An accent on a dotless i or j (Garc\'{\i}a, Mart\'\i nez) as an accent on the letter itself,
+ * unbraced: the converter puts a braced \'{i}'s accent on the letter before, and keeps the ı.
+ */
+const dotlessAccents = (source: string) =>
+  source.replace(
+    /\\(['`^"~=.uvH])\s*(?:\{\\?([ij])\}|\\([ij])(?![A-Za-z])\s?)/g,
+    (_all, accent: string, braced?: string, bare?: string) => `\\${accent}${braced ?? bare}`,
+  );
+
+function prepare(written: string): Prepared {
+  const source = written;
+  const text = written.includes("\\") ? dotlessAccents(written) : written;
+  if (!TEX_CHARS.test(text)) return { source, reduced: text, tex: false, held: [] };
   const held: Held[] = [];
   const hold = (item: Held) => `${OPEN}${held.push(item) - 1}${CLOSE}`;
-  const marked = source.replace(SPECIAL, (all, display1, display2, inline1, inline2, url, power) => {
+  const marked = text.replace(SPECIAL, (all, display1, display2, inline1, inline2, url, power) => {
     const display = display1 ?? display2;
     const inline = inline1 ?? inline2;
     if (display !== undefined) return hold({ kind: "math", tex: display, display: true });

@@ -308,6 +308,10 @@ describe("pages for people in Chromium", () => {
       "/search?q=abs%3A%22dark+matter%22",
       "/paper/0704.0034",
       "/paper/0704.0094",
+      // Long inline formulas (one an author's unmatched $ makes a sentence long): each scrolls on its own.
+      "/paper/0704.0106",
+      "/paper/0704.0200",
+      "/search?q=quark",
       "/paper/w10000",
       "/check",
     ]) {
