@@ -183,4 +183,18 @@ describe("arxiv_get_references on the recorded papers", () => {
       toolError(await callTool("arxiv_get_references", { paper_id: "1512.03905v1", max_results: 1000 })).reason,
     ).toBe("invalid_argument");
   });
+
+  it("on the free plan's budget, answers the page and leaves the entries it has no room for not tried", async () => {
+    await seedMirror();
+    const free = { CALL_MAX_D1_QUERIES: "45", CALL_MAX_SUBREQUESTS: "45", ARXIV_MIRROR_FALLBACK_LIVE: "false" };
+    const { result } = await callToolWith("arxiv_get_references", { paper_id: "2501.11120v1", max_results: 100 }, free);
+    expect(result.isError).toBeFalsy();
+    const references = result.structuredContent.references as Entry[];
+    const statuses = references.map((entry) => (entry as unknown as { resolved: { status: string } }).resolved.status);
+    expect(statuses.filter((status) => status !== "not_tried").length).toBeGreaterThan(0);
+    const left = references.filter((entry) =>
+      (entry as unknown as { resolved: { why?: string } }).resolved.why?.includes("budget"),
+    );
+    expect(left.length).toBeGreaterThan(0);
+  });
 });

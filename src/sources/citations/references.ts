@@ -7,6 +7,10 @@ import { bibliographyOf, type BibliographyEntry } from "./bibliography";
 import type { ServedPaper } from "../arxiv/paper";
 import { lookupArxiv, resolveReference, type Candidate } from "./resolve";
 import { mapLimited } from "./map-limited";
+import { isCallBudgetSpent } from "../../call-budget";
+
+/** What one entry's resolution against the mirrors may spend at most (its walks and lookups). */
+const ENTRY_RESERVE = { d1Queries: 8 };
 import type { AppContext } from "../../context";
 
 export const REFERENCES_PAGE = 25;
@@ -78,17 +82,36 @@ function resolveEntry(ctx: AppContext, arxivLookups: Map<string, ServedPaper | s
         resolved: { status: "not_tried", why: "no title or identifier could be read from the entry" },
       };
     }
-    const resolution = await resolveReference(
-      ctx,
-      { text: entry.text, fields },
-      {
-        maxMatches: 1,
-        arxivLookups,
-        // A paper's reference list against the mirrors only: its hundreds of entries at Crossref's spacing take minutes.
-        external: false,
+    // The call's budget (D1 queries: a free plan's 50 hold a few entries) leaves the rest not tried,
+    // never failing the page; an entry during which a step was refused is not tried either.
+    const budget = ctx.call?.budget;
+    const refusedBefore = budget?.refused ?? 0;
+    const notTried = {
+      ...entry,
+      resolved: {
+        status: "not_tried" as const,
+        why: "this call's budget of D1 queries ran short: ask for this entry again (start, or a smaller max_results)",
       },
-    );
+    };
+    if (budget && !budget.has(ENTRY_RESERVE)) return notTried;
+    let resolution: Awaited<ReturnType<typeof resolveReference>>;
+    try {
+      resolution = await resolveReference(
+        ctx,
+        { text: entry.text, fields },
+        {
+          maxMatches: 1,
+          arxivLookups,
+          // A paper's reference list against the mirrors only: its hundreds of entries at Crossref's spacing take minutes.
+          external: false,
+        },
+      );
+    } catch (error) {
+      if (isCallBudgetSpent(error)) return notTried;
+      throw error;
+    }
     const best = resolution.matches[0];
+    if (!best && budget && budget.refused > refusedBefore) return notTried;
     return {
       ...entry,
       resolved: best
